@@ -1,0 +1,66 @@
+package io.swale.api;
+
+import io.swale.config.SwaleProperties;
+import io.swale.definition.Definition;
+import io.swale.definition.DefinitionFormat;
+import io.swale.jobs.SyncService;
+import io.swale.scheduler.DefinitionCatalog;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Publishing and validating definitions. */
+@RestController
+@RequestMapping("/api/v1/definitions")
+public class DefinitionsController {
+    private final DefinitionCatalog catalog;
+    private final SyncService sync;
+    private final SwaleProperties props;
+
+    public DefinitionsController(DefinitionCatalog catalog, SyncService sync, SwaleProperties props) {
+        this.catalog = catalog;
+        this.sync = sync;
+        this.props = props;
+    }
+
+    @PostMapping
+    @ResponseStatus(HttpStatus.CREATED)
+    public Map<String, Object> publish(@RequestBody(required = false) byte[] body,
+            @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType) {
+        DefinitionCatalog.Published p = catalog.publish(body(body), DefinitionFormat.fromContentType(contentType));
+        if (props.hasRole("scheduler")) {
+            // A scheduler replica adopts at once rather than at the next sync interval.
+            sync.sync();
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("graph", p.graph());
+        out.put("hash", p.hash());
+        out.put("changed", p.changed());
+        return out;
+    }
+
+    @PostMapping("/validate")
+    public Map<String, Object> validate(@RequestBody(required = false) byte[] body,
+            @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType) {
+        Definition d = catalog.loader().load(body(body), DefinitionFormat.fromContentType(contentType));
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("graph", d.graph().name());
+        out.put("nodes", d.graph().nodes().size());
+        out.put("edges", d.graph().edgeCount());
+        return out;
+    }
+
+    private static byte[] body(byte[] body) {
+        if (body == null || body.length == 0) {
+            throw new ApiErrors.BadRequest("body", "the body must hold a definition (TOML, or YAML with Content-Type: application/yaml)");
+        }
+        return body;
+    }
+}

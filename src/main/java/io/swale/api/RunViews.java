@@ -1,0 +1,185 @@
+package io.swale.api;
+
+import io.swale.definition.Definition;
+import io.swale.graph.Graph;
+import io.swale.graph.Node;
+import io.swale.graph.Partition;
+import io.swale.readiness.NodeState;
+import io.swale.readiness.Readiness;
+import io.swale.record.GraphRecord;
+import io.swale.record.GraphRunRecord;
+import io.swale.record.NodeRecord;
+import io.swale.scheduler.DefinitionCatalog;
+import io.swale.scheduler.RunRecords;
+import io.swale.store.DefinitionStore;
+import io.swale.store.RunKey;
+import io.swale.store.RunStore;
+import io.swale.store.RunView;
+import io.swale.store.TaskInstance;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.springframework.stereotype.Component;
+
+/** Read-only views of graphs and runs (spec §11), shaped as the REST API returns them. */
+@Component
+public class RunViews {
+    private final DefinitionStore definitions;
+    private final DefinitionCatalog catalog;
+    private final RunStore runs;
+
+    public RunViews(DefinitionStore definitions, DefinitionCatalog catalog, RunStore runs) {
+        this.definitions = definitions;
+        this.catalog = catalog;
+        this.runs = runs;
+    }
+
+    public List<Map<String, Object>> graphs() {
+        Set<String> names = new TreeSet<>(definitions.graphRecords().keySet());
+        names.addAll(runs.graphsWithRuns());
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (String name : names) {
+            Optional<GraphRecord> record = definitions.graphRecord(name);
+            Optional<Graph> graph = record.flatMap(r -> catalog.find(r.definition())).map(Definition::graph);
+            Map<String, Integer> counts = new LinkedHashMap<>();
+            for (String s : List.of("active", "complete", "failed", "cancelled")) {
+                counts.put(s, 0);
+            }
+            Map<String, Object> latest = null;
+            for (RunView v : runs.readAll(keys(name, Optional.empty(), Integer.MAX_VALUE))) {
+                counts.merge(v.run().state().wireName(), 1, Integer::sum);
+                latest = new LinkedHashMap<>(Map.of("partition", v.key().partition().key(), "state", v.run().state().wireName()));
+            }
+            Map<String, Object> g = new LinkedHashMap<>();
+            g.put("name", name);
+            g.put("definition", record.map(GraphRecord::definition).orElse(null));
+            g.put("schedule", graph.flatMap(Graph::schedule).orElse(null));
+            g.put("partitioning", graph.map(x -> x.partitioning().configName()).orElse(null));
+            g.put("runs", counts);
+            g.put("latest", latest);
+            out.add(g);
+        }
+        return out;
+    }
+
+    public Map<String, Object> graph(String name) {
+        GraphRecord record = definitions.graphRecord(name)
+                .orElseThrow(() -> new ApiErrors.NotFound("graph `" + name + "` does not have an adopted definition"));
+        Graph g = catalog.get(record.definition()).graph();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("name", name);
+        out.put("definition", record.definition());
+        out.put("schedule", g.schedule().orElse(null));
+        out.put("catchup", g.catchup().map(d -> d.toSeconds() + "s").orElse(null));
+        out.put("partitioning", g.partitioning().configName());
+        List<Map<String, Object>> nodes = new ArrayList<>();
+        for (Node n : g.nodes()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", n.name());
+            m.put("asset", n.produces().orElse(null));
+            m.put("upstreams", List.copyOf(g.upstreams(n.name())));
+            m.put("triggerRule", n.triggerRule().wireName());
+            m.put("pool", n.pool());
+            m.put("retries", n.retries());
+            m.put("operator", n.operator());
+            nodes.add(m);
+        }
+        out.put("nodes", nodes);
+        return out;
+    }
+
+    public List<Map<String, Object>> runsOf(String graph, Optional<String> from, int limit) {
+        if (definitions.graphRecord(graph).isEmpty() && !runs.graphsWithRuns().contains(graph)) {
+            throw new ApiErrors.NotFound("graph `" + graph + "` is unknown");
+        }
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (RunView v : runs.readAll(keys(graph, from, limit))) {
+            GraphRunRecord r = v.run();
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("partition", v.key().partition().key());
+            m.put("state", r.state().wireName());
+            m.put("requestedAt", time(r.requestedAtMs()));
+            m.put("settledAt", r.settledAtMs().map(RunViews::time).orElse(null));
+            m.put("definition", r.definition());
+            out.add(m);
+        }
+        return out;
+    }
+
+    public Map<String, Object> run(String graph, Partition partition) {
+        RunKey key = new RunKey(graph, partition);
+        RunView v = runs.read(key).orElseThrow(() -> new ApiErrors.NotFound(
+                "graph `" + graph + "` does not have a run for partition `" + partition + "`"));
+        GraphRunRecord r = v.run();
+        Graph g = catalog.get(r.definition()).graph();
+        Map<String, NodeRecord> records = RunRecords.byNode(g, v);
+        Map<String, NodeRecord> current = Readiness.currentRecords(r, records);
+        Map<String, NodeState> states = Readiness.nodeStates(g, current);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("graph", graph);
+        out.put("partition", partition.key());
+        out.put("state", r.state().wireName());
+        out.put("requestedAt", time(r.requestedAtMs()));
+        out.put("settledAt", r.settledAtMs().map(RunViews::time).orElse(null));
+        out.put("definition", r.definition());
+        out.put("expectedReruns", r.expectedReruns());
+        List<Map<String, Object>> nodes = new ArrayList<>();
+        for (Node n : g.nodes()) {
+            NodeRecord rec = records.get(n.name());
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", n.name());
+            m.put("pool", n.pool());
+            m.put("state", states.get(n.name()).wireName());
+            m.put("instance", activeInstance(v, n.name(), rec, r).orElse(null));
+            m.put("record", rec == null ? null : record(rec));
+            nodes.add(m);
+        }
+        out.put("nodes", nodes);
+        return out;
+    }
+
+    private Optional<Map<String, Object>> activeInstance(RunView v, String node, NodeRecord rec, GraphRunRecord run) {
+        long rerun = rec == null ? 0 : (rec.succeeded() && run.isCurrent(node, rec) ? -1 : rec.rerun() + 1);
+        if (rerun < 0) {
+            return Optional.empty();
+        }
+        TaskInstance i = v.instances().get(v.key().runId(node, rerun));
+        if (i == null || !i.status().isActive()) {
+            return Optional.empty();
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("runId", i.runId());
+        m.put("state", switch (i.status()) {
+            case RUNNING -> "running";
+            case CANCELLING -> "cancelling";
+            default -> "pending";
+        });
+        m.put("attempt", i.attempt());
+        return Optional.of(m);
+    }
+
+    private static Map<String, Object> record(NodeRecord r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("status", r.status().wireName());
+        m.put("runId", r.runId());
+        m.put("rerun", r.rerun());
+        m.put("terminatedAt", time(r.terminatedAtMs()));
+        m.put("output", r.output().orElse(null));
+        m.put("outputOmitted", r.outputOmitted());
+        m.put("error", r.error().orElse(null));
+        return m;
+    }
+
+    private List<RunKey> keys(String graph, Optional<String> from, int limit) {
+        return runs.partitions(graph, from, limit).stream().map(p -> new RunKey(graph, p)).toList();
+    }
+
+    static String time(long ms) {
+        return Instant.ofEpochMilli(ms).toString();
+    }
+}

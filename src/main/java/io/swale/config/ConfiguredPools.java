@@ -1,0 +1,75 @@
+package io.swale.config;
+
+import io.swale.scheduler.PoolCatalog;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Pools from {@code swale.pools.<name>.slots}; {@code default} always exists. */
+public final class ConfiguredPools implements PoolCatalog {
+    private static final Logger log = LoggerFactory.getLogger(ConfiguredPools.class);
+    private static final Pattern NAME = Pattern.compile("[a-z0-9_]+");
+
+    private final Map<String, Integer> pools = new ConcurrentHashMap<>();
+    private final int defaultSlots;
+    private final boolean autoCreate;
+    private final List<BiConsumer<String, Integer>> listeners = new ArrayList<>();
+
+    public ConfiguredPools(Map<String, Integer> configured, int defaultSlots, boolean autoCreate) {
+        if (defaultSlots < 1) {
+            throw new IllegalArgumentException("swale.default-slots must be at least 1, got " + defaultSlots);
+        }
+        this.defaultSlots = defaultSlots;
+        this.autoCreate = autoCreate;
+        pools.put("default", defaultSlots);
+        configured.forEach((name, slots) -> {
+            if (!NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException("pool `" + name + "`: a pool name matches [a-z0-9_]+");
+            }
+            if (slots < 1) {
+                throw new IllegalArgumentException("pool `" + name + "`: slots must be at least 1, got " + slots);
+            }
+            pools.put(name, slots);
+        });
+    }
+
+    @Override
+    public boolean isConfigured(String pool) {
+        return pools.containsKey(pool);
+    }
+
+    @Override
+    public Map<String, Integer> pools() {
+        return Collections.unmodifiableMap(new LinkedHashMap<>(new java.util.TreeMap<>(pools)));
+    }
+
+    @Override
+    public void ensure(Set<String> names) {
+        if (!autoCreate) {
+            return;
+        }
+        for (String name : names) {
+            if (NAME.matcher(name).matches() && pools.putIfAbsent(name, defaultSlots) == null) {
+                log.info("created pool pool={} slots={}", name, defaultSlots);
+                synchronized (listeners) {
+                    listeners.forEach(l -> l.accept(name, defaultSlots));
+                }
+            }
+        }
+    }
+
+    /** Called for every pool created on demand after start-up. */
+    public void onCreated(BiConsumer<String, Integer> listener) {
+        synchronized (listeners) {
+            listeners.add(listener);
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package io.swale.config;
+
+import io.swale.jobs.SyncService;
+import io.swale.kafka.EventsListener;
+import io.swale.kafka.ListenerContainers;
+import io.swale.kafka.SwaleTopics;
+import io.swale.scheduler.GraphRuns;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.stereotype.Component;
+
+/** The scheduler role: a first sync pass, then the events listener. */
+@Component
+public class SchedulerRole implements SmartLifecycle {
+    private static final Logger log = LoggerFactory.getLogger(SchedulerRole.class);
+    private final SwaleProperties props;
+    private final SyncService sync;
+    private final ConcurrentMessageListenerContainer<String, byte[]> events;
+    private volatile boolean running;
+
+    public SchedulerRole(SwaleProperties props, SyncService sync, ListenerContainers containers, SwaleTopics topics,
+            GraphRuns graphRuns) {
+        this.props = props;
+        this.sync = sync;
+        EventsListener listener = new EventsListener(graphRuns);
+        this.events = containers.recordListener(topics.events(), "swale-scheduler",
+                props.getKafka().getListenerConcurrency(), listener::onEvent);
+    }
+
+    @Override
+    public void start() {
+        if (!props.hasRole("scheduler")) {
+            return;
+        }
+        try {
+            sync.sync();
+        } catch (RuntimeException e) {
+            log.warn("first sync pass failed, the next pass retries: {}", e.toString());
+        }
+        events.start();
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        events.stop();
+        running = false;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return Integer.MAX_VALUE - 200;
+    }
+}

@@ -1,0 +1,210 @@
+package io.swale.config;
+
+import io.swale.definition.CronCheck;
+import io.swale.definition.DefinitionLoader;
+import io.swale.kafka.KafkaDeadLetters;
+import io.swale.kafka.KafkaDispatcher;
+import io.swale.kafka.KafkaEventPublisher;
+import io.swale.kafka.ListenerContainers;
+import io.swale.kafka.PoolTopics;
+import io.swale.kafka.SwaleTopics;
+import io.swale.operator.OperatorRegistry;
+import io.swale.scheduler.Adoption;
+import io.swale.scheduler.DefinitionCatalog;
+import io.swale.scheduler.GraphRuns;
+import io.swale.scheduler.Reconciler;
+import io.swale.scheduler.Submission;
+import io.swale.scheduler.Terminations;
+import io.swale.store.DefinitionStore;
+import io.swale.store.RunStore;
+import io.swale.store.TaskStore;
+import io.swale.store.redis.RedisDefinitionStore;
+import io.swale.store.redis.RedisRunStore;
+import io.swale.store.redis.RedisTaskStore;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
+import net.javacrumbs.shedlock.core.LockingTaskExecutor;
+import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.KafkaAdmin;
+import org.springframework.kafka.core.KafkaTemplate;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.JedisPoolConfig;
+
+/** Wires the pure core to Redis and Kafka. */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(SwaleProperties.class)
+public class SwaleConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean(destroyMethod = "close")
+    JedisPool jedisPool(Environment env) {
+        JedisPoolConfig config = new JedisPoolConfig();
+        config.setMaxTotal(64);
+        config.setMaxIdle(32);
+        config.setMinIdle(4);
+        var client = DefaultJedisClientConfig.builder()
+                .password(env.getProperty("spring.data.redis.password"))
+                .user(env.getProperty("spring.data.redis.username"))
+                .database(env.getProperty("spring.data.redis.database", Integer.class, 0))
+                .ssl(env.getProperty("spring.data.redis.ssl.enabled", Boolean.class, false))
+                .timeoutMillis(5_000)
+                .build();
+        HostAndPort address = new HostAndPort(env.getProperty("spring.data.redis.host", "localhost"),
+                env.getProperty("spring.data.redis.port", Integer.class, 6379));
+        return new JedisPool(config, address, client);
+    }
+
+    @Bean
+    DefinitionStore definitionStore(JedisPool pool, SwaleProperties props) {
+        return new RedisDefinitionStore(pool, props.getRedis().getKeyPrefix());
+    }
+
+    @Bean
+    RunStore runStore(JedisPool pool, SwaleProperties props) {
+        return new RedisRunStore(pool, props.getRedis().getKeyPrefix());
+    }
+
+    @Bean
+    TaskStore taskStore(JedisPool pool, SwaleProperties props) {
+        return new RedisTaskStore(pool, props.getRedis().getKeyPrefix());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    OperatorRegistry operatorRegistry() {
+        return OperatorRegistry.builtIn();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    CronCheck cronCheck() {
+        return CronCheck.FIVE_FIELDS;
+    }
+
+    @Bean
+    DefinitionLoader definitionLoader(OperatorRegistry operators, CronCheck cron) {
+        return new DefinitionLoader(operators, cron);
+    }
+
+    @Bean
+    DefinitionCatalog definitionCatalog(DefinitionStore store, DefinitionLoader loader) {
+        return new DefinitionCatalog(store, loader);
+    }
+
+    @Bean
+    ConfiguredPools poolCatalog(SwaleProperties props) {
+        Map<String, Integer> configured = new LinkedHashMap<>();
+        props.getPools().forEach((name, pool) -> configured.put(name, pool.getSlots()));
+        return new ConfiguredPools(configured, props.getDefaultSlots(), props.isAutoCreatePools());
+    }
+
+    @Bean
+    SwaleTopics swaleTopics(SwaleProperties props) {
+        return new SwaleTopics(props.getKafka().getTopicPrefix());
+    }
+
+    @Bean
+    PoolTopics poolTopics(KafkaAdmin admin, SwaleTopics topics, SwaleProperties props) {
+        return new PoolTopics(admin, topics, props.getKafka().getPartitions(), props.getKafka().getReplicationFactor());
+    }
+
+    @Bean
+    KafkaAdmin.NewTopics swaleNewTopics(SwaleTopics topics, PoolTopics poolTopics, ConfiguredPools pools) {
+        List<NewTopic> all = new ArrayList<>();
+        for (String t : List.of(topics.events(), topics.triggers())) {
+            all.add(poolTopics.topic(t));
+            all.add(poolTopics.topic(SwaleTopics.deadLetter(t)));
+        }
+        for (String pool : pools.pools().keySet()) {
+            all.add(poolTopics.topic(topics.pool(pool)));
+            all.add(poolTopics.topic(SwaleTopics.deadLetter(topics.pool(pool))));
+        }
+        return new KafkaAdmin.NewTopics(all.toArray(NewTopic[]::new));
+    }
+
+    @Bean
+    KafkaTemplate<String, byte[]> swaleKafkaTemplate(KafkaProperties kafka) {
+        Map<String, Object> config = new HashMap<>(kafka.buildProducerProperties());
+        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        config.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 0);
+        return new KafkaTemplate<>(new DefaultKafkaProducerFactory<>(config));
+    }
+
+    @Bean
+    ListenerContainers listenerContainers(KafkaProperties kafka, KafkaTemplate<String, byte[]> template) {
+        return new ListenerContainers(kafka.buildConsumerProperties(), template);
+    }
+
+    @Bean
+    KafkaDispatcher dispatcher(KafkaTemplate<String, byte[]> template, SwaleTopics topics, PoolTopics poolTopics) {
+        return new KafkaDispatcher(template, topics, poolTopics);
+    }
+
+    @Bean
+    KafkaEventPublisher eventPublisher(KafkaTemplate<String, byte[]> template, SwaleTopics topics) {
+        return new KafkaEventPublisher(template, topics);
+    }
+
+    @Bean
+    KafkaDeadLetters deadLetters(KafkaTemplate<String, byte[]> template, SwaleTopics topics, Clock clock) {
+        return new KafkaDeadLetters(template, topics, clock);
+    }
+
+    @Bean
+    Submission submission(TaskStore tasks, KafkaDispatcher dispatcher, ConfiguredPools pools) {
+        return new Submission(tasks, dispatcher, pools);
+    }
+
+    @Bean
+    GraphRuns graphRuns(DefinitionCatalog catalog, DefinitionStore store, RunStore runs, TaskStore tasks,
+            Submission submission, Clock clock) {
+        return new GraphRuns(catalog, store, runs, tasks, submission, clock);
+    }
+
+    @Bean
+    Terminations terminations(TaskStore tasks, KafkaEventPublisher events, Clock clock) {
+        return new Terminations(tasks, events, clock);
+    }
+
+    @Bean
+    Reconciler reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, Terminations terminations,
+            KafkaDispatcher dispatcher, SwaleProperties props) {
+        return new Reconciler(runs, tasks, graphRuns, terminations, dispatcher,
+                props.getScheduler().getStaleDispatch().toMillis());
+    }
+
+    @Bean
+    Adoption adoption(DefinitionStore store, DefinitionCatalog catalog, ConfiguredPools pools, Clock clock) {
+        return new Adoption(store, catalog, pools, clock);
+    }
+
+    @Bean
+    LockingTaskExecutor lockingTaskExecutor(RedisConnectionFactory redis, SwaleProperties props) {
+        return new DefaultLockingTaskExecutor(new RedisLockProvider(redis, "swale", props.getRedis().getKeyPrefix() + ":lock"));
+    }
+}

@@ -1,0 +1,240 @@
+package io.swale.config;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/** Everything under {@code swale.*}. */
+@ConfigurationProperties("swale")
+public class SwaleProperties {
+    /** Roles this process runs: scheduler, pool, api. */
+    private List<String> roles = List.of("scheduler", "pool", "api");
+    /** Pools by name, with their slots per worker replica. */
+    private Map<String, Pool> pools = new LinkedHashMap<>();
+    /** Slots of the default pool and of pools created on demand in the local profile. */
+    private int defaultSlots = 4;
+    /** Create a pool a published definition names when configuration lacks it (local profile). */
+    private boolean autoCreatePools = false;
+    /** Definition files published at start-up and each sync pass (local profile). */
+    private String examples = "";
+    private final Kafka kafka = new Kafka();
+    private final Redis redis = new Redis();
+    private final Scheduler scheduler = new Scheduler();
+    private final Worker worker = new Worker();
+
+    public static class Pool {
+        private int slots = 4;
+
+        public int getSlots() {
+            return slots;
+        }
+
+        public void setSlots(int slots) {
+            this.slots = slots;
+        }
+    }
+
+    public static class Kafka {
+        private String topicPrefix = "swale.";
+        private int partitions = 4;
+        private short replicationFactor = 1;
+        /** Consumers of the events and triggers topics per scheduler replica. */
+        private int listenerConcurrency = 4;
+
+        public String getTopicPrefix() {
+            return topicPrefix;
+        }
+
+        public void setTopicPrefix(String topicPrefix) {
+            this.topicPrefix = topicPrefix;
+        }
+
+        public int getPartitions() {
+            return partitions;
+        }
+
+        public void setPartitions(int partitions) {
+            this.partitions = partitions;
+        }
+
+        public short getReplicationFactor() {
+            return replicationFactor;
+        }
+
+        public void setReplicationFactor(short replicationFactor) {
+            this.replicationFactor = replicationFactor;
+        }
+
+        public int getListenerConcurrency() {
+            return listenerConcurrency;
+        }
+
+        public void setListenerConcurrency(int listenerConcurrency) {
+            this.listenerConcurrency = listenerConcurrency;
+        }
+    }
+
+    public static class Redis {
+        private String keyPrefix = "swale";
+
+        public String getKeyPrefix() {
+            return keyPrefix;
+        }
+
+        public void setKeyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+        }
+    }
+
+    public static class Scheduler {
+        private Duration reconcileInterval = Duration.ofSeconds(60);
+        private Duration syncInterval = Duration.ofSeconds(30);
+        /** A pending instance not claimed for this long is dispatched again by the reconciler. */
+        private Duration staleDispatch = Duration.ofSeconds(60);
+        /** How often due retries and continuations are moved back to their pool. */
+        private Duration delayedPoll = Duration.ofMillis(200);
+
+        public Duration getReconcileInterval() {
+            return reconcileInterval;
+        }
+
+        public void setReconcileInterval(Duration reconcileInterval) {
+            this.reconcileInterval = reconcileInterval;
+        }
+
+        public Duration getSyncInterval() {
+            return syncInterval;
+        }
+
+        public void setSyncInterval(Duration syncInterval) {
+            this.syncInterval = syncInterval;
+        }
+
+        public Duration getStaleDispatch() {
+            return staleDispatch;
+        }
+
+        public void setStaleDispatch(Duration staleDispatch) {
+            this.staleDispatch = staleDispatch;
+        }
+
+        public Duration getDelayedPoll() {
+            return delayedPoll;
+        }
+
+        public void setDelayedPoll(Duration delayedPoll) {
+            this.delayedPoll = delayedPoll;
+        }
+    }
+
+    public static class Worker {
+        private Duration lease = Duration.ofSeconds(60);
+        private Duration heartbeat = Duration.ofSeconds(20);
+        /** How often a running attempt checks its cancel flag. */
+        private Duration cancelPoll = Duration.ofSeconds(1);
+        private Duration retryInitial = Duration.ofSeconds(1);
+        private Duration retryMax = Duration.ofMinutes(5);
+
+        public Duration getLease() {
+            return lease;
+        }
+
+        public void setLease(Duration lease) {
+            this.lease = lease;
+        }
+
+        public Duration getHeartbeat() {
+            return heartbeat;
+        }
+
+        public void setHeartbeat(Duration heartbeat) {
+            this.heartbeat = heartbeat;
+        }
+
+        public Duration getCancelPoll() {
+            return cancelPoll;
+        }
+
+        public void setCancelPoll(Duration cancelPoll) {
+            this.cancelPoll = cancelPoll;
+        }
+
+        public Duration getRetryInitial() {
+            return retryInitial;
+        }
+
+        public void setRetryInitial(Duration retryInitial) {
+            this.retryInitial = retryInitial;
+        }
+
+        public Duration getRetryMax() {
+            return retryMax;
+        }
+
+        public void setRetryMax(Duration retryMax) {
+            this.retryMax = retryMax;
+        }
+    }
+
+    public List<String> getRoles() {
+        return roles;
+    }
+
+    public void setRoles(List<String> roles) {
+        this.roles = roles;
+    }
+
+    public boolean hasRole(String role) {
+        return roles.contains(role);
+    }
+
+    public Map<String, Pool> getPools() {
+        return pools;
+    }
+
+    public void setPools(Map<String, Pool> pools) {
+        this.pools = pools;
+    }
+
+    public int getDefaultSlots() {
+        return defaultSlots;
+    }
+
+    public void setDefaultSlots(int defaultSlots) {
+        this.defaultSlots = defaultSlots;
+    }
+
+    public boolean isAutoCreatePools() {
+        return autoCreatePools;
+    }
+
+    public void setAutoCreatePools(boolean autoCreatePools) {
+        this.autoCreatePools = autoCreatePools;
+    }
+
+    public String getExamples() {
+        return examples;
+    }
+
+    public void setExamples(String examples) {
+        this.examples = examples;
+    }
+
+    public Kafka getKafka() {
+        return kafka;
+    }
+
+    public Redis getRedis() {
+        return redis;
+    }
+
+    public Scheduler getScheduler() {
+        return scheduler;
+    }
+
+    public Worker getWorker() {
+        return worker;
+    }
+}

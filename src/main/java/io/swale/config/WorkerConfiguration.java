@@ -1,0 +1,42 @@
+package io.swale.config;
+
+import io.swale.kafka.KafkaDeadLetters;
+import io.swale.kafka.KafkaDispatcher;
+import io.swale.operator.OperatorRegistry;
+import io.swale.pool.AttemptRunner;
+import io.swale.pool.Backoff;
+import io.swale.scheduler.DelayedMover;
+import io.swale.scheduler.Terminations;
+import io.swale.store.TaskStore;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The pieces that run attempts and move delayed instances. */
+@Configuration(proxyBeanMethods = false)
+public class WorkerConfiguration {
+
+    @Bean(destroyMethod = "shutdownNow")
+    ScheduledExecutorService attemptTicker() {
+        return Executors.newScheduledThreadPool(2, r -> {
+            Thread t = new Thread(r, "swale-heartbeat");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    @Bean
+    AttemptRunner attemptRunner(OperatorRegistry operators, TaskStore tasks, Terminations terminations,
+            KafkaDeadLetters deadLetters, ScheduledExecutorService attemptTicker, SwaleProperties props) {
+        var w = props.getWorker();
+        return new AttemptRunner(operators, tasks, terminations, deadLetters, attemptTicker,
+                new AttemptRunner.Timing(w.getLease(), w.getHeartbeat(), w.getCancelPoll()),
+                new Backoff(w.getRetryInitial(), w.getRetryMax(), 0.2), System.getenv());
+    }
+
+    @Bean
+    DelayedMover delayedMover(TaskStore tasks, KafkaDispatcher dispatcher) {
+        return new DelayedMover(tasks, dispatcher);
+    }
+}

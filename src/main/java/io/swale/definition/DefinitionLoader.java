@@ -1,0 +1,78 @@
+package io.swale.definition;
+
+import io.swale.graph.Graph;
+import io.swale.operator.OperatorRegistry;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Loads a definition (§1.6): parse strictly, then collect every fault, and return the checked graph
+ * only when there is none.
+ */
+public final class DefinitionLoader {
+    private final OperatorRegistry operators;
+    private final CronCheck cron;
+
+    public DefinitionLoader(OperatorRegistry operators, CronCheck cron) {
+        this.operators = Objects.requireNonNull(operators, "operators");
+        this.cron = Objects.requireNonNull(cron, "cron");
+    }
+
+    /**
+     * Loads {@code text}; its hash is that of its UTF-8 bytes.
+     *
+     * @throws DefinitionParseException when the text is malformed or has the wrong shape
+     * @throws InvalidDefinitionException when the definition has faults
+     */
+    public Definition load(String text, DefinitionFormat format) {
+        return load(text.getBytes(StandardCharsets.UTF_8), format);
+    }
+
+    /**
+     * Loads {@code bytes}, which must be UTF-8; the hash is that of these exact bytes.
+     *
+     * @throws DefinitionParseException when the bytes are not UTF-8, malformed or of the wrong shape
+     * @throws InvalidDefinitionException when the definition has faults
+     */
+    public Definition load(byte[] bytes, DefinitionFormat format) {
+        String text = DocumentParser.decode(bytes);
+        RawDefinition raw = ShapeReader.read(DocumentParser.parse(text, format));
+        Graph graph = check(raw);
+        return new Definition(DefinitionHash.of(bytes), text, graph);
+    }
+
+    /**
+     * Loads a file, its format taken from its name.
+     *
+     * @throws DefinitionParseException when the file cannot be read (naming the cause), or as {@link #load(byte[], DefinitionFormat)}
+     */
+    public Definition load(Path file) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new DefinitionParseException("cannot read definition file " + file + ": " + e, e);
+        }
+        return load(bytes, DefinitionFormat.fromFileName(String.valueOf(file.getFileName())));
+    }
+
+    private Graph check(RawDefinition raw) {
+        List<Fault> faults = new ArrayList<>(FileChecks.check(raw));
+        faults.addAll(GraphChecks.check(raw, cron));
+        faults.addAll(OperatorChecks.check(raw, operators));
+        if (!faults.isEmpty()) {
+            throw new InvalidDefinitionException(faults);
+        }
+        Graph graph = new Graph(raw.name(), raw.schedule(), raw.catchup().map(Durations::parse), raw.partitioning(),
+                raw.nodes());
+        CycleCheck.find(graph).ifPresent(cycle -> {
+            throw new InvalidDefinitionException(List.of(Fault.ofGraph(FaultKind.CYCLE, "the graph has a cycle: " + cycle)));
+        });
+        return graph;
+    }
+}

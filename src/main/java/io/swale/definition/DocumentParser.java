@@ -1,0 +1,61 @@
+package io.swale.definition;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.dataformat.toml.TomlMapper;
+import tools.jackson.dataformat.yaml.YAMLAnchorReplayingFactory;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+/** Turns definition bytes into a syntax tree; the shape is checked afterwards by {@link ShapeReader}. */
+final class DocumentParser {
+    private static final ObjectMapper TOML = TomlMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+
+    // the replaying factory resolves aliases and merge keys; the plain one reads an alias as its anchor's name
+    private static final ObjectMapper YAML = YAMLMapper.builder(new YAMLAnchorReplayingFactory())
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    private DocumentParser() {}
+
+    /** Decodes strictly: a definition is UTF-8 text, and a replacement character would change its meaning. */
+    static String decode(byte[] bytes) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw new DefinitionParseException("cannot read definition: the text is not valid UTF-8 (" + e + ")", e);
+        }
+    }
+
+    static JsonNode parse(String text, DefinitionFormat format) {
+        ObjectMapper mapper = format == DefinitionFormat.YAML ? YAML : TOML;
+        try {
+            return mapper.readTree(text);
+        } catch (JacksonException e) {
+            throw new DefinitionParseException("malformed " + format + ": " + explain(e), e);
+        }
+    }
+
+    private static String explain(JacksonException e) {
+        String why = e.getOriginalMessage() == null ? e.getClass().getSimpleName() : e.getOriginalMessage().strip();
+        TokenStreamLocation at = e.getLocation();
+        if (at == null || at.getLineNr() < 1) {
+            return why;
+        }
+        return why + " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
+    }
+}

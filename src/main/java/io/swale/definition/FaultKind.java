@@ -1,0 +1,36 @@
+package io.swale.definition;
+
+/** The faults of §1.7; declaration order is the table's order. */
+public enum FaultKind {
+    INVALID_CATCHUP("InvalidCatchup"),
+    ASSET_NODE_AFTER("AssetNodeAfter"),
+    ASSET_NODE_TRIGGER_RULE("AssetNodeTriggerRule"),
+    TASK_NODE_CONSUMES("TaskNodeConsumes"),
+    INVALID_GRAPH_NAME("InvalidGraphName"),
+    INVALID_SCHEDULE("InvalidSchedule"),
+    SCHEDULE_WITHOUT_PARTITION("ScheduleWithoutPartition"),
+    NO_NODES("NoNodes"),
+    INVALID_NODE_NAME("InvalidNodeName"),
+    NAMES_TOO_LONG("NamesTooLong"),
+    DUPLICATE_NODE("DuplicateNode"),
+    INVALID_ASSET_NAME("InvalidAssetName"),
+    DUPLICATE_ASSET("DuplicateAsset"),
+    UNKNOWN_ASSET("UnknownAsset"),
+    UNKNOWN_NODE("UnknownNode"),
+    UNKNOWN_OPERATOR("UnknownOperator"),
+    INVALID_PARAMS("InvalidParams"),
+    INVALID_TEMPLATE("InvalidTemplate"),
+    UNKNOWN_TEMPLATE_UPSTREAM("UnknownTemplateUpstream"),
+    CYCLE("Cycle");
+
+    private final String wireName;
+
+    FaultKind(String wireName) {
+        this.wireName = wireName;
+    }
+
+    /** The spec's name, as problem lists show it. */
+    public String wireName() {
+        return wireName;
+    }
+}

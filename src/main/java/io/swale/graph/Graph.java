@@ -1,0 +1,133 @@
+package io.swale.graph;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * A checked graph: nodes in definition order, edges derived from assets and {@code after} names.
+ * Built only from a definition without faults, so every asset consumed has exactly one producer.
+ */
+public final class Graph {
+    private final String name;
+    private final Optional<String> schedule;
+    private final Optional<Duration> catchup;
+    private final Partitioning partitioning;
+    private final List<Node> nodes;
+    private final Map<String, Node> byName;
+    private final Map<String, SortedSet<String>> upstreams;
+    private final Map<String, SortedSet<String>> downstreams;
+
+    public Graph(String name, Optional<String> schedule, Optional<Duration> catchup, Partitioning partitioning,
+            List<Node> nodes) {
+        this.name = name;
+        this.schedule = schedule;
+        this.catchup = catchup;
+        this.partitioning = partitioning;
+        this.nodes = List.copyOf(nodes);
+        Map<String, Node> names = new LinkedHashMap<>();
+        Map<String, String> producers = new LinkedHashMap<>();
+        for (Node n : this.nodes) {
+            names.putIfAbsent(n.name(), n);
+            n.produces().ifPresent(a -> producers.putIfAbsent(a, n.name()));
+        }
+        this.byName = Collections.unmodifiableMap(names);
+        Map<String, SortedSet<String>> up = new LinkedHashMap<>();
+        Map<String, SortedSet<String>> down = new LinkedHashMap<>();
+        for (Node n : this.nodes) {
+            up.put(n.name(), new TreeSet<>());
+            down.put(n.name(), new TreeSet<>());
+        }
+        for (Node n : this.nodes) {
+            List<String> sources = new ArrayList<>();
+            if (n.isAsset()) {
+                for (String asset : n.consumes()) {
+                    String producer = producers.get(asset);
+                    if (producer != null) {
+                        sources.add(producer);
+                    }
+                }
+            } else {
+                sources.addAll(n.after());
+            }
+            for (String s : sources) {
+                if (names.containsKey(s)) {
+                    up.get(n.name()).add(s);
+                    down.get(s).add(n.name());
+                }
+            }
+        }
+        up.replaceAll((k, v) -> Collections.unmodifiableSortedSet(v));
+        down.replaceAll((k, v) -> Collections.unmodifiableSortedSet(v));
+        this.upstreams = Collections.unmodifiableMap(up);
+        this.downstreams = Collections.unmodifiableMap(down);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Optional<String> schedule() {
+        return schedule;
+    }
+
+    public Optional<Duration> catchup() {
+        return catchup;
+    }
+
+    public Partitioning partitioning() {
+        return partitioning;
+    }
+
+    /** Nodes in definition order. */
+    public List<Node> nodes() {
+        return nodes;
+    }
+
+    public Optional<Node> node(String nodeName) {
+        return Optional.ofNullable(byName.get(nodeName));
+    }
+
+    public boolean hasNode(String nodeName) {
+        return byName.containsKey(nodeName);
+    }
+
+    /** Upstream names in lexical order. */
+    public SortedSet<String> upstreams(String nodeName) {
+        return upstreams.getOrDefault(nodeName, Collections.emptySortedSet());
+    }
+
+    /** Downstream names in lexical order. */
+    public SortedSet<String> downstreams(String nodeName) {
+        return downstreams.getOrDefault(nodeName, Collections.emptySortedSet());
+    }
+
+    /** Nodes without upstreams, in definition order. */
+    public List<Node> roots() {
+        return nodes.stream().filter(n -> upstreams(n.name()).isEmpty()).toList();
+    }
+
+    /** Nodes without downstreams, in definition order. */
+    public List<Node> leaves() {
+        return nodes.stream().filter(n -> downstreams(n.name()).isEmpty()).toList();
+    }
+
+    public int edgeCount() {
+        return upstreams.values().stream().mapToInt(SortedSet::size).sum();
+    }
+
+    public TriggerRule triggerRule(String nodeName) {
+        return node(nodeName).map(Node::triggerRule).orElse(TriggerRule.ALL_SUCCEEDED);
+    }
+
+    /** Distinct pools named by the nodes, in definition order. */
+    public List<String> pools() {
+        return nodes.stream().map(Node::pool).distinct().toList();
+    }
+}

@@ -1,0 +1,50 @@
+package io.swale.jobs;
+
+import io.swale.config.SwaleProperties;
+import java.time.Clock;
+import java.time.Duration;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockingTaskExecutor;
+import org.quartz.DisallowConcurrentExecution;
+import org.quartz.Job;
+import org.quartz.JobExecutionContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/**
+ * A periodic scheduler-role job that runs once per interval across replicas, under a Redis lock. Each job
+ * stays correct if two replicas run it at once; the lock only saves the work.
+ */
+@DisallowConcurrentExecution
+public abstract class SingletonJob implements Job {
+    private static final Logger log = LoggerFactory.getLogger(SingletonJob.class);
+
+    @Autowired
+    private LockingTaskExecutor locks;
+
+    @Autowired
+    private SwaleProperties props;
+
+    @Autowired
+    private Clock clock;
+
+    protected abstract String lockName();
+
+    protected abstract Duration lockAtMostFor();
+
+    protected abstract void runLocked();
+
+    @Override
+    public void execute(JobExecutionContext context) {
+        if (!props.hasRole("scheduler")) {
+            return;
+        }
+        try {
+            locks.executeWithLock((Runnable) this::runLocked,
+                    new LockConfiguration(clock.instant(), lockName(), lockAtMostFor(), Duration.ZERO));
+        } catch (RuntimeException e) {
+            log.warn("job failed job={} error={}", lockName(), e.toString());
+        }
+    }
+}

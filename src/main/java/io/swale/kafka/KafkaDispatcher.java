@@ -1,0 +1,38 @@
+package io.swale.kafka;
+
+import io.swale.scheduler.Dispatcher;
+import io.swale.scheduler.TaskIdentity;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+
+/** Dispatches to {@code swale.pool.<pool>}, keyed by run id, identity in headers. */
+public final class KafkaDispatcher implements Dispatcher {
+    private static final Logger log = LoggerFactory.getLogger(KafkaDispatcher.class);
+    private final KafkaTemplate<String, byte[]> template;
+    private final SwaleTopics topics;
+    private final PoolTopics poolTopics;
+
+    public KafkaDispatcher(KafkaTemplate<String, byte[]> template, SwaleTopics topics, PoolTopics poolTopics) {
+        this.template = template;
+        this.topics = topics;
+        this.poolTopics = poolTopics;
+    }
+
+    @Override
+    public void dispatch(String pool, TaskIdentity identity) {
+        poolTopics.ensure(pool);
+        String runId = identity.runId();
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.pool(pool), runId,
+                ("{\"run_id\":\"" + runId + "\"}").getBytes(StandardCharsets.UTF_8));
+        identity.headers().forEach((k, v) -> record.headers().add(k, v));
+        // A failed send leaves a pending instance, which the reconciler dispatches again.
+        template.send(record).whenComplete((r, e) -> {
+            if (e != null) {
+                log.warn("dispatch not sent runId={} pool={} error={}", runId, pool, e.toString());
+            }
+        });
+    }
+}

@@ -1,0 +1,37 @@
+package io.swale.kafka;
+
+import io.swale.record.NodeStatus;
+import io.swale.record.RecordCodec;
+import io.swale.scheduler.EventPublisher;
+import io.swale.scheduler.TaskIdentity;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Task-terminated events on {@code swale.events}, keyed by graph/partition so one run's events stay in order. */
+public final class KafkaEventPublisher implements EventPublisher {
+    private static final Logger log = LoggerFactory.getLogger(KafkaEventPublisher.class);
+    private final KafkaTemplate<String, byte[]> template;
+    private final SwaleTopics topics;
+
+    public KafkaEventPublisher(KafkaTemplate<String, byte[]> template, SwaleTopics topics) {
+        this.template = template;
+        this.topics = topics;
+    }
+
+    @Override
+    public void taskTerminated(TaskIdentity identity, NodeStatus status) {
+        ObjectNode event = RecordCodec.JSON.createObjectNode();
+        event.put("graph", identity.graph());
+        event.put("partition", identity.partition().key());
+        event.put("node", identity.node());
+        event.put("status", status.wireName());
+        // A lost event costs at most one reconcile interval: the reconciler reads the record itself.
+        template.send(topics.events(), identity.runKey().id(), RecordCodec.bytes(event)).whenComplete((r, e) -> {
+            if (e != null) {
+                log.warn("event not sent runId={} error={}", identity.runId(), e.toString());
+            }
+        });
+    }
+}

@@ -1,0 +1,93 @@
+package io.swale.kafka;
+
+import io.swale.scheduler.SwaleException;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.AcknowledgingMessageListener;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.ContainerProperties;
+import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
+import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.kafka.listener.MessageListener;
+import org.springframework.util.backoff.ExponentialBackOff;
+
+/**
+ * Builds the listener containers: record listeners whose permanent failures go to {@code <topic>.DLT} at
+ * once and whose transient failures are retried a few times first.
+ */
+public final class ListenerContainers {
+    private final Map<String, Object> consumerProperties;
+    private final KafkaTemplate<String, byte[]> template;
+
+    public ListenerContainers(Map<String, Object> consumerProperties, KafkaTemplate<String, byte[]> template) {
+        this.consumerProperties = Map.copyOf(consumerProperties);
+        this.template = template;
+    }
+
+    /** A record listener with dead letters: the handler throws SwaleException to classify a failure. */
+    public ConcurrentMessageListenerContainer<String, byte[]> recordListener(String topic, String group, int concurrency,
+            Consumer<ConsumerRecord<String, byte[]>> handler) {
+        ContainerProperties props = new ContainerProperties(topic);
+        props.setGroupId(group);
+        props.setMessageListener((MessageListener<String, byte[]>) record -> {
+            try {
+                handler.accept(record);
+            } catch (SwaleException e) {
+                if (e.permanent()) {
+                    throw new PermanentFailure(e.getMessage(), e);
+                }
+                throw e;
+            }
+        });
+        var container = new ConcurrentMessageListenerContainer<>(factory(Map.of()), props);
+        container.setConcurrency(concurrency);
+        container.setCommonErrorHandler(errorHandler());
+        container.setBeanName("swale-" + topic);
+        return container;
+    }
+
+    /**
+     * One consumer fetching one record per poll, committing manually: a pool listener commits right after
+     * the claim and pauses while its executor is full.
+     */
+    public ConcurrentMessageListenerContainer<String, byte[]> dispatchListener(String topic, String group,
+            AcknowledgingMessageListener<String, byte[]> listener) {
+        ContainerProperties props = new ContainerProperties(topic);
+        props.setGroupId(group);
+        props.setAckMode(ContainerProperties.AckMode.MANUAL_IMMEDIATE);
+        props.setMessageListener(listener);
+        var container = new ConcurrentMessageListenerContainer<>(
+                factory(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1)), props);
+        container.setConcurrency(1);
+        container.setCommonErrorHandler(errorHandler());
+        container.setBeanName("swale-" + topic);
+        return container;
+    }
+
+    private DefaultErrorHandler errorHandler() {
+        var recoverer = new DeadLetterPublishingRecoverer(template,
+                (record, e) -> new TopicPartition(SwaleTopics.deadLetter(record.topic()), -1));
+        ExponentialBackOff backOff = new ExponentialBackOff(200, 2.0);
+        backOff.setMaxElapsedTime(3_000);
+        DefaultErrorHandler handler = new DefaultErrorHandler(recoverer, backOff);
+        handler.addNotRetryableExceptions(PermanentFailure.class);
+        return handler;
+    }
+
+    private DefaultKafkaConsumerFactory<String, byte[]> factory(Map<String, Object> overrides) {
+        Map<String, Object> config = new java.util.HashMap<>(consumerProperties);
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        config.putAll(overrides);
+        return new DefaultKafkaConsumerFactory<>(config);
+    }
+}

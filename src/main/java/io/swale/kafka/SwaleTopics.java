@@ -1,0 +1,20 @@
+package io.swale.kafka;
+
+/** Topic names, all under one configurable prefix so several installations can share a cluster. */
+public record SwaleTopics(String prefix) {
+    public String events() {
+        return prefix + "events";
+    }
+
+    public String triggers() {
+        return prefix + "triggers";
+    }
+
+    public String pool(String pool) {
+        return prefix + "pool." + pool;
+    }
+
+    public static String deadLetter(String topic) {
+        return topic + ".DLT";
+    }
+}

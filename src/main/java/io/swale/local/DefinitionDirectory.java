@@ -1,0 +1,50 @@
+package io.swale.local;
+
+import io.swale.definition.DefinitionFormat;
+import io.swale.scheduler.DefinitionCatalog;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Publishes every definition file of a folder (local profile). A missing folder is fine. */
+public final class DefinitionDirectory {
+    private static final Logger log = LoggerFactory.getLogger(DefinitionDirectory.class);
+    private final Path dir;
+    private final DefinitionCatalog catalog;
+
+    public DefinitionDirectory(Path dir, DefinitionCatalog catalog) {
+        this.dir = dir;
+        this.catalog = catalog;
+    }
+
+    /** Returns how many files were published with a changed pointer. */
+    public int publishAll() {
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.filter(p -> p.getFileName().toString().matches(".*\\.(toml|ya?ml)")).sorted().toList();
+        } catch (IOException e) {
+            log.warn("cannot list definitions dir={} error={}", dir, e.toString());
+            return 0;
+        }
+        int changed = 0;
+        for (Path file : files) {
+            try {
+                var published = catalog.publish(Files.readAllBytes(file), DefinitionFormat.fromFileName(file.toString()));
+                if (published.changed()) {
+                    changed++;
+                    log.info("published file={} graph={} definition={}", file, published.graph(), published.hash());
+                }
+            } catch (IOException | RuntimeException e) {
+                log.warn("cannot publish file={} error={}", file, e.getMessage());
+            }
+        }
+        return changed;
+    }
+}

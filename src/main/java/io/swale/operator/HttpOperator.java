@@ -1,0 +1,202 @@
+package io.swale.operator;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code http} (§8.5): one request, following redirects; a 2xx response succeeds with its status and
+ * body, 5xx and 429 are transient, any other status is permanent.
+ */
+public final class HttpOperator implements Operator {
+    public static final String NAME = "http";
+    static final String DEFAULT_METHOD = "GET";
+    static final String DEFAULT_TIMEOUT = "60s";
+
+    /**
+     * @param method an HTTP method token, sent as written
+     * @param url the request URL
+     * @param headers request headers
+     * @param body the request body, none when absent
+     * @param timeout a duration covering the whole request, body read included
+     */
+    record Params(String method, @JsonProperty(required = true) String url, Map<String, String> headers,
+            String body, String timeout) {
+        Params {
+            method = method == null ? DEFAULT_METHOD : method;
+            if (!OperatorJson.isTemplated(method) && !isToken(method)) {
+                throw new IllegalArgumentException("`method` `" + method + "` is not a valid HTTP method token");
+            }
+            if (url == null) {
+                throw new IllegalArgumentException("`url` is required: a string");
+            }
+            headers = headers == null ? Map.of() : headers;
+            for (Map.Entry<String, String> e : headers.entrySet()) {
+                if (e.getValue() == null) {
+                    throw new IllegalArgumentException("`headers." + e.getKey() + "` must be a string, not null");
+                }
+            }
+            headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+            timeout = timeout == null ? DEFAULT_TIMEOUT : timeout;
+            if (!OperatorJson.isTemplated(timeout)) {
+                OperatorDurations.parseSeconds(timeout);
+            }
+        }
+    }
+
+    private final HttpClient client;
+
+    public HttpOperator() {
+        this(OperatorHttp.client());
+    }
+
+    HttpOperator(HttpClient client) {
+        this.client = client;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void checkParams(JsonNode params) {
+        OperatorJson.readParams(params, Params.class);
+    }
+
+    @Override
+    public OperatorResult execute(AttemptContext context) {
+        Params params;
+        long timeoutSeconds;
+        try {
+            params = OperatorJson.readParams(context.params(), Params.class);
+            timeoutSeconds = OperatorDurations.parseSeconds(params.timeout());
+            if (!isToken(params.method())) {
+                throw new IllegalArgumentException("`method` `" + params.method() + "` is not a valid HTTP method token");
+            }
+        } catch (InvalidParamsException | IllegalArgumentException e) {
+            return new OperatorResult.PermanentError("rendered params do not fit operator `" + NAME + "`: "
+                    + e.getMessage());
+        }
+        String what = params.method() + " " + params.url();
+        HttpRequest request;
+        try {
+            HttpRequest.Builder builder = HttpRequest.newBuilder(new URI(params.url()))
+                    .method(params.method(), params.body() == null
+                            ? HttpRequest.BodyPublishers.noBody()
+                            : HttpRequest.BodyPublishers.ofString(params.body(), StandardCharsets.UTF_8));
+            params.headers().forEach(builder::header);
+            request = builder.build();
+        } catch (URISyntaxException | IllegalArgumentException | IllegalStateException e) {
+            return new OperatorResult.PermanentError(what + ": the request cannot be built: " + OperatorJson.describe(e));
+        }
+
+        HttpResponse<byte[]> response;
+        try {
+            response = OperatorHttp.send(client, request, HttpResponse.BodyHandlers.ofByteArray(), what,
+                    OperatorDurations.toMillisSaturated(timeoutSeconds), params.timeout(), context.cancellation());
+        } catch (OperatorHttp.Abort abort) {
+            return abort.result();
+        }
+        int status = response.statusCode();
+        byte[] body = response.body() == null ? new byte[0] : response.body();
+        Charset charset = charsetOf(response);
+        if (status >= 200 && status < 300) {
+            ObjectNode output = OperatorJson.NODES.objectNode();
+            output.put("status", status);
+            output.set("body", bodyValue(body, charset));
+            return new OperatorResult.Succeeded(output);
+        }
+        String message = what + ": HTTP status " + status + bodyTail(body, charset);
+        if (status >= 500 && status < 600 || status == 429) {
+            return new OperatorResult.TransientError(message);
+        }
+        return new OperatorResult.PermanentError(message);
+    }
+
+    /** The JSON value of a trimmed body that parses, else the body as text; JSON null when empty. */
+    static JsonNode bodyValue(byte[] body, Charset charset) {
+        if (body.length == 0) {
+            return OperatorJson.NODES.nullNode();
+        }
+        String text = new String(body, charset);
+        String trimmed = trimAscii(text);
+        if (!trimmed.isEmpty()) {
+            try {
+                return OperatorJson.STRICT.readTree(trimmed);
+            } catch (JacksonException e) {
+                // not JSON: the text itself
+            }
+        }
+        return OperatorJson.NODES.stringNode(text);
+    }
+
+    private static String bodyTail(byte[] body, Charset charset) {
+        if (body.length == 0) {
+            return "; empty body";
+        }
+        byte[] utf8 = charset.equals(StandardCharsets.UTF_8) ? body : new String(body, charset).getBytes(StandardCharsets.UTF_8);
+        return "; body tail: " + OperatorJson.tail(utf8, utf8.length);
+    }
+
+    private static Charset charsetOf(HttpResponse<?> response) {
+        return response.headers().firstValue("content-type").map(type -> {
+            for (String part : type.split(";")) {
+                String p = part.trim();
+                if (p.toLowerCase(Locale.ROOT).startsWith("charset=")) {
+                    String name = p.substring("charset=".length()).replace("\"", "").trim();
+                    try {
+                        return Charset.forName(name);
+                    } catch (IllegalArgumentException e) {
+                        return StandardCharsets.UTF_8;
+                    }
+                }
+            }
+            return StandardCharsets.UTF_8;
+        }).orElse(StandardCharsets.UTF_8);
+    }
+
+    private static String trimAscii(String s) {
+        int i = 0;
+        int j = s.length();
+        while (i < j && isAsciiWhitespace(s.charAt(i))) {
+            i++;
+        }
+        while (j > i && isAsciiWhitespace(s.charAt(j - 1))) {
+            j--;
+        }
+        return s.substring(i, j);
+    }
+
+    private static boolean isAsciiWhitespace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+    }
+
+    /** Whether {@code s} is an HTTP token (RFC 9110 §5.6.2), as a method must be. */
+    static boolean isToken(String s) {
+        if (s == null || s.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

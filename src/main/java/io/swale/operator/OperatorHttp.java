@@ -1,0 +1,113 @@
+package io.swale.operator;
+
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
+
+/**
+ * The one HTTP client the operators share, and a send that honours a whole-request timeout and the
+ * attempt's cancellation by abandoning the exchange.
+ */
+final class OperatorHttp {
+    private OperatorHttp() {}
+
+    private static final class Holder {
+        static final HttpClient CLIENT = HttpClient.newBuilder()
+                .followRedirects(HttpClient.Redirect.NORMAL)
+                .version(HttpClient.Version.HTTP_1_1)
+                .build();
+    }
+
+    /** The shared client: follows redirects (never from https to http), HTTP/1.1. */
+    static HttpClient client() {
+        return Holder.CLIENT;
+    }
+
+    /** Why a request ended without a response: the error result to return. */
+    static final class Abort extends Exception {
+        private final transient OperatorResult result;
+
+        Abort(OperatorResult result) {
+            super(null, null, false, false);
+            this.result = result;
+        }
+
+        OperatorResult result() {
+            return result;
+        }
+    }
+
+    /**
+     * Sends {@code request} and waits for the whole response, body included.
+     *
+     * @param what how error messages name the request, e.g. {@code GET https://…}
+     * @param timeoutMillis the limit on the whole exchange
+     * @param timeoutText how messages name the limit
+     * @throws Abort with a transient error on cancellation, timeout or an I/O failure, and a permanent
+     *     one when the client refuses the request
+     */
+    static <T> HttpResponse<T> send(HttpClient client, HttpRequest request, HttpResponse.BodyHandler<T> handler,
+            String what, long timeoutMillis, String timeoutText, Cancellation cancellation) throws Abort {
+        if (cancellation.isCancelled()) {
+            throw new Abort(new OperatorResult.TransientError(cancelled(what, cancellation)));
+        }
+        CompletableFuture<HttpResponse<T>> response;
+        try {
+            response = client.sendAsync(request, handler);
+        } catch (IllegalArgumentException e) {
+            throw new Abort(new OperatorResult.PermanentError(what + ": the request cannot be built: "
+                    + OperatorJson.describe(e)));
+        }
+        CompletableFuture<String> stop = new CompletableFuture<>();
+        cancellation.onCancel(() -> stop.complete(cancelled(what, cancellation)));
+        ScheduledFuture<?> timer = OperatorExecutors.completeAfter(stop,
+                what + ": no complete response within the timeout of " + timeoutText + "; abandoned the request",
+                timeoutMillis);
+        boolean interrupted = false;
+        try {
+            CompletableFuture.anyOf(response, stop).get();
+        } catch (InterruptedException e) {
+            interrupted = true;
+            stop.complete(what + ": the attempt was interrupted; abandoned the request");
+        } catch (ExecutionException e) {
+            // judged from the response future below
+        } finally {
+            timer.cancel(false);
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (!response.isDone()) {
+            response.cancel(true);
+            throw new Abort(new OperatorResult.TransientError(stop.getNow(what + ": abandoned the request")));
+        }
+        try {
+            return response.join();
+        } catch (CompletionException | CancellationException e) {
+            Throwable cause = e;
+            while ((cause instanceof CompletionException || cause instanceof ExecutionException
+                    || cause instanceof CancellationException) && cause.getCause() != null) {
+                cause = cause.getCause();
+            }
+            if (cause instanceof IllegalArgumentException) {
+                throw new Abort(new OperatorResult.PermanentError(what + ": the request cannot be built: "
+                        + OperatorJson.describe(cause)));
+            }
+            String kind = cause instanceof java.net.http.HttpConnectTimeoutException ? "connecting timed out: "
+                    : cause instanceof java.net.ConnectException ? "cannot connect: "
+                    : cause instanceof java.net.http.HttpTimeoutException ? "timed out: "
+                    : "";
+            throw new Abort(new OperatorResult.TransientError(what + ": " + kind + OperatorJson.describe(cause)));
+        }
+    }
+
+    private static String cancelled(String what, Cancellation cancellation) {
+        String why = cancellation.reason().isEmpty() ? "" : " (" + cancellation.reason() + ")";
+        return "the attempt was cancelled" + why + "; abandoned " + what;
+    }
+}

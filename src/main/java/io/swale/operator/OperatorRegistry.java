@@ -1,0 +1,32 @@
+package io.swale.operator;
+
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The operators a deployment knows, by name. */
+public final class OperatorRegistry {
+    private final Map<String, Operator> operators = new LinkedHashMap<>();
+
+    public OperatorRegistry(Collection<? extends Operator> all) {
+        for (Operator o : all) {
+            operators.put(o.name(), o);
+        }
+    }
+
+    /** The built-in operators: shell, subprocess, http, object_exists and noop. */
+    public static OperatorRegistry builtIn() {
+        return new OperatorRegistry(List.of(new ShellOperator(), new SubprocessOperator(), new HttpOperator(),
+                new ObjectExistsOperator(), new NoopOperator()));
+    }
+
+    public Optional<Operator> find(String name) {
+        return Optional.ofNullable(operators.get(name));
+    }
+
+    public Collection<Operator> all() {
+        return operators.values();
+    }
+}

@@ -1,0 +1,305 @@
+package io.swale.operator;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.NullNode;
+
+/**
+ * Runs one program for the {@code subprocess} and {@code shell} operators and maps its end to an
+ * {@link OperatorResult} (§8.3): stdout and stderr are read concurrently, the whole process tree is
+ * killed on cancellation or timeout.
+ */
+final class ProcessRunner {
+    private static final System.Logger LOG = System.getLogger(ProcessRunner.class.getName());
+
+    /** Exit code of a temporary failure (sysexits EX_TEMPFAIL). */
+    static final int EX_TEMPFAIL = 75;
+    /** Stdout beyond this is refused rather than held in memory. */
+    static final int MAX_STDOUT_BYTES = 64 * 1024 * 1024;
+    /** Stderr kept for the log; the error message carries the last 512 bytes of it. */
+    static final int STDERR_KEEP_BYTES = 16 * 1024;
+    /** How long to wait for a killed tree to exit and its pipes to close. */
+    private static final long KILL_GRACE_MS = 5_000L;
+
+    /**
+     * One program to run.
+     *
+     * @param program the name error messages use
+     * @param command the program and its arguments
+     * @param environment the complete environment of the program
+     * @param stdin bytes written to stdin before it is closed; empty for stdin from {@code /dev/null}
+     * @param timeout ends the attempt when it passes
+     */
+    record Launch(String program, List<String> command, Map<String, String> environment,
+            Optional<byte[]> stdin, Optional<Timeout> timeout) {
+        Launch {
+            Objects.requireNonNull(program, "program");
+            command = List.copyOf(command);
+            environment = Map.copyOf(environment);
+            Objects.requireNonNull(stdin, "stdin");
+            Objects.requireNonNull(timeout, "timeout");
+        }
+    }
+
+    /** A run-time limit, with the text it was written as for messages. */
+    record Timeout(long seconds, String text) {
+        static Optional<Timeout> parse(String text) {
+            return text == null ? Optional.empty() : Optional.of(new Timeout(OperatorDurations.parseSeconds(text), text));
+        }
+    }
+
+    /** Bytes read from a stream; {@code truncated} when more came than were kept. */
+    private record Captured(byte[] bytes, int length, boolean truncated) {}
+
+    private ProcessRunner() {}
+
+    static OperatorResult run(Launch launch, AttemptContext context) {
+        Cancellation cancellation = context.cancellation();
+        if (cancellation.isCancelled()) {
+            return new OperatorResult.TransientError(cancelledMessage(launch, cancellation));
+        }
+        ProcessBuilder builder = new ProcessBuilder(launch.command());
+        try {
+            Map<String, String> env = builder.environment();
+            env.clear();
+            env.putAll(launch.environment());
+        } catch (IllegalArgumentException e) {
+            return new OperatorResult.PermanentError("cannot start program `" + launch.program()
+                    + "`: invalid environment: " + e.getMessage());
+        }
+        builder.redirectInput(launch.stdin().isPresent()
+                ? ProcessBuilder.Redirect.PIPE
+                : ProcessBuilder.Redirect.from(new File("/dev/null")));
+
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            Throwable os = e.getCause() != null ? e.getCause() : e;
+            return new OperatorResult.PermanentError("cannot start program `" + launch.program() + "`: "
+                    + Objects.requireNonNullElse(os.getMessage(), os.toString()).strip());
+        } catch (RuntimeException e) {
+            // e.g. a NUL byte in an argument
+            return new OperatorResult.PermanentError("cannot start program `" + launch.program() + "`: "
+                    + OperatorJson.describe(e));
+        }
+
+        launch.stdin().ifPresent(bytes -> OperatorExecutors.IO.execute(() -> writeStdin(process, bytes)));
+        CompletableFuture<Captured> out = CompletableFuture.supplyAsync(
+                () -> readAll(process.getInputStream(), MAX_STDOUT_BYTES), OperatorExecutors.IO);
+        CompletableFuture<Captured> err = CompletableFuture.supplyAsync(
+                () -> readTail(process.getErrorStream(), STDERR_KEEP_BYTES), OperatorExecutors.IO);
+        CompletableFuture<Void> done = CompletableFuture.allOf(process.onExit(), out, err);
+
+        CompletableFuture<String> stop = new CompletableFuture<>();
+        cancellation.onCancel(() -> stop.complete(cancelledMessage(launch, cancellation)));
+        ScheduledFuture<?> timer = launch.timeout()
+                .map(t -> OperatorExecutors.completeAfter(stop, timedOutMessage(launch, t),
+                        OperatorDurations.toMillisSaturated(t.seconds())))
+                .orElse(null);
+
+        boolean interrupted = false;
+        try {
+            CompletableFuture.anyOf(done, stop).get();
+        } catch (InterruptedException e) {
+            interrupted = true;
+            stop.complete("the attempt of program `" + launch.program() + "` was interrupted; killed it");
+        } catch (ExecutionException e) {
+            // a reader failed: judged below
+        } finally {
+            if (timer != null) {
+                timer.cancel(false);
+            }
+        }
+
+        try {
+            if (!done.isDone() && stop.isDone()) {
+                killTree(process);
+                awaitQuietly(done, KILL_GRACE_MS);
+                if (process.isAlive()) {
+                    LOG.log(System.Logger.Level.WARNING, "run {0}: program `{1}` (pid {2}) still alive after kill",
+                            context.runId(), launch.program(), process.pid());
+                }
+                return new OperatorResult.TransientError(stop.getNow("stopped"));
+            }
+            return judge(launch, context, process, out, err);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static OperatorResult judge(Launch launch, AttemptContext context, Process process,
+            CompletableFuture<Captured> out, CompletableFuture<Captured> err) {
+        String program = launch.program();
+        Captured stdout;
+        Captured stderr;
+        try {
+            stdout = out.join();
+            stderr = err.join();
+        } catch (RuntimeException e) {
+            return new OperatorResult.TransientError("reading the output of program `" + program + "` failed: "
+                    + OperatorJson.describe(e));
+        }
+        int code = process.exitValue();
+        if (stderr.length() > 0) {
+            LOG.log(System.Logger.Level.INFO, "run {0}: program `{1}` exited with code {2}; stderr{3}:\n{4}",
+                    context.runId(), program, code, stderr.truncated() ? " (its end only)" : "",
+                    new String(stderr.bytes(), 0, stderr.length(), java.nio.charset.StandardCharsets.UTF_8));
+        }
+        String tail = OperatorJson.tail(stderr.bytes(), stderr.length());
+        String tailText = tail.isEmpty() ? "; no stderr" : "; stderr tail: " + tail;
+        if (code == 0) {
+            return parseStdout(program, stdout);
+        }
+        if (code == EX_TEMPFAIL) {
+            return new OperatorResult.TransientError("program `" + program + "` exited with code 75"
+                    + " (temporary failure)" + tailText);
+        }
+        if (code > 128 && code <= 128 + 64) {
+            // The JDK reports death by signal N as status 128 + N, the same as an exit with that code.
+            int signal = code - 128;
+            return new OperatorResult.PermanentError("program `" + program + "` was killed by signal " + signal
+                    + " (or exited with code " + code + ")" + tailText);
+        }
+        return new OperatorResult.PermanentError("program `" + program + "` exited with code " + code + tailText);
+    }
+
+    private static OperatorResult parseStdout(String program, Captured stdout) {
+        if (stdout.truncated()) {
+            return new OperatorResult.PermanentError("program `" + program + "` wrote more than "
+                    + MAX_STDOUT_BYTES + " bytes to stdout");
+        }
+        byte[] bytes = stdout.bytes();
+        int start = OperatorJson.trimStart(bytes, stdout.length());
+        int end = OperatorJson.trimEnd(bytes, start, stdout.length());
+        if (start == end) {
+            return new OperatorResult.Succeeded(NullNode.getInstance());
+        }
+        try {
+            JsonNode value = OperatorJson.parse(bytes, start, end);
+            return new OperatorResult.Succeeded(value);
+        } catch (JacksonException e) {
+            return new OperatorResult.PermanentError("program `" + program + "` exited with code 0 but its stdout"
+                    + " is not JSON: " + e.getOriginalMessage());
+        }
+    }
+
+    /**
+     * Kills the process and everything it started, children first so that none is re-parented out of
+     * reach; repeats while new descendants keep appearing.
+     */
+    static void killTree(Process process) {
+        Set<Long> killed = new HashSet<>();
+        for (int round = 0; round < 5; round++) {
+            List<ProcessHandle> fresh = process.descendants()
+                    .filter(h -> !killed.contains(h.pid()))
+                    .toList();
+            if (fresh.isEmpty()) {
+                break;
+            }
+            for (ProcessHandle h : fresh) {
+                killed.add(h.pid());
+                h.destroyForcibly();
+            }
+        }
+        process.destroyForcibly();
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+    }
+
+    private static void awaitQuietly(CompletableFuture<?> future, long millis) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            future.get(millis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            interrupted = true;
+        } catch (ExecutionException | TimeoutException e) {
+            // the killed tree did not close its pipes in time; the readers are abandoned
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static String cancelledMessage(Launch launch, Cancellation cancellation) {
+        String why = cancellation.reason().isEmpty() ? "" : " (" + cancellation.reason() + ")";
+        return "the attempt was cancelled" + why + "; killed program `" + launch.program() + "` and its children";
+    }
+
+    private static String timedOutMessage(Launch launch, Timeout timeout) {
+        return "program `" + launch.program() + "` did not end within its timeout of " + timeout.text()
+                + "; killed it and its children";
+    }
+
+    private static void writeStdin(Process process, byte[] bytes) {
+        try (OutputStream in = process.getOutputStream()) {
+            in.write(bytes);
+        } catch (IOException e) {
+            // the program may ignore stdin and exit before reading it (broken pipe)
+            LOG.log(System.Logger.Level.DEBUG, "stdin of pid {0} not fully written: {1}", process.pid(), e.getMessage());
+        }
+    }
+
+    private static Captured readAll(InputStream in, int limit) {
+        try (in) {
+            ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+            byte[] chunk = new byte[8192];
+            boolean truncated = false;
+            int n;
+            while ((n = in.read(chunk)) != -1) {
+                int room = limit - buffer.size();
+                if (n > room) {
+                    truncated = true;
+                    buffer.write(chunk, 0, Math.max(0, room));
+                } else {
+                    buffer.write(chunk, 0, n);
+                }
+            }
+            byte[] bytes = buffer.toByteArray();
+            return new Captured(bytes, bytes.length, truncated);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Reads {@code in} to its end, keeping only its last {@code keep} bytes. */
+    private static Captured readTail(InputStream in, int keep) {
+        try (in) {
+            byte[] ring = new byte[keep * 2];
+            int length = 0;
+            boolean truncated = false;
+            int n;
+            while ((n = in.read(ring, length, ring.length - length)) != -1) {
+                length += n;
+                if (length == ring.length) {
+                    System.arraycopy(ring, length - keep, ring, 0, keep);
+                    length = keep;
+                    truncated = true;
+                }
+            }
+            return new Captured(Arrays.copyOf(ring, length), length, truncated);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

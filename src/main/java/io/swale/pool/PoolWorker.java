@@ -1,0 +1,120 @@
+package io.swale.pool;
+
+import io.swale.scheduler.TaskIdentity;
+import io.swale.store.TaskStore;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The executor side of one pool on this replica: at most {@code slots} attempts at once. A dispatch is
+ * claimed in Redis, its offset committed, and the attempt handed to the executor, so no record is held
+ * while an operator runs. The listener pauses while every slot is taken.
+ */
+public final class PoolWorker implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(PoolWorker.class);
+
+    /** Pauses and resumes the listener that feeds this worker. */
+    public interface Flow {
+        void pause();
+
+        void resume();
+    }
+
+    private final String pool;
+    private final int slots;
+    private final TaskStore tasks;
+    private final AttemptRunner runner;
+    private final long leaseMs;
+    private final Semaphore free;
+    private final ExecutorService executor;
+    private final AtomicInteger running = new AtomicInteger();
+    private volatile Flow flow = new Flow() {
+        @Override
+        public void pause() {}
+
+        @Override
+        public void resume() {}
+    };
+
+    public PoolWorker(String pool, int slots, TaskStore tasks, AttemptRunner runner, long leaseMs) {
+        this.pool = pool;
+        this.slots = slots;
+        this.tasks = tasks;
+        this.runner = runner;
+        this.leaseMs = leaseMs;
+        this.free = new Semaphore(slots);
+        AtomicInteger n = new AtomicInteger();
+        this.executor = new ThreadPoolExecutor(slots, slots, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                r -> {
+                    Thread t = new Thread(r, "swale-pool-" + pool + "-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+    }
+
+    public void attach(Flow flow) {
+        this.flow = flow;
+    }
+
+    public String pool() {
+        return pool;
+    }
+
+    public int slots() {
+        return slots;
+    }
+
+    public int running() {
+        return running.get();
+    }
+
+    /**
+     * Handles one dispatch on the listener thread: claim, commit, hand off. The listener is paused as soon as
+     * the slots are full, so a slot is always free here.
+     */
+    public void onDispatch(TaskIdentity id, Runnable commit) throws InterruptedException {
+        free.acquire();
+        boolean handedOff = false;
+        try {
+            TaskStore.Claim claim = tasks.claim(id.runKey(), id.runId(), leaseMs);
+            commit.run();
+            if (claim instanceof TaskStore.Claim.Claimed claimed) {
+                running.incrementAndGet();
+                executor.execute(() -> runAttempt(id, claimed));
+                handedOff = true;
+                if (free.availablePermits() == 0) {
+                    flow.pause();
+                }
+            } else {
+                log.debug("dispatch refused runId={} claim={}", id.runId(), claim);
+            }
+        } finally {
+            if (!handedOff) {
+                free.release();
+            }
+        }
+    }
+
+    private void runAttempt(TaskIdentity id, TaskStore.Claim.Claimed claim) {
+        try {
+            runner.run(id, claim, pool);
+        } catch (RuntimeException e) {
+            log.error("attempt failed to settle runId={} attempt={}", id.runId(), claim.attempt(), e);
+        } finally {
+            running.decrementAndGet();
+            free.release();
+            flow.resume();
+        }
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+}

@@ -1,0 +1,259 @@
+package io.swale.scheduler;
+
+import io.swale.definition.Definition;
+import io.swale.graph.Graph;
+import io.swale.graph.Node;
+import io.swale.graph.Partition;
+import io.swale.readiness.NodeState;
+import io.swale.readiness.Readiness;
+import io.swale.record.GraphRecord;
+import io.swale.record.GraphRunRecord;
+import io.swale.record.NodeRecord;
+import io.swale.record.NodeStatus;
+import io.swale.record.RecordCodec;
+import io.swale.record.RunState;
+import io.swale.store.DefinitionStore;
+import io.swale.store.RunKey;
+import io.swale.store.RunStore;
+import io.swale.store.RunView;
+import io.swale.store.TaskInstance;
+import io.swale.store.TaskStore;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The scheduler's actions on graph runs: start, advance, settle, rerun and cancel (spec §7). Every action
+ * re-reads Redis and is idempotent, so duplicate, late or lost Kafka messages change nothing.
+ */
+public final class GraphRuns {
+    private static final Logger log = LoggerFactory.getLogger(GraphRuns.class);
+    private static final int CAS_ATTEMPTS = 8;
+
+    /** The result of start_run. */
+    public record Started(boolean started, List<String> submitted) {}
+
+    /** The result of advance: new submissions, and whether this call settled the run. */
+    public record Advanced(int submitted, boolean settled) {}
+
+    private final DefinitionCatalog definitions;
+    private final DefinitionStore definitionStore;
+    private final RunStore runs;
+    private final TaskStore tasks;
+    private final Submission submission;
+    private final Clock clock;
+
+    public GraphRuns(DefinitionCatalog definitions, DefinitionStore definitionStore, RunStore runs, TaskStore tasks,
+            Submission submission, Clock clock) {
+        this.definitions = definitions;
+        this.definitionStore = definitionStore;
+        this.runs = runs;
+        this.tasks = tasks;
+        this.submission = submission;
+        this.clock = clock;
+    }
+
+    /** Creates the run (create-only) and submits every root at rerun 0. */
+    public Started startRun(String hash, Partition partition) {
+        Definition definition = definitions.get(hash);
+        Graph graph = definition.graph();
+        RunKey key = new RunKey(graph.name(), partition);
+        if (!runs.create(key, GraphRunRecord.started(hash, clock.millis()))) {
+            return new Started(false, List.of());
+        }
+        List<String> submitted = new ArrayList<>();
+        for (Node root : graph.roots()) {
+            submitted.add(submission.submit(graph, hash, partition, root, 0, Map.of()).runId());
+        }
+        log.info("started graph={} partition={} definition={} roots={}", graph.name(), partition, hash, submitted.size());
+        return new Started(true, submitted);
+    }
+
+    /** Starts each partition with the graph record's definition; returns those actually started. */
+    public List<Partition> startRuns(String graph, List<Partition> partitions) {
+        GraphRecord record = definitionStore.graphRecord(graph).orElseThrow(() -> new SwaleException.UnknownGraph(graph));
+        List<Partition> started = new ArrayList<>();
+        for (Partition p : partitions) {
+            if (startRun(record.definition(), p).started()) {
+                started.add(p);
+            }
+        }
+        return started;
+    }
+
+    /** Handles a task-terminated event: advances the downstreams of the node, which also settles. */
+    public void onTaskTerminated(RunKey key, String node) {
+        Optional<RunView> view = runs.read(key);
+        if (view.isEmpty() || view.get().run().state() != RunState.ACTIVE) {
+            return;
+        }
+        Graph graph = definitions.get(view.get().run().definition()).graph();
+        if (!graph.hasNode(node)) {
+            return;
+        }
+        advance(view.get(), List.copyOf(graph.downstreams(node)));
+    }
+
+    /** Submits the candidates that are ready, then settles the run if nothing is left to run. */
+    public Advanced advance(RunView view, List<String> candidates) {
+        GraphRunRecord run = view.run();
+        Graph graph = definitions.get(run.definition()).graph();
+        Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
+        Map<String, NodeRecord> current = Readiness.currentRecords(run, records);
+        Map<String, NodeState> states = Readiness.nodeStates(graph, current);
+        int submitted = 0;
+        for (String name : candidates) {
+            if (states.get(name) != NodeState.READY) {
+                continue;
+            }
+            NodeRecord record = records.get(name);
+            long rerun = record == null ? 0 : record.rerun() + 1;
+            Node node = graph.node(name).orElseThrow();
+            if (submission.submit(graph, run.definition(), view.key().partition(), node, rerun, current).isNew()) {
+                submitted++;
+            }
+        }
+        boolean settled = submitted == 0 && settle(view, graph, records, states);
+        return new Advanced(submitted, settled);
+    }
+
+    /** Advances every node of the run: what the reconciler does for an active run. */
+    public Advanced advanceAll(RunView view) {
+        Graph graph = definitions.get(view.run().definition()).graph();
+        return advance(view, graph.nodes().stream().map(Node::name).toList());
+    }
+
+    private boolean settle(RunView view, Graph graph, Map<String, NodeRecord> records, Map<String, NodeState> states) {
+        Optional<RunState> settledState = Readiness.settledState(states);
+        if (settledState.isEmpty()) {
+            return false;
+        }
+        GraphRunRecord run = view.run();
+        for (Node n : graph.nodes()) {
+            Optional<String> runId = unrecordedRunId(view.key(), run, n.name(), records.get(n.name()));
+            if (runId.isPresent() && isActive(view, runId.get())) {
+                return false;
+            }
+        }
+        SortedMap<String, Long> expected = new TreeMap<>(run.expectedReruns());
+        expected.entrySet().removeIf(e -> {
+            NodeRecord r = records.get(e.getKey());
+            return r != null && r.rerun() >= e.getValue();
+        });
+        GraphRunRecord settled = run.withState(settledState.get(), Optional.of(clock.millis())).withExpectedReruns(expected);
+        if (!runs.compareAndSettle(view.key(), view.runBytes(), settled)) {
+            return false;
+        }
+        if (view.instances().values().stream().noneMatch(i -> i.status().isActive())) {
+            runs.dropActive(view.key());
+        }
+        log.info("settled graph={} partition={} state={}", view.key().graph(), view.key().partition(),
+                settledState.get().wireName());
+        return true;
+    }
+
+    /** Rerun of one node (spec §7.8). */
+    public RerunOutcome rerun(String graphName, Partition partition, String nodeName) {
+        RunKey key = new RunKey(graphName, partition);
+        for (int attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+            RunView view = runs.read(key).orElseThrow(() -> new SwaleException.UnknownGraphRun(graphName, partition.key()));
+            GraphRunRecord run = view.run();
+            Graph graph = definitions.get(run.definition()).graph();
+            Node node = graph.node(nodeName).orElseThrow(() -> new SwaleException.UnknownNode(graphName, nodeName));
+            Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
+            NodeRecord record = records.get(nodeName);
+            if (record == null) {
+                return new RerunOutcome.NoRecord(nodeName);
+            }
+            SortedMap<String, Long> expected = new TreeMap<>(run.expectedReruns());
+            if (record.succeeded() && run.isCurrent(nodeName, record)) {
+                for (String n : Readiness.rerunScope(graph, nodeName)) {
+                    NodeRecord r = records.get(n);
+                    if (r != null) {
+                        expected.put(n, r.rerun() + 1);
+                    }
+                }
+            }
+            GraphRunRecord draft = new GraphRunRecord(run.definition(), run.requestedAtMs(), RunState.ACTIVE,
+                    Optional.empty(), expected);
+            Map<String, NodeRecord> current = Readiness.currentRecords(draft, records);
+            if (!Readiness.isReady(graph, nodeName, current)) {
+                return new RerunOutcome.NotReady(nodeName);
+            }
+            if (!draft.equals(run)) {
+                runs.markActive(key);
+                if (!runs.compareAndPut(key, view.runBytes(), draft)) {
+                    continue;
+                }
+            }
+            Definition recorded = definitions.get(record.definition());
+            Node recordedNode = recorded.graph().node(nodeName).orElse(node);
+            Submission.Result r = submission.submit(recorded.graph(), record.definition(), partition, recordedNode,
+                    record.rerun() + 1, current);
+            log.info("rerun graph={} partition={} node={} runId={} new={}", graphName, partition, nodeName, r.runId(), r.isNew());
+            return r.isNew() ? new RerunOutcome.Submitted(r.runId()) : new RerunOutcome.Active(r.runId());
+        }
+        throw new SwaleException.Contended(graphName, partition.key());
+    }
+
+    /** Cancels an active run: records it cancelled, then cancels every unrecorded instance. */
+    public boolean cancel(String graphName, Partition partition) {
+        RunKey key = new RunKey(graphName, partition);
+        Optional<RunView> view = runs.read(key);
+        if (view.isEmpty() || view.get().run().state() != RunState.ACTIVE) {
+            return false;
+        }
+        GraphRunRecord cancelled = view.get().run().withState(RunState.CANCELLED, Optional.of(clock.millis()));
+        if (!runs.compareAndSettle(key, view.get().runBytes(), cancelled)) {
+            return false;
+        }
+        cancelInstances(view.get());
+        log.info("cancelled graph={} partition={}", graphName, partition);
+        return true;
+    }
+
+    /** Cancels each node's unrecorded run id that is known and active; returns how many it reached. */
+    public int cancelInstances(RunView view) {
+        Graph graph = definitions.get(view.run().definition()).graph();
+        Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
+        int reached = 0;
+        for (Node n : graph.nodes()) {
+            Optional<String> runId = unrecordedRunId(view.key(), view.run(), n.name(), records.get(n.name()));
+            if (runId.isEmpty() || !isActive(view, runId.get())) {
+                continue;
+            }
+            TaskInstance instance = view.instances().get(runId.get());
+            NodeRecord record = new NodeRecord(NodeStatus.CANCELLED, runId.get(), view.run().definition(),
+                    instance.rerun(), clock.millis(), Optional.empty(), false, Optional.of("the graph run was cancelled"));
+            String json = new String(RecordCodec.encode(record), StandardCharsets.UTF_8);
+            TaskStore.Cancel outcome = tasks.cancel(view.key(), runId.get(), RunRecords.field(n), json, instance.rerun());
+            if (outcome != TaskStore.Cancel.INACTIVE) {
+                reached++;
+            }
+        }
+        return reached;
+    }
+
+    /** No record → r0; a current succeeded record → none; otherwise the next rerun (spec §7.10). */
+    static Optional<String> unrecordedRunId(RunKey key, GraphRunRecord run, String node, NodeRecord record) {
+        if (record == null) {
+            return Optional.of(key.runId(node, 0));
+        }
+        if (record.succeeded() && run.isCurrent(node, record)) {
+            return Optional.empty();
+        }
+        return Optional.of(key.runId(node, record.rerun() + 1));
+    }
+
+    private static boolean isActive(RunView view, String runId) {
+        TaskInstance i = view.instances().get(runId);
+        return i != null && i.status().isActive();
+    }
+}

@@ -1,0 +1,134 @@
+package io.swale.scheduler;
+
+import io.swale.record.NodeStatus;
+import io.swale.store.RunKey;
+import io.swale.store.RunStore;
+import io.swale.store.RunView;
+import io.swale.store.TaskInstance;
+import io.swale.store.TaskStore;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The repair path for whatever Kafka lost (spec §7.7, §14 #16): walks the active-runs index, never the
+ * keyspace, and for each run advances it, re-cancels a cancelled run, dispatches stale pending instances
+ * again, releases due retries and reaps expired leases.
+ */
+public final class Reconciler {
+    private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
+    private static final int BATCH = 200;
+
+    /** What one pass did. */
+    public record Pass(int activeRuns, int submitted, int settled, int cancelled, int redispatched, int reaped) {}
+
+    private final RunStore runs;
+    private final TaskStore tasks;
+    private final GraphRuns graphRuns;
+    private final Terminations terminations;
+    private final Dispatcher dispatcher;
+    private final long staleDispatchMs;
+
+    public Reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, Terminations terminations,
+            Dispatcher dispatcher, long staleDispatchMs) {
+        this.runs = runs;
+        this.tasks = tasks;
+        this.graphRuns = graphRuns;
+        this.terminations = terminations;
+        this.dispatcher = dispatcher;
+        this.staleDispatchMs = staleDispatchMs;
+    }
+
+    public Pass pass() {
+        List<RunKey> active = runs.activeRuns();
+        int submitted = 0, settled = 0, cancelled = 0, redispatched = 0, reaped = 0;
+        for (int from = 0; from < active.size(); from += BATCH) {
+            List<RunKey> batch = active.subList(from, Math.min(active.size(), from + BATCH));
+            List<RunView> views = runs.readAll(batch);
+            Set<RunKey> present = new HashSet<>();
+            for (RunView view : views) {
+                present.add(view.key());
+                try {
+                    int[] repaired = repairInstances(view);
+                    redispatched += repaired[0];
+                    reaped += repaired[1];
+                    switch (view.run().state()) {
+                        case ACTIVE -> {
+                            GraphRuns.Advanced a = graphRuns.advanceAll(view);
+                            submitted += a.submitted();
+                            settled += a.settled() ? 1 : 0;
+                        }
+                        case CANCELLED -> {
+                            cancelled += graphRuns.cancelInstances(view);
+                            dropIfIdle(view);
+                        }
+                        case COMPLETE, FAILED -> dropIfIdle(view);
+                    }
+                } catch (SwaleException e) {
+                    log.warn("reconciler skipped graph={} partition={} error={}", view.key().graph(),
+                            view.key().partition(), e.getMessage());
+                }
+            }
+            batch.stream().filter(k -> !present.contains(k)).forEach(runs::dropActive);
+        }
+        Pass pass = new Pass(active.size(), submitted, settled, cancelled, redispatched, reaped);
+        if (submitted + settled + cancelled + redispatched + reaped > 0) {
+            log.info("reconciler pass {}", pass);
+        }
+        return pass;
+    }
+
+    /** Returns {redispatched, reaped}. */
+    private int[] repairInstances(RunView view) {
+        int redispatched = 0, reaped = 0;
+        for (TaskInstance i : view.instances().values()) {
+            TaskIdentity identity = new TaskIdentity(view.key().graph(), view.key().partition(), i.node(), i.asset(),
+                    i.definition(), i.rerun());
+            switch (i.status()) {
+                case PENDING -> {
+                    if (tasks.redispatchIfStale(view.key(), i.runId(), staleDispatchMs)) {
+                        dispatcher.dispatch(i.pool(), identity);
+                        redispatched++;
+                    }
+                }
+                case WAITING -> {
+                    if (tasks.releaseDue(view.key(), i.runId()).isPresent()) {
+                        tasks.removeDelayed(view.key(), i.runId());
+                        dispatcher.dispatch(i.pool(), identity);
+                        redispatched++;
+                    }
+                }
+                case RUNNING, CANCELLING -> {
+                    switch (tasks.reap(view.key(), i.runId())) {
+                        case TaskStore.Reap.Redispatch r -> {
+                            dispatcher.dispatch(i.pool(), identity);
+                            reaped++;
+                        }
+                        case TaskStore.Reap.Cancel c -> {
+                            terminations.terminate(identity, c.token(), NodeStatus.CANCELLED, Optional.empty(),
+                                    Optional.of("the graph run was cancelled"));
+                            reaped++;
+                        }
+                        case TaskStore.Reap.Exhausted x -> {
+                            terminations.terminate(identity, x.token(), NodeStatus.FAILED, Optional.empty(),
+                                    Optional.of("the lease of attempt " + i.attempt() + " expired and no attempt is left"));
+                            reaped++;
+                        }
+                        case TaskStore.Reap.None n -> { }
+                    }
+                }
+                default -> { }
+            }
+        }
+        return new int[] {redispatched, reaped};
+    }
+
+    private void dropIfIdle(RunView view) {
+        if (view.instances().values().stream().noneMatch(i -> i.status().isActive())) {
+            runs.dropActive(view.key());
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.swale.store;
+
+import io.swale.record.GraphRecord;
+import java.util.Optional;
+import java.util.SortedMap;
+
+/** Definition texts by hash, the current pointer of each graph, graph records (adoption) and refusals. */
+public interface DefinitionStore {
+    /** A definition text as published, with the format it was written in. */
+    record StoredText(String text, String format) {}
+
+    /** Why the adoption of a published definition was refused. */
+    record Refusal(String hash, String reason, long atMs) {}
+
+    void putText(String hash, StoredText text);
+
+    Optional<StoredText> text(String hash);
+
+    /** Graph name → hash, in name order. */
+    SortedMap<String, String> currentPointers();
+
+    /** Moves the pointer; true when it was absent or held another hash. */
+    boolean movePointer(String graph, String hash);
+
+    SortedMap<String, GraphRecord> graphRecords();
+
+    Optional<GraphRecord> graphRecord(String graph);
+
+    void putGraphRecord(String graph, GraphRecord record);
+
+    void putRefusal(String graph, Refusal refusal);
+
+    void clearRefusal(String graph);
+
+    SortedMap<String, Refusal> refusals();
+}

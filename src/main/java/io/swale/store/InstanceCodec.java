@@ -1,0 +1,48 @@
+package io.swale.store;
+
+import io.swale.record.RecordCodec;
+import io.swale.record.RecordException;
+import java.util.Optional;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The small JSON document the Redis scripts keep per task instance. */
+public final class InstanceCodec {
+    private InstanceCodec() {}
+
+    /** A new pending instance; the submit script stamps the dispatch time. */
+    public static String pending(String node, Optional<String> asset, String definition, long rerun, String pool,
+            long maxAttempts) {
+        ObjectNode o = RecordCodec.JSON.createObjectNode();
+        o.put("state", InstanceStatus.PENDING.wireName());
+        o.put("node", node);
+        asset.ifPresent(a -> o.put("asset", a));
+        o.put("definition", definition);
+        o.put("rerun", rerun);
+        o.put("pool", pool);
+        o.put("step", 0);
+        o.put("attempt", 0);
+        o.put("max", maxAttempts);
+        o.put("token", 0);
+        return RecordCodec.text(o);
+    }
+
+    public static TaskInstance decode(String runId, String json) {
+        JsonNode o = RecordCodec.parseObject("instance " + runId, json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        String state = o.path("state").asString("");
+        InstanceStatus status = InstanceStatus.fromWireName(state)
+                .orElseThrow(() -> new RecordException("instance " + runId, "unknown state `" + state + "`"));
+        return new TaskInstance(runId, status, o.path("node").asString(""),
+                o.hasNonNull("asset") ? Optional.of(o.get("asset").asString()) : Optional.empty(),
+                o.path("definition").asString(""), o.path("rerun").asLong(),
+                o.path("pool").asString(""), o.path("step").asLong(), o.path("attempt").asLong(),
+                o.path("max").asLong(1), o.path("token").asLong(), optLong(o, "lease"), optLong(o, "due"),
+                o.path("dispatched").asLong(), optLong(o, "started"),
+                o.hasNonNull("err") ? Optional.of(o.get("err").asString()) : Optional.empty());
+    }
+
+    private static Optional<Long> optLong(JsonNode o, String field) {
+        JsonNode v = o.get(field);
+        return v == null || !v.isNumber() ? Optional.empty() : Optional.of(v.asLong());
+    }
+}

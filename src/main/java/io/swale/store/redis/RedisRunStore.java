@@ -1,0 +1,165 @@
+package io.swale.store.redis;
+
+import io.swale.graph.Partition;
+import io.swale.record.GraphRunRecord;
+import io.swale.record.RecordCodec;
+import io.swale.store.InstanceCodec;
+import io.swale.store.RunKey;
+import io.swale.store.RunStore;
+import io.swale.store.RunView;
+import io.swale.store.TaskInstance;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.Transaction;
+import redis.clients.jedis.params.SetParams;
+
+/**
+ * Graph runs in Redis: the run record as a string (compared byte for byte by WATCH/MULTI/EXEC), node
+ * records and task instances as hashes, all under the run's hash tag.
+ */
+public final class RedisRunStore implements RunStore {
+    private final JedisPool pool;
+    private final RedisKeys keys;
+
+    public RedisRunStore(JedisPool pool, String prefix) {
+        this.pool = pool;
+        this.keys = new RedisKeys(prefix);
+    }
+
+    @Override
+    public boolean create(RunKey key, GraphRunRecord run) {
+        try (Jedis j = pool.getResource()) {
+            // Indexes first: an index entry without a run is skipped, a run missing from the index would be lost.
+            Pipeline p = j.pipelined();
+            p.zadd(keys.runsOfGraph(key.graph()), 0, key.partition().key());
+            p.sadd(keys.graphsWithRuns(), key.graph());
+            p.zadd(keys.activeRuns(), run.requestedAtMs(), key.id());
+            Response<String> created = p.set(keys.run(key), text(run), SetParams.setParams().nx());
+            p.sync();
+            return "OK".equals(created.get());
+        }
+    }
+
+    @Override
+    public Optional<RunView> read(RunKey key) {
+        List<RunView> views = readAll(List.of(key));
+        return views.isEmpty() ? Optional.empty() : Optional.of(views.getFirst());
+    }
+
+    @Override
+    public List<RunView> readAll(List<RunKey> runKeys) {
+        List<Response<String>> runs = new ArrayList<>();
+        List<Response<Map<String, String>>> nodes = new ArrayList<>();
+        List<Response<Map<String, String>>> instances = new ArrayList<>();
+        try (Jedis j = pool.getResource()) {
+            Pipeline p = j.pipelined();
+            for (RunKey key : runKeys) {
+                runs.add(p.get(keys.run(key)));
+                nodes.add(p.hgetAll(keys.nodeRecords(key)));
+                instances.add(p.hgetAll(keys.instances(key)));
+            }
+            p.sync();
+        }
+        List<RunView> views = new ArrayList<>();
+        for (int i = 0; i < runKeys.size(); i++) {
+            String raw = runs.get(i).get();
+            if (raw == null) {
+                continue;
+            }
+            RunKey key = runKeys.get(i);
+            GraphRunRecord run = RecordCodec.decodeRun(keys.run(key), raw.getBytes(StandardCharsets.UTF_8));
+            Map<String, TaskInstance> byRunId = new LinkedHashMap<>();
+            instances.get(i).get().forEach((runId, json) -> byRunId.put(runId, InstanceCodec.decode(runId, json)));
+            views.add(new RunView(key, raw, run, nodes.get(i).get(), byRunId));
+        }
+        return views;
+    }
+
+    @Override
+    public boolean compareAndPut(RunKey key, String expected, GraphRunRecord next) {
+        return compareAndSet(key, expected, next, false);
+    }
+
+    @Override
+    public boolean compareAndSettle(RunKey key, String expected, GraphRunRecord settled) {
+        return compareAndSet(key, expected, settled, true);
+    }
+
+    private boolean compareAndSet(RunKey key, String expected, GraphRunRecord next, boolean withExpiry) {
+        String runKey = keys.run(key);
+        try (Jedis j = pool.getResource()) {
+            j.watch(runKey);
+            if (!expected.equals(j.get(runKey))) {
+                j.unwatch();
+                return false;
+            }
+            Transaction t = j.multi();
+            t.set(runKey, text(next));
+            if (withExpiry) {
+                next.settledAtMs().ifPresent(at -> t.zadd(keys.expiry(), at, "run:" + key.id()));
+            }
+            List<Object> result = t.exec();
+            return result != null;
+        }
+    }
+
+    @Override
+    public List<RunKey> activeRuns() {
+        try (Jedis j = pool.getResource()) {
+            List<RunKey> active = new ArrayList<>();
+            for (String id : j.zrange(keys.activeRuns(), 0, -1)) {
+                RunKey.parse(id).ifPresent(active::add);
+            }
+            return active;
+        }
+    }
+
+    @Override
+    public void dropActive(RunKey key) {
+        try (Jedis j = pool.getResource()) {
+            j.zrem(keys.activeRuns(), key.id());
+        }
+    }
+
+    @Override
+    public void markActive(RunKey key) {
+        try (Jedis j = pool.getResource()) {
+            j.zadd(keys.activeRuns(), System.currentTimeMillis(), key.id());
+        }
+    }
+
+    @Override
+    public List<Partition> partitions(String graph, Optional<String> from, int limit) {
+        try (Jedis j = pool.getResource()) {
+            String min = from.map(f -> "[" + f).orElse("-");
+            List<Partition> out = new ArrayList<>();
+            for (String p : j.zrangeByLex(keys.runsOfGraph(graph), min, "+", 0, limit)) {
+                if (Partition.isValid(p)) {
+                    out.add(Partition.of(p));
+                }
+            }
+            return out;
+        }
+    }
+
+    @Override
+    public Set<String> graphsWithRuns() {
+        try (Jedis j = pool.getResource()) {
+            return new TreeSet<>(j.smembers(keys.graphsWithRuns()));
+        }
+    }
+
+    private static String text(GraphRunRecord run) {
+        return new String(RecordCodec.encode(run), StandardCharsets.UTF_8);
+    }
+}

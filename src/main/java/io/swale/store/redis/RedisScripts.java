@@ -1,0 +1,58 @@
+package io.swale.store.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+
+/** The Lua scripts of the task-instance transitions, each prefixed with the shared helpers of lib.lua. */
+final class RedisScripts {
+    /** One loaded script: called by SHA, loaded again after a Redis restart dropped its cache. */
+    record Script(String name, String source, String sha) {
+        Object call(Jedis jedis, List<String> keys, List<String> args) {
+            try {
+                return jedis.evalsha(sha, keys, args);
+            } catch (JedisNoScriptException e) {
+                return jedis.eval(source, keys, args);
+            }
+        }
+    }
+
+    final Script submit = load("submit");
+    final Script claim = load("claim");
+    final Script heartbeat = load("heartbeat");
+    final Script finish = load("finish");
+    final Script retry = load("retry");
+    final Script release = load("release");
+    final Script redispatch = load("redispatch");
+    final Script reap = load("reap");
+    final Script cancel = load("cancel");
+
+    private static Script load(String name) {
+        String source = resource("lib") + "\n" + resource(name);
+        return new Script(name, source, sha1(source));
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = RedisScripts.class.getResourceAsStream("/redis/" + name + ".lua")) {
+            if (in == null) {
+                throw new IllegalStateException("missing script /redis/" + name + ".lua");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String sha1(String text) {
+        try {
+            var digest = java.security.MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(digest);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package io.swale.store.redis;
+
+import io.swale.store.InstanceCodec;
+import io.swale.store.RunKey;
+import io.swale.store.TaskInstance;
+import io.swale.store.TaskStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisPool;
+
+/** Task-instance transitions as Lua scripts over the keys of one graph run. */
+public final class RedisTaskStore implements TaskStore {
+    private final JedisPool pool;
+    private final RedisKeys keys;
+    private final RedisScripts scripts = new RedisScripts();
+
+    public RedisTaskStore(JedisPool pool, String prefix) {
+        this.pool = pool;
+        this.keys = new RedisKeys(prefix);
+    }
+
+    @Override
+    public Submit submit(RunKey key, String runId, String instanceJson, String inputJson) {
+        String r = (String) call(scripts.submit, List.of(keys.instances(key), keys.inputs(key)),
+                List.of(runId, instanceJson, inputJson));
+        return switch (r) {
+            case "new" -> Submit.NEW;
+            case "mismatch" -> Submit.MISMATCH;
+            default -> Submit.EXISTS;
+        };
+    }
+
+    @Override
+    public Claim claim(RunKey key, String runId, long leaseMs) {
+        List<?> r = (List<?>) call(scripts.claim, List.of(keys.instances(key), keys.inputs(key)),
+                List.of(runId, Long.toString(leaseMs)));
+        if (!"claimed".equals(r.get(0))) {
+            return new Claim.Refused((String) r.get(0));
+        }
+        String stepState = (String) r.get(5);
+        return new Claim.Claimed(Long.parseLong((String) r.get(1)), Long.parseLong((String) r.get(2)),
+                Long.parseLong((String) r.get(7)), Long.parseLong((String) r.get(3)), (String) r.get(4),
+                stepState.isEmpty() ? Optional.empty() : Optional.of(stepState), Long.parseLong((String) r.get(6)));
+    }
+
+    @Override
+    public Heartbeat heartbeat(RunKey key, String runId, long token, long leaseMs) {
+        String r = (String) call(scripts.heartbeat, List.of(keys.instances(key)),
+                List.of(runId, Long.toString(token), Long.toString(leaseMs)));
+        return switch (r) {
+            case "running" -> Heartbeat.RUNNING;
+            case "cancelling" -> Heartbeat.CANCELLING;
+            default -> Heartbeat.LOST;
+        };
+    }
+
+    @Override
+    public Finish finish(RunKey key, String runId, long token, String recordField, String recordJson, String status,
+            long rerun) {
+        String r = (String) call(scripts.finish, List.of(keys.instances(key), keys.nodeRecords(key)),
+                List.of(runId, Long.toString(token), recordField, recordJson, status, Long.toString(rerun)));
+        return switch (r) {
+            case "ok" -> Finish.OK;
+            case "cancelling" -> Finish.CANCELLING;
+            case "unknown" -> Finish.UNKNOWN;
+            default -> Finish.LOST;
+        };
+    }
+
+    @Override
+    public Park park(RunKey key, String runId, long token, long delayMs, String error, boolean nextStep,
+            String stepState) {
+        List<?> r = (List<?>) call(scripts.retry, List.of(keys.instances(key), keys.inputs(key)),
+                List.of(runId, Long.toString(token), Long.toString(delayMs), error, nextStep ? "1" : "0", stepState));
+        return switch ((String) r.get(0)) {
+            case "waiting" -> new Park.Waiting(Long.parseLong((String) r.get(1)));
+            case "cancelling" -> new Park.Cancelling();
+            default -> new Park.Lost();
+        };
+    }
+
+    @Override
+    public Optional<TaskInstance> releaseDue(RunKey key, String runId) {
+        List<?> r = (List<?>) call(scripts.release, List.of(keys.instances(key)), List.of(runId));
+        return "released".equals(r.get(0)) ? Optional.of(InstanceCodec.decode(runId, (String) r.get(1))) : Optional.empty();
+    }
+
+    @Override
+    public boolean redispatchIfStale(RunKey key, String runId, long staleMs) {
+        Object r = call(scripts.redispatch, List.of(keys.instances(key)), List.of(runId, Long.toString(staleMs)));
+        return r instanceof Long n && n == 1L;
+    }
+
+    @Override
+    public Reap reap(RunKey key, String runId) {
+        List<?> r = (List<?>) call(scripts.reap, List.of(keys.instances(key)), List.of(runId));
+        return switch ((String) r.get(0)) {
+            case "redispatch" -> new Reap.Redispatch();
+            case "cancel" -> new Reap.Cancel(Long.parseLong((String) r.get(1)));
+            case "exhausted" -> new Reap.Exhausted(Long.parseLong((String) r.get(1)));
+            default -> new Reap.None();
+        };
+    }
+
+    @Override
+    public Cancel cancel(RunKey key, String runId, String recordField, String cancelledRecordJson, long rerun) {
+        String r = (String) call(scripts.cancel, List.of(keys.instances(key), keys.nodeRecords(key)),
+                List.of(runId, recordField, cancelledRecordJson, Long.toString(rerun)));
+        return switch (r) {
+            case "cancelled" -> Cancel.CANCELLED;
+            case "cancelling" -> Cancel.CANCELLING;
+            default -> Cancel.INACTIVE;
+        };
+    }
+
+    @Override
+    public void scheduleDelayed(RunKey key, String runId, long dueMs) {
+        try (Jedis j = pool.getResource()) {
+            j.zadd(keys.delayed(), dueMs, key.id() + "|" + runId);
+        }
+    }
+
+    @Override
+    public List<Delayed> dueDelayed(int limit) {
+        try (Jedis j = pool.getResource()) {
+            List<String> time = j.time();
+            long now = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+            List<String> members = j.zrangeByScore(keys.delayed(), 0, now, 0, limit);
+            List<Delayed> due = new ArrayList<>();
+            for (String m : members) {
+                int bar = m.indexOf('|');
+                Optional<RunKey> key = bar < 0 ? Optional.empty() : RunKey.parse(m.substring(0, bar));
+                if (key.isPresent()) {
+                    due.add(new Delayed(key.get(), m.substring(bar + 1)));
+                } else {
+                    j.zrem(keys.delayed(), m);
+                }
+            }
+            return due;
+        }
+    }
+
+    @Override
+    public void removeDelayed(RunKey key, String runId) {
+        try (Jedis j = pool.getResource()) {
+            j.zrem(keys.delayed(), key.id() + "|" + runId);
+        }
+    }
+
+    private Object call(RedisScripts.Script script, List<String> k, List<String> args) {
+        try (Jedis j = pool.getResource()) {
+            return script.call(j, k, args);
+        }
+    }
+}

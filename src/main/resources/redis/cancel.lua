@@ -1,0 +1,17 @@
+-- KEYS: instances, node records; ARGV: run id, record field, cancelled record json, rerun
+local s = load_instance(KEYS[1], ARGV[1])
+if not s then return 'unknown' end
+if s.state == 'pending' or s.state == 'waiting' then
+  write_record(KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[4]))
+  s.state = 'cancelled'
+  s.due = nil
+  s.ended = now_ms()
+  save_instance(KEYS[1], ARGV[1], s)
+  return 'cancelled'
+end
+if s.state == 'running' then
+  s.state = 'cancelling'
+  save_instance(KEYS[1], ARGV[1], s)
+  return 'cancelling'
+end
+return s.state

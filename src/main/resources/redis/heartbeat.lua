@@ -1,0 +1,10 @@
+-- KEYS: instances; ARGV: run id, token, lease ms (0 = only read the cancel flag)
+local s = load_instance(KEYS[1], ARGV[1])
+if not s or tostring(s.token) ~= ARGV[2] or (s.state ~= 'running' and s.state ~= 'cancelling') then
+  return 'lost'
+end
+if tonumber(ARGV[3]) > 0 then
+  s.lease = now_ms() + tonumber(ARGV[3])
+  save_instance(KEYS[1], ARGV[1], s)
+end
+return s.state

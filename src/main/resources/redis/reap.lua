@@ -1,0 +1,15 @@
+-- KEYS: instances; ARGV: run id. An expired lease: dispatch again while attempts remain.
+local s = load_instance(KEYS[1], ARGV[1])
+if not s or (s.state ~= 'running' and s.state ~= 'cancelling') then return { 'none' } end
+local now = now_ms()
+if s.lease and s.lease > now then return { 'none' } end
+if s.state == 'cancelling' then return { 'cancel', tostring(s.token) } end
+if s.attempt < s.max then
+  s.state = 'pending'
+  s.lease = nil
+  s.dispatched = now
+  s.err = 'the lease of attempt ' .. s.attempt .. ' expired'
+  save_instance(KEYS[1], ARGV[1], s)
+  return { 'redispatch' }
+end
+return { 'exhausted', tostring(s.token) }

@@ -1,0 +1,16 @@
+-- KEYS: instances, inputs; ARGV: run id, token, delay ms, error, next step (0/1), step state json
+local s = load_instance(KEYS[1], ARGV[1])
+if not s then return { 'unknown' } end
+if tostring(s.token) ~= ARGV[2] or (s.state ~= 'running' and s.state ~= 'cancelling') then return { 'lost' } end
+if s.state == 'cancelling' then return { 'cancelling' } end
+s.state = 'waiting'
+s.due = now_ms() + tonumber(ARGV[3])
+s.err = ARGV[4]
+s.lease = nil
+if ARGV[5] == '1' then
+  s.step = s.step + 1
+  s.attempt = 0
+  redis.call('HSET', KEYS[2], 'st:' .. ARGV[1], ARGV[6])
+end
+save_instance(KEYS[1], ARGV[1], s)
+return { 'waiting', tostring(s.due) }

@@ -1,0 +1,123 @@
+package io.swale.definition;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Parse errors (§1.6 step 2): malformed text or the wrong shape stop loading before any fault check. */
+class DefinitionShapeTest {
+    private static final String NODE = "[[node]]\nname = \"a\"\noperator = \"noop\"\n";
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            unknown top-level key       | [graph]\\nname = "g"\\nnodes = []\\n                        | unknown key `nodes`
+            unknown graph key           | [graph]\\nname = "g"\\ntimezone = "UTC"\\n                 | unknown key `timezone`
+            unknown node key            | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\nretry = 1\\n | unknown key `retry`
+            missing graph               | [[node]]\\nname = "a"\\noperator = "noop"\\n                | missing required key `graph`
+            missing graph name          | [graph]\\nschedule = "0 2 * * *"\\n                         | missing required key `name`
+            missing node name           | [graph]\\nname = "g"\\n[[node]]\\noperator = "noop"\\n      | missing required key `name`
+            missing operator            | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\n             | missing required key `operator`
+            graph is not a table        | graph = "g"\\n                                               | must be a table
+            node is not an array        | [graph]\\nname = "g"\\n[node]\\nname = "a"\\n               | `node` must be an array
+            name of wrong type          | [graph]\\nname = 5\\n                                         | `name` must be a string
+            consumes not an array       | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\nconsumes = "x"\\n | `consumes` must be an array of strings
+            after of wrong element type | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\nafter = [1]\\n | `after[0]` must be a string
+            params not a table          | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\nparams = "x"\\n | `params` must be a table
+            pool of wrong type          | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\npool = true\\n | `pool` must be a string
+            bad partition               | [graph]\\nname = "g"\\npartition = "weekly"\\n               | "weekly"
+            bad trigger rule            | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\ntrigger_rule = "always"\\n | "always"
+            retries as a string         | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\nretries = "3"\\n | unsigned 32-bit
+            negative retries            | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\nretries = -1\\n | unsigned 32-bit
+            retries above u32           | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\nretries = 4294967296\\n | 4294967296
+            fractional retries          | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\nretries = 1.0\\n | unsigned 32-bit
+            malformed toml              | [graph\\nname = "g"\\n                                        | malformed TOML
+            duplicate key               | [graph]\\nname = "g"\\nname = "h"\\n                          | Duplicate key (line
+            """)
+    void shapeErrors(String what, String escapedToml, String expected) {
+        String toml = escapedToml.replace("\\n", "\n");
+        assertThatThrownBy(() -> TestOperators.loader().load(toml, DefinitionFormat.TOML))
+                .as(what)
+                .isInstanceOf(DefinitionParseException.class)
+                .hasMessageContaining(expected);
+    }
+
+    @Test
+    void largestRetriesIsAccepted() {
+        Definition d = TestOperators.loader().load("[graph]\nname = \"g\"\n" + NODE + "retries = 4294967295\n",
+                DefinitionFormat.TOML);
+        assertThat(d.graph().nodes().getFirst().retries()).isEqualTo(4_294_967_295L);
+    }
+
+    @Test
+    void defaults() {
+        Definition d = TestOperators.loader().load("[graph]\nname = \"g\"\n" + NODE, DefinitionFormat.TOML);
+        var graph = d.graph();
+        assertThat(graph.schedule()).isEmpty();
+        assertThat(graph.catchup()).isEmpty();
+        assertThat(graph.partitioning()).isEqualTo(io.swale.graph.Partitioning.NONE);
+        var node = graph.nodes().getFirst();
+        assertThat(node.produces()).isEmpty();
+        assertThat(node.consumes()).isEmpty();
+        assertThat(node.after()).isEmpty();
+        assertThat(node.declaredRule()).isEmpty();
+        assertThat(node.pool()).isEqualTo("default");
+        assertThat(node.retries()).isZero();
+        assertThat(node.params().isObject()).isTrue();
+        assertThat(node.params().isEmpty()).isTrue();
+    }
+
+    @Test
+    void emptyProducesMakesAnAssetNode() {
+        InvalidDefinitionException e = org.assertj.core.api.Assertions.catchThrowableOfType(
+                InvalidDefinitionException.class, () -> TestOperators.loader().load(
+                        "[graph]\nname = \"g\"\n" + NODE + "produces = \"\"\ntrigger_rule = \"all_done\"\n",
+                        DefinitionFormat.TOML));
+        assertThat(e.faults()).extracting(Fault::kind)
+                .containsExactly(FaultKind.ASSET_NODE_TRIGGER_RULE, FaultKind.INVALID_ASSET_NAME);
+    }
+
+    @Test
+    void invalidUtf8IsAParseError() {
+        byte[] bytes = {'[', 'g', 'r', 'a', 'p', 'h', ']', '\n', (byte) 0xC3, (byte) 0x28};
+        assertThatThrownBy(() -> TestOperators.loader().load(bytes, DefinitionFormat.TOML))
+                .isInstanceOf(DefinitionParseException.class)
+                .hasMessageContaining("UTF-8");
+    }
+
+    @Test
+    void emptyDocumentsLackTheGraph() {
+        for (DefinitionFormat format : DefinitionFormat.values()) {
+            assertThatThrownBy(() -> TestOperators.loader().load("", format))
+                    .isInstanceOf(DefinitionParseException.class)
+                    .hasMessageContaining("graph");
+        }
+    }
+
+    @Test
+    void unreadableFileNamesTheCause(@TempDir Path dir) {
+        Path missing = dir.resolve("missing.toml");
+        assertThatThrownBy(() -> TestOperators.loader().load(missing))
+                .isInstanceOf(DefinitionParseException.class)
+                .hasMessageContaining("missing.toml")
+                .hasMessageContaining("NoSuchFileException");
+    }
+
+    @Test
+    void filesLoadInTheFormatOfTheirName(@TempDir Path dir) throws Exception {
+        Path yaml = java.nio.file.Files.writeString(dir.resolve("g.yaml"),
+                "graph:\n  name: g\nnode:\n  - name: a\n    operator: noop\n");
+        assertThat(TestOperators.loader().load(yaml).graph().name()).isEqualTo("g");
+    }
+
+    @Test
+    void parseErrorsPrecedeFaults() {
+        assertThatThrownBy(() -> TestOperators.loader().load("[graph]\nname = \"Bad\"\nextra = 1\n", DefinitionFormat.TOML))
+                .isInstanceOf(DefinitionParseException.class)
+                .hasMessageContaining("`extra`");
+    }
+}
