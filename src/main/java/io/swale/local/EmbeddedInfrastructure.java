@@ -46,6 +46,9 @@ public final class EmbeddedInfrastructure implements AutoCloseable {
         broker.put("offsets.topic.num.partitions", "4");
         broker.put("auto.create.topics.enable", "true");
         kafka.brokerProperties(broker);
+        // By default the broker publishes its address as the system property spring.kafka.bootstrap-servers,
+        // which would point every later application context of this JVM at it.
+        kafka.brokerListProperty("swale.embedded.kafka.brokers");
         try {
             kafka.afterPropertiesSet();
         } catch (RuntimeException e) {

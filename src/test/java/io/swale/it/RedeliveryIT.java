@@ -1,0 +1,83 @@
+package io.swale.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.swale.graph.Partition;
+import io.swale.kafka.SwaleTopics;
+import io.swale.record.NodeStatus;
+import io.swale.record.RecordCodec;
+import io.swale.scheduler.TaskIdentity;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.admin.AdminClient;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.kafka.core.KafkaAdmin;
+import org.springframework.kafka.core.KafkaTemplate;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Each event and dispatch delivered twice changes nothing the second time. */
+class RedeliveryIT extends IntegrationTest {
+    @Autowired
+    KafkaTemplate<String, byte[]> kafka;
+
+    @Autowired
+    KafkaAdmin admin;
+
+    @Autowired
+    SwaleTopics topics;
+
+    @Test
+    void redeliveredEventsAndDispatchesChangeNothing() throws Exception {
+        String g = unique("redeliver");
+        api.publish(Graphs.chain(g, 3));
+        api.start(g, "p");
+        JsonNode before = awaitSettled(g, "p");
+        assertThat(before.get("state").asString()).isEqualTo("complete");
+
+        for (String node : new String[] {"n0", "n1", "n2"}) {
+            TaskIdentity id = new TaskIdentity(g, Partition.of("p"), node, Optional.of(g + "_" + node),
+                    before.get("definition").asString(), 0);
+            awaitConsumed("swale-scheduler", send(topics.events(), id.runKey().id(), event(g, node), Map.of()));
+            awaitConsumed("swale-pool-default", send(topics.pool("default"), id.runId(),
+                    ("{\"run_id\":\"" + id.runId() + "\"}").getBytes(), id.headers()));
+        }
+
+        assertThat(api.run(g, "p")).isEqualTo(before);
+    }
+
+    private static byte[] event(String g, String node) {
+        ObjectNode e = RecordCodec.JSON.createObjectNode();
+        e.put("graph", g);
+        e.put("partition", "p");
+        e.put("node", node);
+        e.put("status", NodeStatus.SUCCEEDED.wireName());
+        return RecordCodec.bytes(e);
+    }
+
+    private RecordMetadata send(String topic, String key, byte[] value, Map<String, byte[]> headers) throws Exception {
+        ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, key, value);
+        headers.forEach((k, v) -> r.headers().add(k, v));
+        return kafka.send(r).get().getRecordMetadata();
+    }
+
+    /** Waits until the group has committed past the record: the listener has handled it. */
+    private void awaitConsumed(String group, RecordMetadata sent) {
+        TopicPartition tp = new TopicPartition(sent.topic(), sent.partition());
+        try (AdminClient client = AdminClient.create(admin.getConfigurationProperties())) {
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
+                Map<TopicPartition, OffsetAndMetadata> offsets =
+                        client.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+                OffsetAndMetadata o = offsets.get(tp);
+                return o != null && o.offset() > sent.offset();
+            });
+        }
+    }
+}
