@@ -1,0 +1,166 @@
+package io.swale.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.swale.graph.Partition;
+import io.swale.record.GraphRunRecord;
+import io.swale.record.RunState;
+import io.swale.store.InstanceCodec;
+import io.swale.store.InstanceStatus;
+import io.swale.store.RunKey;
+import io.swale.store.TaskStore;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.JedisPool;
+import redis.embedded.RedisServer;
+
+/** The task-instance scripts and the run compare-and-put against a real redis-server. */
+class RedisTaskStoreIT {
+    private static RedisServer server;
+    private static JedisPool pool;
+    private static final AtomicLong SEQ = new AtomicLong();
+
+    private RedisTaskStore tasks;
+    private RedisRunStore runs;
+    private RunKey key;
+
+    @BeforeAll
+    static void startRedis() throws IOException {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        server = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
+        server.start();
+        pool = new JedisPool("127.0.0.1", port);
+    }
+
+    @AfterAll
+    static void stopRedis() throws IOException {
+        pool.close();
+        server.stop();
+    }
+
+    @BeforeEach
+    void stores() {
+        tasks = new RedisTaskStore(pool, "t");
+        runs = new RedisRunStore(pool, "t");
+        key = new RunKey("g" + SEQ.incrementAndGet(), Partition.of("p"));
+    }
+
+    private String runId() {
+        return key.runId("n", 0);
+    }
+
+    private void submit(long maxAttempts) {
+        assertThat(tasks.submit(key, runId(), InstanceCodec.pending("n", Optional.empty(), "h", 0, "default", maxAttempts),
+                "{\"operator\":\"noop\"}")).isEqualTo(TaskStore.Submit.NEW);
+    }
+
+    @Test
+    void submissionIsIdempotentOnTheRunIdAndRefusesAnotherInputWhileActive() {
+        submit(1);
+        assertThat(tasks.submit(key, runId(), InstanceCodec.pending("n", Optional.empty(), "h", 0, "default", 1),
+                "{\"operator\":\"noop\"}")).isEqualTo(TaskStore.Submit.EXISTS);
+        assertThat(tasks.submit(key, runId(), InstanceCodec.pending("n", Optional.empty(), "h", 0, "default", 1),
+                "{\"operator\":\"other\"}")).isEqualTo(TaskStore.Submit.MISMATCH);
+    }
+
+    @Test
+    void onlyOneClaimWinsAndAStaleTokenCannotSettle() {
+        submit(2);
+        TaskStore.Claim first = tasks.claim(key, runId(), 60_000);
+        TaskStore.Claim second = tasks.claim(key, runId(), 60_000);
+
+        assertThat(first).isInstanceOf(TaskStore.Claim.Claimed.class);
+        assertThat(second).isEqualTo(new TaskStore.Claim.Refused("running"));
+        long token = ((TaskStore.Claim.Claimed) first).token();
+        assertThat(tasks.finish(key, runId(), token + 1, "t:n", record(0), "succeeded", 0))
+                .isEqualTo(TaskStore.Finish.LOST);
+        assertThat(tasks.finish(key, runId(), token, "t:n", record(0), "succeeded", 0)).isEqualTo(TaskStore.Finish.OK);
+        assertThat(tasks.finish(key, runId(), token, "t:n", record(0), "succeeded", 0)).isEqualTo(TaskStore.Finish.LOST);
+        assertThat(tasks.claim(key, runId(), 60_000)).isEqualTo(new TaskStore.Claim.Refused("succeeded"));
+    }
+
+    @Test
+    void aNodeRecordIsNeverRegressed() {
+        RunKey k = key;
+        String r1 = k.runId("n", 1);
+        tasks.submit(k, r1, InstanceCodec.pending("n", Optional.empty(), "h", 1, "default", 1), "{}");
+        long t1 = ((TaskStore.Claim.Claimed) tasks.claim(k, r1, 60_000)).token();
+        tasks.finish(k, r1, t1, "t:n", record(1), "succeeded", 1);
+        // A late r0 termination must not overwrite r1's record.
+        submit(1);
+        long t0 = ((TaskStore.Claim.Claimed) tasks.claim(k, runId(), 60_000)).token();
+        assertThat(tasks.finish(k, runId(), t0, "t:n", record(0), "failed", 0)).isEqualTo(TaskStore.Finish.OK);
+
+        String stored = runs.read(k).map(v -> v.nodeRecords().get("t:n")).orElseGet(() -> rawRecord(k));
+        assertThat(stored).contains("\"rerun\":1");
+    }
+
+    @Test
+    void cancelEndsPendingAtOnceAndFlagsRunning() {
+        submit(1);
+        assertThat(tasks.cancel(key, runId(), "t:n", record(0), 0)).isEqualTo(TaskStore.Cancel.CANCELLED);
+        assertThat(tasks.claim(key, runId(), 60_000)).isEqualTo(new TaskStore.Claim.Refused("cancelled"));
+
+        RunKey other = new RunKey(key.graph() + "x", key.partition());
+        String id = other.runId("n", 0);
+        tasks.submit(other, id, InstanceCodec.pending("n", Optional.empty(), "h", 0, "default", 1), "{}");
+        long token = ((TaskStore.Claim.Claimed) tasks.claim(other, id, 60_000)).token();
+        assertThat(tasks.cancel(other, id, "t:n", record(0), 0)).isEqualTo(TaskStore.Cancel.CANCELLING);
+        assertThat(tasks.heartbeat(other, id, token, 60_000)).isEqualTo(TaskStore.Heartbeat.CANCELLING);
+        assertThat(tasks.finish(other, id, token, "t:n", record(0), "succeeded", 0)).isEqualTo(TaskStore.Finish.CANCELLING);
+        assertThat(tasks.finish(other, id, token, "t:n", record(0), "cancelled", 0)).isEqualTo(TaskStore.Finish.OK);
+    }
+
+    @Test
+    void anExpiredLeaseIsRedispatchedWhileAttemptsRemainThenExhausted() {
+        submit(2);
+        tasks.claim(key, runId(), 0);
+        assertThat(tasks.reap(key, runId())).isEqualTo(new TaskStore.Reap.Redispatch());
+        TaskStore.Claim.Claimed again = (TaskStore.Claim.Claimed) tasks.claim(key, runId(), 0);
+        assertThat(again.attempt()).isEqualTo(2);
+        assertThat(tasks.reap(key, runId())).isEqualTo(new TaskStore.Reap.Exhausted(again.token()));
+    }
+
+    @Test
+    void parkedInstancesAreReleasedWhenDue() {
+        submit(3);
+        long token = ((TaskStore.Claim.Claimed) tasks.claim(key, runId(), 60_000)).token();
+        TaskStore.Park parked = tasks.park(key, runId(), token, 0, "boom", false, "");
+        assertThat(parked).isInstanceOf(TaskStore.Park.Waiting.class);
+        var released = tasks.releaseDue(key, runId());
+        assertThat(released).hasValueSatisfying(i -> assertThat(i.status()).isEqualTo(InstanceStatus.PENDING));
+        assertThat(tasks.releaseDue(key, runId())).isEmpty();
+    }
+
+    @Test
+    void compareAndPutComparesTheBytesRead() {
+        GraphRunRecord started = GraphRunRecord.started("h", 1);
+        assertThat(runs.create(key, started)).isTrue();
+        assertThat(runs.create(key, started)).isFalse();
+        String read = runs.read(key).orElseThrow().runBytes();
+        GraphRunRecord settled = started.withState(RunState.COMPLETE, Optional.of(2L));
+        assertThat(runs.compareAndSettle(key, read, settled)).isTrue();
+        assertThat(runs.compareAndSettle(key, read, settled)).isFalse();
+        assertThat(runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.COMPLETE);
+    }
+
+    private String rawRecord(RunKey k) {
+        try (var j = pool.getResource()) {
+            return j.hget("t:nodes:{" + k.id() + "}", "t:n");
+        }
+    }
+
+    private String record(long rerun) {
+        return "{\"status\":\"succeeded\",\"run_id\":\"x\",\"definition\":\"h\",\"rerun\":" + rerun
+                + ",\"terminated_at_ms\":1}";
+    }
+}
