@@ -15,6 +15,7 @@ import io.swale.scheduler.GraphRuns;
 import io.swale.scheduler.Reconciler;
 import io.swale.scheduler.Submission;
 import io.swale.scheduler.Terminations;
+import io.swale.schedule.DialectCronCheck;
 import io.swale.store.DefinitionStore;
 import io.swale.store.RunStore;
 import io.swale.store.TaskStore;
@@ -102,7 +103,7 @@ public class SwaleConfiguration {
     @Bean
     @ConditionalOnMissingBean
     CronCheck cronCheck() {
-        return CronCheck.FIVE_FIELDS;
+        return new DialectCronCheck();
     }
 
     @Bean
