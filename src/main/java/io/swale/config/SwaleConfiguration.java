@@ -31,7 +31,6 @@ import io.swale.store.redis.RedisRunStore;
 import io.swale.store.redis.RedisTaskStore;
 import io.swale.store.redis.RedisWatermarkStore;
 import io.swale.trigger.CronPump;
-import io.swale.trigger.ScheduleRegistry;
 import io.swale.trigger.TriggerHandler;
 import java.time.Clock;
 import java.time.Duration;
@@ -234,7 +233,7 @@ public class SwaleConfiguration {
     @Bean
     CronPump cronPump(DefinitionStore store, DefinitionCatalog catalog, WatermarkStore watermarks,
             KafkaTriggerPublisher publisher, Clock clock) {
-        return new CronPump(new ScheduleRegistry(store, catalog), watermarks, publisher, clock);
+        return new CronPump(store, catalog, watermarks, publisher, clock);
     }
 
     @Bean

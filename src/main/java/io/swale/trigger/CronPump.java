@@ -1,6 +1,8 @@
 package io.swale.trigger;
 
 import io.swale.schedule.Firing;
+import io.swale.scheduler.DefinitionCatalog;
+import io.swale.store.DefinitionStore;
 import io.swale.store.WatermarkStore;
 import java.time.Clock;
 import java.time.Instant;
@@ -12,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,8 +30,20 @@ public final class CronPump {
     /** Firings one tick sends at most; the rest follow at the next tick. */
     static final int MAX_FIRINGS_PER_TICK = 1_000;
 
-    /** What one tick did. */
-    public record Tick(int scheduled, int fired) {}
+    /** What one tick did: the schedules it knew, and the firings it sent per graph. */
+    public record Tick(int scheduled, Map<String, Integer> firedByGraph) {
+        public Tick {
+            firedByGraph = Map.copyOf(firedByGraph);
+        }
+
+        public int fired() {
+            return firedByGraph.values().stream().mapToInt(Integer::intValue).sum();
+        }
+
+        public int fired(String graph) {
+            return firedByGraph.getOrDefault(graph, 0);
+        }
+    }
 
     private record Due(ScheduleEntry entry, Instant at) {}
 
@@ -37,8 +52,10 @@ public final class CronPump {
     private final TriggerPublisher publisher;
     private final Clock clock;
 
-    public CronPump(ScheduleRegistry registry, WatermarkStore watermarks, TriggerPublisher publisher, Clock clock) {
-        this.registry = registry;
+    /** A pump started now: without catch-up, firings missed before this moment are dropped. */
+    public CronPump(DefinitionStore store, DefinitionCatalog catalog, WatermarkStore watermarks,
+            TriggerPublisher publisher, Clock clock) {
+        this.registry = new ScheduleRegistry(store, catalog, clock.millis());
         this.watermarks = watermarks;
         this.publisher = publisher;
         this.clock = clock;
@@ -48,10 +65,11 @@ public final class CronPump {
         long now = clock.millis();
         List<ScheduleEntry> entries = registry.refresh(now);
         if (entries.isEmpty()) {
-            return new Tick(0, 0);
+            return new Tick(0, Map.of());
         }
         Map<String, Long> marks = new HashMap<>(watermarks.watermarks());
         Set<String> failed = new HashSet<>();
+        Map<String, Integer> byGraph = new TreeMap<>();
         int fired = 0;
         while (fired < MAX_FIRINGS_PER_TICK) {
             List<Due> round = new ArrayList<>();
@@ -72,10 +90,11 @@ public final class CronPump {
                     failed.add(d.entry().graph());
                     continue;
                 }
+                byGraph.merge(d.entry().graph(), 1, Integer::sum);
                 fired++;
             }
         }
-        return new Tick(entries.size(), fired);
+        return new Tick(entries.size(), byGraph);
     }
 
     private boolean fire(Due due, Map<String, Long> marks) {

@@ -11,7 +11,8 @@ import java.util.Optional;
  *
  * @param definition the adopted definition the entry was built from
  * @param catchupMs the catch-up window, when the graph has one
- * @param activeSinceMs when this process registered the entry: without catch-up, nothing before it fires
+ * @param activeSinceMs when the schedule became active (adoption, or the pump's start if later): without
+ *     catch-up, no occurrence before it fires
  */
 public record ScheduleEntry(String graph, String definition, CronSchedule cron, Partitioning partitioning,
         Optional<Long> catchupMs, long activeSinceMs) {

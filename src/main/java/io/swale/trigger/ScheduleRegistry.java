@@ -21,19 +21,23 @@ import org.slf4j.LoggerFactory;
  * The set of cron entries (spec §4.3): one per adopted graph that has a schedule and still has a current
  * pointer, built from the adopted definition. An unchanged entry is kept as it is; a changed expression or
  * catch-up window replaces it. A window that cannot be applied leaves the graph unscheduled, logged once.
+ * An entry is active from the adoption of its definition, or from the start of this pump if that is later.
  */
 public final class ScheduleRegistry {
     private static final Logger log = LoggerFactory.getLogger(ScheduleRegistry.class);
 
     private final DefinitionStore store;
     private final DefinitionCatalog catalog;
+    private final long startedAtMs;
     private Map<String, ScheduleEntry> entries = new TreeMap<>();
     /** Graph → definition already reported as unschedulable. */
     private final Map<String, String> reported = new HashMap<>();
 
-    public ScheduleRegistry(DefinitionStore store, DefinitionCatalog catalog) {
+    /** @param startedAtMs when this pump started: without catch-up, occurrences before it are dropped */
+    public ScheduleRegistry(DefinitionStore store, DefinitionCatalog catalog, long startedAtMs) {
         this.store = store;
         this.catalog = catalog;
+        this.startedAtMs = startedAtMs;
     }
 
     /** Recomputes the entries from the graph records and pointers; returns them in graph order. */
@@ -50,7 +54,8 @@ public final class ScheduleRegistry {
             if (definition.isEmpty() || definition.get().graph().schedule().isEmpty()) {
                 continue;
             }
-            entry(graph, hash, definition.get().graph(), nowMs).ifPresent(e -> next.put(graph, e));
+            long activeSince = Math.max(startedAtMs, r.getValue().adoptedAtMs());
+            entry(graph, hash, definition.get().graph(), nowMs, activeSince).ifPresent(e -> next.put(graph, e));
         }
         entries.keySet().stream().filter(g -> !next.containsKey(g))
                 .forEach(g -> log.info("schedule removed graph={}", g));
@@ -58,7 +63,7 @@ public final class ScheduleRegistry {
         return List.copyOf(next.values());
     }
 
-    private Optional<ScheduleEntry> entry(String graph, String hash, Graph g, long nowMs) {
+    private Optional<ScheduleEntry> entry(String graph, String hash, Graph g, long nowMs, long activeSinceMs) {
         CronSchedule cron;
         try {
             cron = CronSchedule.parse(g.schedule().orElseThrow());
@@ -85,7 +90,7 @@ public final class ScheduleRegistry {
         reported.remove(graph);
         log.info("schedule registered graph={} definition={} schedule=\"{}\" catchupMs={} satisfiable={}", graph, hash,
                 cron.normalized(), catchupMs.map(String::valueOf).orElse("none"), cron.satisfiable());
-        return Optional.of(new ScheduleEntry(graph, hash, cron, g.partitioning(), catchupMs, nowMs));
+        return Optional.of(new ScheduleEntry(graph, hash, cron, g.partitioning(), catchupMs, activeSinceMs));
     }
 
     private Optional<Definition> load(String graph, String hash) {
