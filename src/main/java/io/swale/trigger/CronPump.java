@@ -1,5 +1,6 @@
 package io.swale.trigger;
 
+import io.swale.schedule.CronSchedule;
 import io.swale.schedule.Firing;
 import io.swale.scheduler.DefinitionCatalog;
 import io.swale.store.DefinitionStore;
@@ -47,6 +48,18 @@ public final class CronPump {
 
     private record Due(ScheduleEntry entry, Instant at) {}
 
+    /**
+     * The next occurrence after {@code from}. It also answers for any later bound before that occurrence,
+     * so a steady schedule costs no cron evaluation per tick.
+     */
+    private record Memo(CronSchedule cron, long from, Optional<Instant> next) {
+        boolean answers(CronSchedule c, long lower) {
+            return c == cron && from <= lower && next.map(n -> lower < n.toEpochMilli()).orElse(true);
+        }
+    }
+
+    private final Map<String, Memo> memos = new HashMap<>();
+
     private final ScheduleRegistry registry;
     private final WatermarkStore watermarks;
     private final TriggerPublisher publisher;
@@ -64,6 +77,7 @@ public final class CronPump {
     public synchronized Tick tick() {
         long now = clock.millis();
         List<ScheduleEntry> entries = registry.refresh(now);
+        memos.keySet().retainAll(entries.stream().map(ScheduleEntry::graph).toList());
         if (entries.isEmpty()) {
             return new Tick(0, Map.of());
         }
@@ -75,7 +89,7 @@ public final class CronPump {
             List<Due> round = new ArrayList<>();
             for (ScheduleEntry e : entries) {
                 if (!failed.contains(e.graph())) {
-                    e.due(Optional.ofNullable(marks.get(e.graph())), now).ifPresent(t -> round.add(new Due(e, t)));
+                    due(e, Optional.ofNullable(marks.get(e.graph())), now).ifPresent(t -> round.add(new Due(e, t)));
                 }
             }
             if (round.isEmpty()) {
@@ -95,6 +109,17 @@ public final class CronPump {
             }
         }
         return new Tick(entries.size(), byGraph);
+    }
+
+    /** As {@link ScheduleEntry#due}, through the memo. */
+    private Optional<Instant> due(ScheduleEntry e, Optional<Long> watermark, long now) {
+        long lower = e.lowerBound(watermark, now);
+        Memo m = memos.get(e.graph());
+        if (m == null || !m.answers(e.cron(), lower)) {
+            m = new Memo(e.cron(), lower, e.cron().next(Instant.ofEpochMilli(lower)));
+            memos.put(e.graph(), m);
+        }
+        return m.next().filter(t -> t.toEpochMilli() <= now);
     }
 
     private boolean fire(Due due, Map<String, Long> marks) {
