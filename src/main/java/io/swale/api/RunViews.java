@@ -9,6 +9,8 @@ import io.swale.readiness.Readiness;
 import io.swale.record.GraphRecord;
 import io.swale.record.GraphRunRecord;
 import io.swale.record.NodeRecord;
+import io.swale.schedule.CronSchedule;
+import io.swale.schedule.InvalidCronException;
 import io.swale.scheduler.DefinitionCatalog;
 import io.swale.scheduler.RunRecords;
 import io.swale.store.DefinitionStore;
@@ -58,7 +60,7 @@ public class RunViews {
             Map<String, Object> g = new LinkedHashMap<>();
             g.put("name", name);
             g.put("definition", record.map(GraphRecord::definition).orElse(null));
-            g.put("schedule", graph.flatMap(Graph::schedule).orElse(null));
+            g.put("schedule", graph.flatMap(Graph::schedule).map(RunViews::schedule).orElse(null));
             g.put("partitioning", graph.map(x -> x.partitioning().configName()).orElse(null));
             g.put("runs", counts);
             g.put("latest", latest);
@@ -74,7 +76,7 @@ public class RunViews {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("name", name);
         out.put("definition", record.definition());
-        out.put("schedule", g.schedule().orElse(null));
+        out.put("schedule", g.schedule().map(RunViews::schedule).orElse(null));
         out.put("catchup", g.catchup().map(d -> d.toSeconds() + "s").orElse(null));
         out.put("partitioning", g.partitioning().configName());
         List<Map<String, Object>> nodes = new ArrayList<>();
@@ -91,6 +93,15 @@ public class RunViews {
         }
         out.put("nodes", nodes);
         return out;
+    }
+
+    /** A schedule as the dialect shows it: names replaced by numbers ({@code mon-fri} → {@code 1-5}). */
+    static String schedule(String expression) {
+        try {
+            return CronSchedule.parse(expression).normalized();
+        } catch (InvalidCronException e) {
+            return expression;
+        }
     }
 
     public List<Map<String, Object>> runsOf(String graph, Optional<String> from, int limit) {

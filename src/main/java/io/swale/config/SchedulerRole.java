@@ -4,29 +4,35 @@ import io.swale.jobs.SyncService;
 import io.swale.kafka.EventsListener;
 import io.swale.kafka.ListenerContainers;
 import io.swale.kafka.SwaleTopics;
+import io.swale.kafka.TriggersListener;
 import io.swale.scheduler.GraphRuns;
+import io.swale.trigger.TriggerHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.stereotype.Component;
 
-/** The scheduler role: a first sync pass, then the events listener. */
+/** The scheduler role: a first sync pass, then the events and triggers listeners. */
 @Component
 public class SchedulerRole implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(SchedulerRole.class);
     private final SwaleProperties props;
     private final SyncService sync;
     private final ConcurrentMessageListenerContainer<String, byte[]> events;
+    private final ConcurrentMessageListenerContainer<String, byte[]> triggers;
     private volatile boolean running;
 
     public SchedulerRole(SwaleProperties props, SyncService sync, ListenerContainers containers, SwaleTopics topics,
-            GraphRuns graphRuns) {
+            GraphRuns graphRuns, TriggerHandler triggerHandler) {
         this.props = props;
         this.sync = sync;
         EventsListener listener = new EventsListener(graphRuns);
         this.events = containers.recordListener(topics.events(), "swale-scheduler",
                 props.getKafka().getListenerConcurrency(), listener::onEvent);
+        TriggersListener triggersListener = new TriggersListener(triggerHandler);
+        this.triggers = containers.recordListener(topics.triggers(), "swale-scheduler-triggers",
+                props.getKafka().getListenerConcurrency(), triggersListener::onTrigger);
     }
 
     @Override
@@ -40,11 +46,13 @@ public class SchedulerRole implements SmartLifecycle {
             log.warn("first sync pass failed, the next pass retries: {}", e.toString());
         }
         events.start();
+        triggers.start();
         running = true;
     }
 
     @Override
     public void stop() {
+        triggers.stop();
         events.stop();
         running = false;
     }

@@ -2,9 +2,12 @@ package io.swale.config;
 
 import io.swale.definition.CronCheck;
 import io.swale.definition.DefinitionLoader;
+import io.swale.definition.Durations;
+import io.swale.definition.InvalidDurationException;
 import io.swale.kafka.KafkaDeadLetters;
 import io.swale.kafka.KafkaDispatcher;
 import io.swale.kafka.KafkaEventPublisher;
+import io.swale.kafka.KafkaTriggerPublisher;
 import io.swale.kafka.ListenerContainers;
 import io.swale.kafka.PoolTopics;
 import io.swale.kafka.SwaleTopics;
@@ -13,15 +16,24 @@ import io.swale.scheduler.Adoption;
 import io.swale.scheduler.DefinitionCatalog;
 import io.swale.scheduler.GraphRuns;
 import io.swale.scheduler.Reconciler;
+import io.swale.scheduler.RetentionPass;
 import io.swale.scheduler.Submission;
 import io.swale.scheduler.Terminations;
+import io.swale.schedule.DialectCronCheck;
 import io.swale.store.DefinitionStore;
+import io.swale.store.ExpiryStore;
 import io.swale.store.RunStore;
 import io.swale.store.TaskStore;
+import io.swale.store.WatermarkStore;
+import io.swale.store.redis.RedisExpiryStore;
 import io.swale.store.redis.RedisDefinitionStore;
 import io.swale.store.redis.RedisRunStore;
 import io.swale.store.redis.RedisTaskStore;
+import io.swale.store.redis.RedisWatermarkStore;
+import io.swale.trigger.CronPump;
+import io.swale.trigger.TriggerHandler;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -102,7 +114,7 @@ public class SwaleConfiguration {
     @Bean
     @ConditionalOnMissingBean
     CronCheck cronCheck() {
-        return CronCheck.FIVE_FIELDS;
+        return new DialectCronCheck();
     }
 
     @Bean
@@ -201,6 +213,43 @@ public class SwaleConfiguration {
     @Bean
     Adoption adoption(DefinitionStore store, DefinitionCatalog catalog, ConfiguredPools pools, Clock clock) {
         return new Adoption(store, catalog, pools, clock);
+    }
+
+    @Bean
+    WatermarkStore watermarkStore(JedisPool pool, SwaleProperties props) {
+        return new RedisWatermarkStore(pool, props.getRedis().getKeyPrefix());
+    }
+
+    @Bean
+    ExpiryStore expiryStore(JedisPool pool, SwaleProperties props) {
+        return new RedisExpiryStore(pool, props.getRedis().getKeyPrefix());
+    }
+
+    @Bean
+    KafkaTriggerPublisher triggerPublisher(KafkaTemplate<String, byte[]> template, SwaleTopics topics) {
+        return new KafkaTriggerPublisher(template, topics);
+    }
+
+    @Bean
+    CronPump cronPump(DefinitionStore store, DefinitionCatalog catalog, WatermarkStore watermarks,
+            KafkaTriggerPublisher publisher, Clock clock) {
+        return new CronPump(store, catalog, watermarks, publisher, clock);
+    }
+
+    @Bean
+    TriggerHandler triggerHandler(DefinitionStore store, DefinitionCatalog catalog, GraphRuns graphRuns) {
+        return new TriggerHandler(store, catalog, graphRuns);
+    }
+
+    @Bean
+    RetentionPass retentionPass(ExpiryStore expiry, DefinitionCatalog catalog, Clock clock, SwaleProperties props) {
+        Duration retention;
+        try {
+            retention = Durations.parse(props.getRetention());
+        } catch (InvalidDurationException e) {
+            throw new IllegalArgumentException("swale.retention: " + e.getMessage(), e);
+        }
+        return new RetentionPass(expiry, catalog, clock, retention);
     }
 
     @Bean

@@ -19,6 +19,8 @@ public class SwaleProperties {
     private boolean autoCreatePools = false;
     /** Definition files published at start-up and each sync pass (local profile). */
     private String examples = "";
+    /** How long settled runs are kept before the retention pass removes them (§12), e.g. {@code 90d}. */
+    private String retention = "90d";
     private final Kafka kafka = new Kafka();
     private final Redis redis = new Redis();
     private final Scheduler scheduler = new Scheduler();
@@ -95,6 +97,10 @@ public class SwaleProperties {
         private Duration staleDispatch = Duration.ofSeconds(60);
         /** How often due retries and continuations are moved back to their pool. */
         private Duration delayedPoll = Duration.ofMillis(200);
+        /** How often the cron pump looks for due firings. */
+        private Duration cronTick = Duration.ofSeconds(1);
+        /** How often the retention pass runs; the sync interval when unset. */
+        private Duration retentionInterval;
 
         public Duration getReconcileInterval() {
             return reconcileInterval;
@@ -118,6 +124,22 @@ public class SwaleProperties {
 
         public void setStaleDispatch(Duration staleDispatch) {
             this.staleDispatch = staleDispatch;
+        }
+
+        public Duration getCronTick() {
+            return cronTick;
+        }
+
+        public void setCronTick(Duration cronTick) {
+            this.cronTick = cronTick;
+        }
+
+        public Duration getRetentionInterval() {
+            return retentionInterval == null ? syncInterval : retentionInterval;
+        }
+
+        public void setRetentionInterval(Duration retentionInterval) {
+            this.retentionInterval = retentionInterval;
         }
 
         public Duration getDelayedPoll() {
@@ -220,6 +242,14 @@ public class SwaleProperties {
 
     public void setExamples(String examples) {
         this.examples = examples;
+    }
+
+    public String getRetention() {
+        return retention;
+    }
+
+    public void setRetention(String retention) {
+        this.retention = retention;
     }
 
     public Kafka getKafka() {

@@ -49,6 +49,27 @@ public class JobSchedule {
         return every(delayedJob, props.getScheduler().getDelayedPoll(), props.getScheduler().getDelayedPoll());
     }
 
+    @Bean
+    JobDetail cronPumpJob() {
+        return job(CronPumpJob.class, "cron-pump");
+    }
+
+    @Bean
+    Trigger cronPumpTrigger(JobDetail cronPumpJob, SwaleProperties props) {
+        return every(cronPumpJob, props.getScheduler().getCronTick(), props.getScheduler().getCronTick());
+    }
+
+    @Bean
+    JobDetail retentionJob() {
+        return job(RetentionJob.class, "retention");
+    }
+
+    /** A first pass at start-up, then one per retention interval. */
+    @Bean
+    Trigger retentionTrigger(JobDetail retentionJob, SwaleProperties props) {
+        return every(retentionJob, props.getScheduler().getRetentionInterval(), Duration.ZERO);
+    }
+
     private static JobDetail job(Class<? extends Job> type, String name) {
         return JobBuilder.newJob(type).withIdentity(name, "swale").storeDurably().build();
     }

@@ -1,8 +1,8 @@
 package io.swale.jobs;
 
 import io.swale.config.SwaleProperties;
-import java.time.Clock;
 import java.time.Duration;
+import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 import org.quartz.DisallowConcurrentExecution;
@@ -26,9 +26,6 @@ public abstract class SingletonJob implements Job {
     @Autowired
     private SwaleProperties props;
 
-    @Autowired
-    private Clock clock;
-
     protected abstract String lockName();
 
     protected abstract Duration lockAtMostFor();
@@ -41,8 +38,10 @@ public abstract class SingletonJob implements Job {
             return;
         }
         try {
+            // The lock's expiry is a real duration in Redis: it is measured on ShedLock's clock, never on the
+            // application clock, which tests move by days.
             locks.executeWithLock((Runnable) this::runLocked,
-                    new LockConfiguration(clock.instant(), lockName(), lockAtMostFor(), Duration.ZERO));
+                    new LockConfiguration(ClockProvider.now(), lockName(), lockAtMostFor(), Duration.ZERO));
         } catch (RuntimeException e) {
             log.warn("job failed job={} error={}", lockName(), e.toString());
         }

@@ -1,11 +1,14 @@
 package io.swale.kafka;
 
 import io.swale.scheduler.SwaleException;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
@@ -23,6 +26,8 @@ import org.springframework.util.backoff.ExponentialBackOff;
  * once and whose transient failures are retried a few times first.
  */
 public final class ListenerContainers {
+    /** The header of a dead-lettered record that says why it could not be handled. */
+    public static final String REASON_HEADER = "swale.error";
     private final Map<String, Object> consumerProperties;
     private final KafkaTemplate<String, byte[]> template;
 
@@ -74,11 +79,28 @@ public final class ListenerContainers {
     private DefaultErrorHandler errorHandler() {
         var recoverer = new DeadLetterPublishingRecoverer(template,
                 (record, e) -> new TopicPartition(SwaleTopics.deadLetter(record.topic()), -1));
+        recoverer.setHeadersFunction((record, e) -> {
+            Headers headers = new RecordHeaders();
+            headers.add(REASON_HEADER, reason(e).getBytes(StandardCharsets.UTF_8));
+            return headers;
+        });
         ExponentialBackOff backOff = new ExponentialBackOff(200, 2.0);
         backOff.setMaxElapsedTime(3_000);
         DefaultErrorHandler handler = new DefaultErrorHandler(recoverer, backOff);
         handler.addNotRetryableExceptions(PermanentFailure.class);
         return handler;
+    }
+
+    /** The failure of the innermost Swale exception, else of the root cause. */
+    static String reason(Throwable e) {
+        Throwable root = e;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SwaleException) {
+                return t.getMessage();
+            }
+            root = t;
+        }
+        return String.valueOf(root.getMessage());
     }
 
     private DefaultKafkaConsumerFactory<String, byte[]> factory(Map<String, Object> overrides) {

@@ -53,6 +53,8 @@ public final class Adoption {
         List<String> adopted = new ArrayList<>();
         Map<String, String> refused = new java.util.TreeMap<>();
         Map<String, Refusal> known = store.refusals();
+        // A refusal whose graph is no longer pending (its pointer went back to the adopted hash) is over.
+        known.keySet().stream().filter(g -> !pending.containsKey(g)).forEach(store::clearRefusal);
         for (Map.Entry<String, String> p : pending.entrySet()) {
             String graph = p.getKey();
             String hash = p.getValue();

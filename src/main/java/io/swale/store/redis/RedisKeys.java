@@ -46,6 +46,11 @@ final class RedisKeys {
         return prefix + ":expiry";
     }
 
+    /** Watermark per schedule (graph), never expired. */
+    String watermarks() {
+        return prefix + ":watermarks";
+    }
+
     String run(RunKey key) {
         return prefix + ":run:{" + key.id() + "}";
     }

@@ -1,0 +1,30 @@
+package io.swale.store;
+
+import java.util.List;
+import java.util.Optional;
+
+/** The expiry index (spec §12) and the removal of what it points at. */
+public interface ExpiryStore {
+    /**
+     * One entry: a target written at a time.
+     *
+     * @param target {@code run:<graph>/<partition>} or {@code req:<id>}
+     */
+    record Entry(String target, long atMs) {}
+
+    /** Entries with time ≤ {@code maxMs}, oldest first (then by target), skipping the first {@code offset}. */
+    List<Entry> due(long maxMs, int offset, int limit);
+
+    /** Deletes the entry if it still has this time; true when it did. */
+    boolean removeEntry(Entry entry);
+
+    /** The run record exactly as stored. */
+    Optional<String> runBytes(RunKey key);
+
+    /**
+     * If the run record is still {@code expected}: deletes it with its node records, task instances and task
+     * inputs in one atomic step on the run's keys, then its index entries and the expiry entry. True when the
+     * run was removed; false when it changed meanwhile (nothing is deleted).
+     */
+    boolean expireRun(RunKey key, String expected, Entry entry);
+}

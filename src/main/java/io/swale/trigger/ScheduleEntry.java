@@ -1,0 +1,52 @@
+package io.swale.trigger;
+
+import io.swale.graph.Partitioning;
+import io.swale.schedule.CronSchedule;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The cron entry of one adopted, scheduled graph (spec §4.3).
+ *
+ * @param definition the adopted definition the entry was built from
+ * @param catchupMs the catch-up window, when the graph has one
+ * @param activeSinceMs when the schedule became active (adoption, or the pump's start if later): without
+ *     catch-up, no occurrence before it fires
+ */
+public record ScheduleEntry(String graph, String definition, CronSchedule cron, Partitioning partitioning,
+        Optional<Long> catchupMs, long activeSinceMs) {
+
+    public ScheduleEntry {
+        Objects.requireNonNull(graph, "graph");
+        Objects.requireNonNull(cron, "cron");
+        Objects.requireNonNull(catchupMs, "catchupMs");
+    }
+
+    /** Same expression and catch-up window: the entry stays and keeps its next firing. */
+    boolean sameSchedule(CronSchedule other, Optional<Long> otherCatchupMs) {
+        return cron.text().equals(other.text()) && catchupMs.equals(otherCatchupMs);
+    }
+
+    ScheduleEntry withDefinition(String hash, Partitioning p) {
+        return new ScheduleEntry(graph, hash, cron, p, catchupMs, activeSinceMs);
+    }
+
+    /**
+     * The instant after which the next occurrence fires (spec §4.4). With catch-up: the watermark, or the
+     * window start when there is none, never before the window. Without: the watermark, never before the
+     * entry became active, so firings missed before that are dropped.
+     */
+    long lowerBound(Optional<Long> watermark, long nowMs) {
+        if (catchupMs.isPresent()) {
+            long windowStart = nowMs - catchupMs.get();
+            return Math.max(watermark.orElse(windowStart), windowStart);
+        }
+        return Math.max(watermark.orElse(activeSinceMs), activeSinceMs);
+    }
+
+    /** The oldest occurrence that is due at {@code nowMs}, if any. */
+    Optional<Instant> due(Optional<Long> watermark, long nowMs) {
+        return cron.next(Instant.ofEpochMilli(lowerBound(watermark, nowMs))).filter(t -> t.toEpochMilli() <= nowMs);
+    }
+}

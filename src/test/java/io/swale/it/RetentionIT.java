@@ -1,0 +1,133 @@
+package io.swale.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.swale.graph.Partition;
+import io.swale.record.GraphRunRecord;
+import io.swale.record.RunState;
+import io.swale.scheduler.GraphRuns;
+import io.swale.scheduler.RerunOutcome;
+import io.swale.scheduler.RetentionPass;
+import io.swale.store.RunKey;
+import io.swale.store.RunView;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisPool;
+
+/** The retention pass of spec §12 on real Redis: expiry, stale entries, a fresh start at r0, a malformed record. */
+class RetentionIT extends IntegrationSupport {
+    private static final String GRAPH = "ret_graph";
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    @Autowired
+    private RetentionPass retention;
+
+    @Autowired
+    private GraphRuns graphRuns;
+
+    @Autowired
+    private JedisPool redis;
+
+    @Test
+    void expiresSettledRunsDropsStaleEntriesAndStartsAgainAtRerunZero() {
+        clock.set(T0);
+        publish("""
+                [graph]
+                name = "ret_graph"
+                partition = "daily"
+
+                [[node]]
+                name = "extract"
+                produces = "ret_raw"
+                operator = "noop"
+                [node.params]
+
+                [[node]]
+                name = "load"
+                produces = "ret_loaded"
+                consumes = ["ret_raw"]
+                operator = "shell"
+                [node.params]
+                command = "sleep 1; printf '{}'"
+                """);
+        assertThat(graphRuns.startRuns(GRAPH, List.of(Partition.of("20260101"), Partition.of("20260102")))).hasSize(2);
+        awaitSettled(GRAPH, "20260101", RunState.COMPLETE);
+        awaitSettled(GRAPH, "20260102", RunState.COMPLETE);
+        assertThat(expiryScore("20260101")).isEqualTo((double) T0.toEpochMilli());
+
+        // 20260102 is active again (a rerun runs for a second) when the pass comes: its entry is stale
+        clock.set(T0.plus(Duration.ofDays(1)));
+        assertThat(graphRuns.rerun(GRAPH, Partition.of("20260102"), "load")).isInstanceOf(RerunOutcome.Submitted.class);
+        clock.set(T0.plus(Duration.ofDays(90)).plus(Duration.ofHours(1)));
+        RetentionPass.Report report = retention.run();
+        assertThat(report.runs()).isEqualTo(1);
+        assertThat(report.stale()).isEqualTo(1);
+        assertThat(report.error()).isEmpty();
+        assertGone("20260101");
+        assertThat(run(GRAPH, "20260102")).isPresent();
+
+        GraphRunRecord resettled = awaitSettled(GRAPH, "20260102", RunState.COMPLETE);
+        assertThat(expiryScore("20260102")).isEqualTo((double) resettled.settledAtMs().orElseThrow());
+
+        // the expired partition starts again from scratch, run ids at r0
+        GraphRuns.Started again = graphRuns.startRun(run(GRAPH, "20260102").orElseThrow().definition(),
+                Partition.of("20260101"));
+        assertThat(again.started()).isTrue();
+        assertThat(again.submitted()).containsExactly("ret_graph-20260101-extract-r0");
+        awaitSettled(GRAPH, "20260101", RunState.COMPLETE);
+        RunView fresh = runs.read(new RunKey(GRAPH, Partition.of("20260101"))).orElseThrow();
+        assertThat(fresh.instances().keySet())
+                .containsExactlyInAnyOrder("ret_graph-20260101-extract-r0", "ret_graph-20260101-load-r0");
+        assertThat(fresh.nodeRecords().values()).allMatch(json -> json.contains("\"rerun\":0"));
+    }
+
+    @Test
+    void aMalformedRecordStopsThePassAndKeepsTheLaterEntries() {
+        clock.set("2026-02-01T00:00:00Z");
+        publish(dailyGraph("ret_bad", java.util.Optional.empty(), java.util.Optional.empty()));
+        graphRuns.startRuns("ret_bad", List.of(Partition.of("20260201")));
+        awaitSettled("ret_bad", "20260201", RunState.COMPLETE);
+        long early = Instant.parse("2025-12-01T00:00:00Z").toEpochMilli();
+        try (Jedis j = redis.getResource()) {
+            j.zadd("swale:expiry", early, "run:ret_bad/no/such/target");
+            j.zadd("swale:expiry", early + 1, "run:ret_bad/20251101");
+            j.zadd("swale:expiry", early + 2, "run:ret_bad/20251201");
+            j.set("swale:run:{ret_bad/20251201}", "not json");
+        }
+        clock.set("2026-06-01T00:00:00Z");
+        RetentionPass.Report stopped = retention.run();
+        assertThat(stopped.error()).hasValueSatisfying(e -> assertThat(e).contains("ret_bad/20251201"));
+        assertThat(stopped.runs()).isZero();
+        assertThat(run("ret_bad", "20260201")).isPresent();
+        try (Jedis j = redis.getResource()) {
+            assertThat(j.zscore("swale:expiry", "run:ret_bad/no/such/target")).isNull();
+            assertThat(j.zscore("swale:expiry", "run:ret_bad/20251101")).isNull();
+            assertThat(j.zscore("swale:expiry", "run:ret_bad/20251201")).isNotNull();
+            j.del("swale:run:{ret_bad/20251201}");
+        }
+        RetentionPass.Report resumed = retention.run();
+        assertThat(resumed.error()).isEmpty();
+        assertThat(resumed.runs()).isGreaterThanOrEqualTo(1);
+        assertThat(run("ret_bad", "20260201")).isEmpty();
+    }
+
+    private Double expiryScore(String partition) {
+        try (Jedis j = redis.getResource()) {
+            return j.zscore("swale:expiry", "run:" + GRAPH + "/" + partition);
+        }
+    }
+
+    private void assertGone(String partition) {
+        String tag = "{" + GRAPH + "/" + partition + "}";
+        try (Jedis j = redis.getResource()) {
+            assertThat(j.exists("swale:run:" + tag, "swale:nodes:" + tag, "swale:ti:" + tag, "swale:in:" + tag)).isZero();
+            assertThat(j.zscore("swale:runs:" + GRAPH, partition)).isNull();
+            assertThat(j.zscore("swale:active", GRAPH + "/" + partition)).isNull();
+            assertThat(j.zscore("swale:expiry", "run:" + GRAPH + "/" + partition)).isNull();
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.swale.trigger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.swale.graph.Partitioning;
+import io.swale.schedule.CronSchedule;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Which occurrence is due (spec §4.4): catch-up window, watermark, and dropped firings without catch-up. */
+class ScheduleEntryTest {
+    private static final CronSchedule DAILY = CronSchedule.parse("0 2 * * *");
+
+    private static long ms(String instant) {
+        return Instant.parse(instant).toEpochMilli();
+    }
+
+    private static ScheduleEntry entry(Optional<Duration> catchup, String activeSince) {
+        return new ScheduleEntry("g", "hash", DAILY, Partitioning.DAILY, catchup.map(Duration::toMillis), ms(activeSince));
+    }
+
+    @Test
+    void firstAdoptionWithCatchupFiresTheWindowOldestFirst() {
+        ScheduleEntry e = entry(Optional.of(Duration.ofDays(3)), "2026-09-16T01:59:59.950Z");
+        long now = ms("2026-09-16T01:59:59.950Z");
+        assertThat(e.due(Optional.empty(), now)).contains(Instant.parse("2026-09-13T02:00:00Z"));
+        assertThat(e.due(Optional.of(ms("2026-09-13T02:00:00Z")), now)).contains(Instant.parse("2026-09-14T02:00:00Z"));
+        assertThat(e.due(Optional.of(ms("2026-09-15T02:00:00Z")), now)).isEmpty();
+        assertThat(e.due(Optional.of(ms("2026-09-15T02:00:00Z")), now + 1_000)).contains(Instant.parse("2026-09-16T02:00:00Z"));
+    }
+
+    @Test
+    void aWatermarkOlderThanTheWindowReplaysOnlyTheWindow() {
+        ScheduleEntry e = entry(Optional.of(Duration.ofDays(2)), "2026-09-01T00:00:00Z");
+        assertThat(e.due(Optional.of(ms("2026-09-01T02:00:00Z")), ms("2026-09-16T03:00:00Z")))
+                .contains(Instant.parse("2026-09-15T02:00:00Z"));
+    }
+
+    @Test
+    void withoutCatchupNothingBeforeTheScheduleBecameActiveFires() {
+        ScheduleEntry e = entry(Optional.empty(), "2026-09-16T05:00:00Z");
+        assertThat(e.due(Optional.of(ms("2026-09-10T02:00:00Z")), ms("2026-09-16T06:00:00Z"))).isEmpty();
+        assertThat(e.due(Optional.empty(), ms("2026-09-17T02:00:00Z"))).contains(Instant.parse("2026-09-17T02:00:00Z"));
+        assertThat(e.due(Optional.of(ms("2026-09-17T02:00:00Z")), ms("2026-09-18T02:30:00Z")))
+                .contains(Instant.parse("2026-09-18T02:00:00Z"));
+    }
+
+    @Test
+    void anUnsatisfiableScheduleIsNeverDue() {
+        ScheduleEntry e = new ScheduleEntry("g", "h", CronSchedule.parse("0 0 30 2 *"), Partitioning.DAILY,
+                Optional.of(Duration.ofDays(400).toMillis()), 0);
+        assertThat(e.due(Optional.empty(), ms("2026-09-16T00:00:00Z"))).isEmpty();
+    }
+}
