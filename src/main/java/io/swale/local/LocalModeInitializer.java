@@ -5,6 +5,7 @@ import java.util.Map;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
@@ -33,11 +34,16 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
         if (!env.acceptsProfiles(org.springframework.core.env.Profiles.of("local"))) {
             env.addActiveProfile("local");
         }
-        context.addApplicationListener(event -> {
-            if (event instanceof ContextClosedEvent closed && closed.getApplicationContext() == context) {
-                infra.close();
-            }
-        });
+        if (context instanceof GenericApplicationContext generic) {
+            // As a bean it is destroyed after every lifecycle bean stopped, so nothing outlives its broker.
+            generic.registerBean("swaleEmbeddedInfrastructure", EmbeddedInfrastructure.class, () -> infra);
+        } else {
+            context.addApplicationListener(event -> {
+                if (event instanceof ContextClosedEvent closed && closed.getApplicationContext() == context) {
+                    infra.close();
+                }
+            });
+        }
     }
 
     static boolean wantsEmbedded(ConfigurableEnvironment env) {
