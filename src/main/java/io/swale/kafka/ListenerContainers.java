@@ -1,6 +1,7 @@
 package io.swale.kafka;
 
 import io.swale.scheduler.SwaleException;
+import io.swale.scheduler.SwaleMetrics;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -25,6 +26,11 @@ import org.springframework.util.backoff.ExponentialBackOff;
 public final class ListenerContainers {
     private final Map<String, Object> consumerProperties;
     private final KafkaTemplate<String, byte[]> template;
+    private volatile SwaleMetrics metrics = SwaleMetrics.NONE;
+
+    public void metrics(SwaleMetrics metrics) {
+        this.metrics = metrics;
+    }
 
     public ListenerContainers(Map<String, Object> consumerProperties, KafkaTemplate<String, byte[]> template) {
         this.consumerProperties = Map.copyOf(consumerProperties);
@@ -72,8 +78,10 @@ public final class ListenerContainers {
     }
 
     private DefaultErrorHandler errorHandler() {
-        var recoverer = new DeadLetterPublishingRecoverer(template,
-                (record, e) -> new TopicPartition(SwaleTopics.deadLetter(record.topic()), -1));
+        var recoverer = new DeadLetterPublishingRecoverer(template, (record, e) -> {
+            metrics.deadLetter(SwaleTopics.deadLetter(record.topic()));
+            return new TopicPartition(SwaleTopics.deadLetter(record.topic()), -1);
+        });
         ExponentialBackOff backOff = new ExponentialBackOff(200, 2.0);
         backOff.setMaxElapsedTime(3_000);
         DefaultErrorHandler handler = new DefaultErrorHandler(recoverer, backOff);

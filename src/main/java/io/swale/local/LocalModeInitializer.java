@@ -30,7 +30,10 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
         props.put("swale.examples", env.getProperty("swale.examples", "examples"));
         props.put("server.address", env.getProperty("server.address", "127.0.0.1"));
         env.getPropertySources().addFirst(new MapPropertySource("swaleEmbedded", props));
-        if (!env.acceptsProfiles(org.springframework.core.env.Profiles.of("local"))) {
+        // swale.local-profile=false keeps the embedded infrastructure without the local profile's openness
+        // (used to test security outside local on embedded Kafka and Redis).
+        boolean localProfile = env.getProperty("swale.local-profile", Boolean.class, true);
+        if (localProfile && !env.acceptsProfiles(org.springframework.core.env.Profiles.of("local"))) {
             env.addActiveProfile("local");
         }
         context.addApplicationListener(event -> {
