@@ -71,7 +71,7 @@ public class RunsController {
         }
         List<Partition> partitions = new ArrayList<>();
         for (int i = 0; i < body.partitions().size(); i++) {
-            partitions.add(Paths.partition("partitions[" + i + "]", body.partitions().get(i)));
+            partitions.add(Paths.partition(body.partitions().get(i)));
         }
         return RequestAnswers.of(requests.handle(Paths.idempotencyKey(key), new AdminRequest.Start(graph, partitions)));
     }

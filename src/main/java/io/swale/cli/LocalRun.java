@@ -107,6 +107,7 @@ final class LocalRun {
                         "swale.default-slots=" + concurrency,
                         "swale.scheduler.reconcile-interval=10s",
                         "swale.ops.lag-interval=1h",
+                        "spring.quartz.scheduler-name=swale-local-run",
                         "logging.level.root=WARN",
                         "logging.level.io.swale=WARN",
                         "logging.level.org.apache.kafka=ERROR",
