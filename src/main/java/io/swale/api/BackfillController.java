@@ -1,6 +1,5 @@
 package io.swale.api;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -39,7 +38,6 @@ public class BackfillController {
      * @param mode {@code missing} (default): partitions without a run; {@code failed}: also rerun the failed
      *     and cancelled nodes of failed runs
      */
-    @JsonIgnoreProperties(ignoreUnknown = false)
     public record BackfillRequest(String from, String to, Boolean dryRun, String mode) {}
 
     @PostMapping

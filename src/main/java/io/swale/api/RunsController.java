@@ -8,7 +8,6 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import io.swale.graph.Partition;
 import io.swale.request.AdminRequest;
 import io.swale.request.Requests;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +37,6 @@ public class RunsController {
     }
 
     /** The body of a start request. */
-    @JsonIgnoreProperties(ignoreUnknown = false)
     public record StartRequest(List<String> partitions) {}
 
     @GetMapping

@@ -29,10 +29,14 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
         props.put("swale.auto-create-pools", env.getProperty("swale.auto-create-pools", "true"));
         props.put("swale.examples", env.getProperty("swale.examples", "examples"));
         props.put("server.address", env.getProperty("server.address", "127.0.0.1"));
-        env.getPropertySources().addFirst(new MapPropertySource("swaleEmbedded", props));
         // swale.local-profile=false keeps the embedded infrastructure without the local profile's openness
         // (used to test security outside local on embedded Kafka and Redis).
         boolean localProfile = env.getProperty("swale.local-profile", Boolean.class, true);
+        if (localProfile) {
+            // application-local.yml is read before this initializer adds the profile: repeat what it says.
+            props.put("management.endpoint.health.show-details", "always");
+        }
+        env.getPropertySources().addFirst(new MapPropertySource("swaleEmbedded", props));
         if (localProfile && !env.acceptsProfiles(org.springframework.core.env.Profiles.of("local"))) {
             env.addActiveProfile("local");
         }
