@@ -62,8 +62,9 @@ public class RunViews {
                 Map<RunKey, GraphRunRecord> batch = runs.runRecords(all.subList(from, Math.min(all.size(), from + BATCH)));
                 for (Map.Entry<RunKey, GraphRunRecord> e : batch.entrySet()) {
                     counts.merge(e.getValue().state().wireName(), 1, Integer::sum);
-                    latest = new LinkedHashMap<>(Map.of("partition", e.getKey().partition().key(),
-                            "state", e.getValue().state().wireName()));
+                    latest = new LinkedHashMap<>();
+                    latest.put("partition", e.getKey().partition().key());
+                    latest.put("state", e.getValue().state().wireName());
                 }
             }
             Map<String, Object> g = new LinkedHashMap<>();
