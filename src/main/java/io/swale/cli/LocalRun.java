@@ -94,24 +94,24 @@ final class LocalRun {
         out.flush();
     }
 
+    /** Command-line arguments outrank application.yml, so these settings win over the service's. */
     private ConfigurableApplicationContext start() {
         return new SpringApplicationBuilder(SwaleApplication.class)
                 .web(WebApplicationType.NONE)
                 .bannerMode(Banner.Mode.OFF)
                 .logStartupInfo(false)
-                .properties(
-                        "swale.embedded=true",
-                        "swale.roles=scheduler,pool",
-                        "swale.examples=",
-                        "swale.auto-create-pools=true",
-                        "swale.default-slots=" + concurrency,
-                        "swale.scheduler.reconcile-interval=10s",
-                        "swale.ops.lag-interval=1h",
-                        "spring.quartz.scheduler-name=swale-local-run",
-                        "logging.level.root=WARN",
-                        "logging.level.io.swale=WARN",
-                        "logging.level.org.apache.kafka=ERROR",
-                        "logging.level.kafka=ERROR")
-                .run();
+                .run("--swale.embedded=true",
+                        "--swale.roles=scheduler,pool",
+                        "--swale.examples=",
+                        "--swale.auto-create-pools=true",
+                        "--swale.default-slots=" + concurrency,
+                        "--swale.scheduler.reconcile-interval=10s",
+                        "--swale.ops.lag-interval=1h",
+                        "--spring.quartz.scheduler-name=swale-local-run",
+                        "--logging.level.root=WARN",
+                        "--logging.level.io.swale=WARN",
+                        "--logging.level.org.apache.kafka=ERROR",
+                        "--logging.level.kafka=ERROR",
+                        "--logging.level.state.change.logger=ERROR");
     }
 }

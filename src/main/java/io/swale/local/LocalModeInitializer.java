@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
@@ -40,11 +39,8 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
         if (localProfile && !env.acceptsProfiles(org.springframework.core.env.Profiles.of("local"))) {
             env.addActiveProfile("local");
         }
-        context.addApplicationListener(event -> {
-            if (event instanceof ContextClosedEvent closed && closed.getApplicationContext() == context) {
-                infra.close();
-            }
-        });
+        // Registered before any bean, so destroyed after every bean: clients stop before the broker goes away.
+        context.getBeanFactory().registerDisposableBean("swaleEmbeddedInfrastructure", infra::close);
     }
 
     static boolean wantsEmbedded(ConfigurableEnvironment env) {
