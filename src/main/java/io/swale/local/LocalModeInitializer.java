@@ -40,7 +40,8 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
             env.addActiveProfile("local");
         }
         // Registered before any bean, so destroyed after every bean: clients stop before the broker goes away.
-        context.getBeanFactory().registerDisposableBean("swaleEmbeddedInfrastructure", infra::close);
+        ((org.springframework.beans.factory.support.DefaultSingletonBeanRegistry) context.getBeanFactory())
+                .registerDisposableBean("swaleEmbeddedInfrastructure", infra::close);
     }
 
     static boolean wantsEmbedded(ConfigurableEnvironment env) {
