@@ -11,4 +11,5 @@ s.started = now
 save_instance(KEYS[1], ARGV[1], s)
 local input = redis.call('HGET', KEYS[2], ARGV[1]) or ''
 local step_state = redis.call('HGET', KEYS[2], 'st:' .. ARGV[1]) or ''
-return { 'claimed', tostring(s.token), tostring(s.attempt), tostring(s.step), input, step_state, tostring(now), tostring(s.max) }
+return { 'claimed', tostring(s.token), tostring(s.attempt), tostring(s.step), input, step_state, tostring(now), tostring(s.max),
+  tostring(s.submitted or s.dispatched or now) }

@@ -1,4 +1,6 @@
--- KEYS: instances, inputs; ARGV: run id, instance json, input json
+-- KEYS: instances, inputs[, request record, expiry]
+-- ARGV: run id, instance json, input json[, request record json, handled at ms, expiry member]
+-- The optional request record (a Submitted rerun, spec §10) commits only when the submission is new.
 local existing = load_instance(KEYS[1], ARGV[1])
 if existing then
   if ACTIVE[existing.state] and redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[3] then
@@ -8,6 +10,12 @@ if existing then
 end
 local s = cjson.decode(ARGV[2])
 s.dispatched = now_ms()
+s.submitted = s.dispatched
 save_instance(KEYS[1], ARGV[1], s)
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+if KEYS[3] then
+  if redis.call('SET', KEYS[3], ARGV[4], 'NX') then
+    redis.call('ZADD', KEYS[4], tonumber(ARGV[5]), ARGV[6])
+  end
+end
 return 'new'

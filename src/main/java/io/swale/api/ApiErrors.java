@@ -14,6 +14,13 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.bind.MissingServletRequestParameterException;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import io.swale.kafka.KafkaInspector;
+import io.swale.request.Requests;
+import redis.clients.jedis.exceptions.JedisException;
+import tools.jackson.core.JacksonException;
 
 /** Every error as application/problem+json, naming what is at fault. */
 @RestControllerAdvice(basePackages = "io.swale.api")
@@ -84,10 +91,59 @@ public class ApiErrors {
 
     @ExceptionHandler(HttpMessageNotReadableException.class)
     ProblemDetail unreadable(HttpMessageNotReadableException e) {
-        ProblemDetail p = problem(HttpStatus.BAD_REQUEST, "Malformed body",
-                e.getMostSpecificCause().getMessage() == null ? "the body is not readable" : e.getMostSpecificCause().getMessage());
-        p.setProperty("field", "body");
+        Throwable cause = e.getMostSpecificCause();
+        String detail = cause instanceof JacksonException je ? je.getOriginalMessage() : cause.getMessage();
+        ProblemDetail p = problem(HttpStatus.BAD_REQUEST, "Malformed body", detail == null ? "the body is not readable" : detail);
+        p.setProperty("field", cause instanceof JacksonException je ? jsonPath(je) : "body");
         return p;
+    }
+
+    /** {@code partitions[0]}, {@code mode}, or {@code body} when the error is not at a field. */
+    private static String jsonPath(JacksonException e) {
+        StringBuilder s = new StringBuilder();
+        for (JacksonException.Reference r : e.getPath()) {
+            if (r.getPropertyName() != null) {
+                s.append(s.isEmpty() ? "" : ".").append(r.getPropertyName());
+            } else if (r.getIndex() >= 0) {
+                s.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        return s.isEmpty() ? "body" : s.toString();
+    }
+
+    @ExceptionHandler(MethodArgumentTypeMismatchException.class)
+    ProblemDetail mismatch(MethodArgumentTypeMismatchException e) {
+        ProblemDetail p = problem(HttpStatus.BAD_REQUEST, "Bad request",
+                "`" + e.getValue() + "` is not a valid value for `" + e.getName() + "`");
+        p.setProperty("field", e.getName());
+        return p;
+    }
+
+    @ExceptionHandler(MissingServletRequestParameterException.class)
+    ProblemDetail missing(MissingServletRequestParameterException e) {
+        ProblemDetail p = problem(HttpStatus.BAD_REQUEST, "Bad request", "`" + e.getParameterName() + "` is required");
+        p.setProperty("field", e.getParameterName());
+        return p;
+    }
+
+    @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
+    ProblemDetail mediaType(HttpMediaTypeNotSupportedException e) {
+        ProblemDetail p = problem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type",
+                "Content-Type `" + e.getContentType() + "` is not accepted here");
+        p.setProperty("field", "Content-Type");
+        return p;
+    }
+
+    @ExceptionHandler(Requests.KeyReused.class)
+    ProblemDetail keyReused(Requests.KeyReused e) {
+        ProblemDetail p = problem(HttpStatus.UNPROCESSABLE_CONTENT, "Idempotency-Key reused", e.getMessage());
+        p.setProperty("field", Paths.IDEMPOTENCY_KEY);
+        return p;
+    }
+
+    @ExceptionHandler({KafkaInspector.KafkaQueryException.class, JedisException.class})
+    ProblemDetail infrastructure(RuntimeException e) {
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "Try again", e.getMessage());
     }
 
     @ExceptionHandler(SwaleException.class)

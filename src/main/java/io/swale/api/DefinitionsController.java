@@ -5,6 +5,9 @@ import io.swale.definition.Definition;
 import io.swale.definition.DefinitionFormat;
 import io.swale.jobs.SyncService;
 import io.swale.scheduler.DefinitionCatalog;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.http.HttpHeaders;
@@ -19,6 +22,7 @@ import org.springframework.web.bind.annotation.RestController;
 /** Publishing and validating definitions. */
 @RestController
 @RequestMapping("/api/v1/definitions")
+@Tag(name = "definitions", description = "Publish and validate definitions")
 public class DefinitionsController {
     private final DefinitionCatalog catalog;
     private final SyncService sync;
@@ -32,6 +36,12 @@ public class DefinitionsController {
 
     @PostMapping
     @ResponseStatus(HttpStatus.CREATED)
+    @Operation(summary = "Publish a definition (TOML, or YAML with Content-Type application/yaml)")
+    @ApiResponse(responseCode = "201", description = "`{\"graph\",\"hash\",\"changed\"}`")
+    @ApiResponse(responseCode = "400", ref = OpenApiConfiguration.BAD_REQUEST)
+    @ApiResponse(responseCode = "401", ref = OpenApiConfiguration.UNAUTHORIZED)
+    @ApiResponse(responseCode = "409", ref = OpenApiConfiguration.CONFLICT)
+    @ApiResponse(responseCode = "422", ref = OpenApiConfiguration.UNPROCESSABLE)
     public Map<String, Object> publish(@RequestBody(required = false) byte[] body,
             @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType) {
         DefinitionCatalog.Published p = catalog.publish(body(body), DefinitionFormat.fromContentType(contentType));
@@ -47,6 +57,11 @@ public class DefinitionsController {
     }
 
     @PostMapping("/validate")
+    @Operation(summary = "Check a definition without storing it")
+    @ApiResponse(responseCode = "200", description = "`{\"graph\",\"nodes\",\"edges\"}`")
+    @ApiResponse(responseCode = "400", ref = OpenApiConfiguration.BAD_REQUEST)
+    @ApiResponse(responseCode = "401", ref = OpenApiConfiguration.UNAUTHORIZED)
+    @ApiResponse(responseCode = "422", ref = OpenApiConfiguration.UNPROCESSABLE)
     public Map<String, Object> validate(@RequestBody(required = false) byte[] body,
             @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType) {
         Definition d = catalog.loader().load(body(body), DefinitionFormat.fromContentType(contentType));

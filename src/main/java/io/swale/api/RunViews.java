@@ -31,6 +31,7 @@ import org.springframework.stereotype.Component;
 /** Read-only views of graphs and runs (spec §11), shaped as the REST API returns them. */
 @Component
 public class RunViews {
+    private static final int BATCH = 1000;
     private final DefinitionStore definitions;
     private final DefinitionCatalog catalog;
     private final RunStore runs;
@@ -41,21 +42,32 @@ public class RunViews {
         this.runs = runs;
     }
 
+    /**
+     * Every graph with a graph record or a run. Counting reads only the run records (pipelined, in batches),
+     * never node records or task instances.
+     */
     public List<Map<String, Object>> graphs() {
-        Set<String> names = new TreeSet<>(definitions.graphRecords().keySet());
+        Map<String, GraphRecord> records = definitions.graphRecords();
+        Set<String> names = new TreeSet<>(records.keySet());
         names.addAll(runs.graphsWithRuns());
         List<Map<String, Object>> out = new ArrayList<>();
         for (String name : names) {
-            Optional<GraphRecord> record = definitions.graphRecord(name);
+            Optional<GraphRecord> record = Optional.ofNullable(records.get(name));
             Optional<Graph> graph = record.flatMap(r -> catalog.find(r.definition())).map(Definition::graph);
             Map<String, Integer> counts = new LinkedHashMap<>();
             for (String s : List.of("active", "complete", "failed", "cancelled")) {
                 counts.put(s, 0);
             }
             Map<String, Object> latest = null;
-            for (RunView v : runs.readAll(keys(name, Optional.empty(), Integer.MAX_VALUE))) {
-                counts.merge(v.run().state().wireName(), 1, Integer::sum);
-                latest = new LinkedHashMap<>(Map.of("partition", v.key().partition().key(), "state", v.run().state().wireName()));
+            List<RunKey> all = keys(name, Optional.empty(), Integer.MAX_VALUE);
+            for (int from = 0; from < all.size(); from += BATCH) {
+                Map<RunKey, GraphRunRecord> batch = runs.runRecords(all.subList(from, Math.min(all.size(), from + BATCH)));
+                for (Map.Entry<RunKey, GraphRunRecord> e : batch.entrySet()) {
+                    counts.merge(e.getValue().state().wireName(), 1, Integer::sum);
+                    latest = new LinkedHashMap<>();
+                    latest.put("partition", e.getKey().partition().key());
+                    latest.put("state", e.getValue().state().wireName());
+                }
             }
             Map<String, Object> g = new LinkedHashMap<>();
             g.put("name", name);
@@ -190,7 +202,7 @@ public class RunViews {
         return runs.partitions(graph, from, limit).stream().map(p -> new RunKey(graph, p)).toList();
     }
 
-    static String time(long ms) {
+    public static String time(long ms) {
         return Instant.ofEpochMilli(ms).toString();
     }
 }

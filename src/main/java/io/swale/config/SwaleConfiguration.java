@@ -18,6 +18,10 @@ import io.swale.scheduler.GraphRuns;
 import io.swale.scheduler.Reconciler;
 import io.swale.scheduler.RetentionPass;
 import io.swale.scheduler.Submission;
+import io.swale.scheduler.SwaleMetrics;
+import io.swale.metrics.MicrometerSwaleMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import io.swale.scheduler.Terminations;
 import io.swale.schedule.DialectCronCheck;
 import io.swale.store.DefinitionStore;
@@ -168,8 +172,17 @@ public class SwaleConfiguration {
     }
 
     @Bean
-    ListenerContainers listenerContainers(KafkaProperties kafka, KafkaTemplate<String, byte[]> template) {
-        return new ListenerContainers(kafka.buildConsumerProperties(), template);
+    ListenerContainers listenerContainers(KafkaProperties kafka, KafkaTemplate<String, byte[]> template,
+            SwaleMetrics metrics) {
+        ListenerContainers containers = new ListenerContainers(kafka.buildConsumerProperties(), template);
+        containers.metrics(metrics);
+        return containers;
+    }
+
+    @Bean
+    SwaleMetrics swaleMetrics(ObjectProvider<MeterRegistry> registry) {
+        MeterRegistry r = registry.getIfAvailable();
+        return r == null ? SwaleMetrics.NONE : new MicrometerSwaleMetrics(r);
     }
 
     @Bean
@@ -183,31 +196,33 @@ public class SwaleConfiguration {
     }
 
     @Bean
-    KafkaDeadLetters deadLetters(KafkaTemplate<String, byte[]> template, SwaleTopics topics, Clock clock) {
-        return new KafkaDeadLetters(template, topics, clock);
+    KafkaDeadLetters deadLetters(KafkaTemplate<String, byte[]> template, SwaleTopics topics, Clock clock,
+            SwaleMetrics metrics) {
+        return new KafkaDeadLetters(template, topics, clock, metrics);
     }
 
     @Bean
-    Submission submission(TaskStore tasks, KafkaDispatcher dispatcher, ConfiguredPools pools) {
-        return new Submission(tasks, dispatcher, pools);
+    Submission submission(TaskStore tasks, KafkaDispatcher dispatcher, ConfiguredPools pools, SwaleMetrics metrics,
+            Clock clock) {
+        return new Submission(tasks, dispatcher, pools, metrics, clock);
     }
 
     @Bean
     GraphRuns graphRuns(DefinitionCatalog catalog, DefinitionStore store, RunStore runs, TaskStore tasks,
-            Submission submission, Clock clock) {
-        return new GraphRuns(catalog, store, runs, tasks, submission, clock);
+            Submission submission, Clock clock, SwaleMetrics metrics) {
+        return new GraphRuns(catalog, store, runs, tasks, submission, clock, metrics);
     }
 
     @Bean
-    Terminations terminations(TaskStore tasks, KafkaEventPublisher events, Clock clock) {
-        return new Terminations(tasks, events, clock);
+    Terminations terminations(TaskStore tasks, KafkaEventPublisher events, Clock clock, SwaleMetrics metrics) {
+        return new Terminations(tasks, events, clock, metrics);
     }
 
     @Bean
     Reconciler reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, Terminations terminations,
-            KafkaDispatcher dispatcher, SwaleProperties props) {
+            KafkaDispatcher dispatcher, SwaleProperties props, SwaleMetrics metrics) {
         return new Reconciler(runs, tasks, graphRuns, terminations, dispatcher,
-                props.getScheduler().getStaleDispatch().toMillis());
+                props.getScheduler().getStaleDispatch().toMillis(), metrics);
     }
 
     @Bean

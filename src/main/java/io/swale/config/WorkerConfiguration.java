@@ -6,6 +6,7 @@ import io.swale.operator.OperatorRegistry;
 import io.swale.pool.AttemptRunner;
 import io.swale.pool.Backoff;
 import io.swale.scheduler.DelayedMover;
+import io.swale.scheduler.SwaleMetrics;
 import io.swale.scheduler.Terminations;
 import io.swale.store.TaskStore;
 import java.util.concurrent.Executors;
@@ -28,11 +29,14 @@ public class WorkerConfiguration {
 
     @Bean
     AttemptRunner attemptRunner(OperatorRegistry operators, TaskStore tasks, Terminations terminations,
-            KafkaDeadLetters deadLetters, ScheduledExecutorService attemptTicker, SwaleProperties props) {
+            KafkaDeadLetters deadLetters, ScheduledExecutorService attemptTicker, SwaleProperties props,
+            SwaleMetrics metrics) {
         var w = props.getWorker();
-        return new AttemptRunner(operators, tasks, terminations, deadLetters, attemptTicker,
+        AttemptRunner runner = new AttemptRunner(operators, tasks, terminations, deadLetters, attemptTicker,
                 new AttemptRunner.Timing(w.getLease(), w.getHeartbeat(), w.getCancelPoll()),
                 new Backoff(w.getRetryInitial(), w.getRetryMax(), 0.2), System.getenv());
+        runner.metrics(metrics);
+        return runner;
     }
 
     @Bean

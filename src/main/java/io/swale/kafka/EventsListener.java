@@ -1,6 +1,7 @@
 package io.swale.kafka;
 
 import io.swale.graph.Partition;
+import io.swale.logging.LogContext;
 import io.swale.record.RecordCodec;
 import io.swale.scheduler.GraphRuns;
 import io.swale.scheduler.SwaleException;
@@ -29,6 +30,8 @@ public final class EventsListener {
             throw new SwaleException.Malformed("not a task-terminated event");
         }
         RunKey key = new RunKey(event.get("graph").asString(), Partition.of(event.get("partition").asString()));
-        graphRuns.onTaskTerminated(key, event.get("node").asString());
+        try (LogContext ignored = LogContext.of(key.graph(), key.partition().key(), event.get("node").asString(), null)) {
+            graphRuns.onTaskTerminated(key, event.get("node").asString());
+        }
     }
 }

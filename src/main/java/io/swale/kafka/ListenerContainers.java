@@ -2,6 +2,7 @@ package io.swale.kafka;
 
 import io.swale.scheduler.SwaleException;
 import java.nio.charset.StandardCharsets;
+import io.swale.scheduler.SwaleMetrics;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -30,6 +31,11 @@ public final class ListenerContainers {
     public static final String REASON_HEADER = "swale.error";
     private final Map<String, Object> consumerProperties;
     private final KafkaTemplate<String, byte[]> template;
+    private volatile SwaleMetrics metrics = SwaleMetrics.NONE;
+
+    public void metrics(SwaleMetrics metrics) {
+        this.metrics = metrics;
+    }
 
     public ListenerContainers(Map<String, Object> consumerProperties, KafkaTemplate<String, byte[]> template) {
         this.consumerProperties = Map.copyOf(consumerProperties);
@@ -77,8 +83,10 @@ public final class ListenerContainers {
     }
 
     private DefaultErrorHandler errorHandler() {
-        var recoverer = new DeadLetterPublishingRecoverer(template,
-                (record, e) -> new TopicPartition(SwaleTopics.deadLetter(record.topic()), -1));
+        var recoverer = new DeadLetterPublishingRecoverer(template, (record, e) -> {
+            metrics.deadLetter(SwaleTopics.deadLetter(record.topic()));
+            return new TopicPartition(SwaleTopics.deadLetter(record.topic()), -1);
+        });
         recoverer.setHeadersFunction((record, e) -> {
             Headers headers = new RecordHeaders();
             headers.add(REASON_HEADER, reason(e).getBytes(StandardCharsets.UTF_8));

@@ -4,8 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.event.ContextClosedEvent;
-import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
@@ -30,20 +28,20 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
         props.put("swale.auto-create-pools", env.getProperty("swale.auto-create-pools", "true"));
         props.put("swale.examples", env.getProperty("swale.examples", "examples"));
         props.put("server.address", env.getProperty("server.address", "127.0.0.1"));
+        // swale.local-profile=false keeps the embedded infrastructure without the local profile's openness
+        // (used to test security outside local on embedded Kafka and Redis).
+        boolean localProfile = env.getProperty("swale.local-profile", Boolean.class, true);
+        if (localProfile) {
+            // application-local.yml is read before this initializer adds the profile: repeat what it says.
+            props.put("management.endpoint.health.show-details", "always");
+        }
         env.getPropertySources().addFirst(new MapPropertySource("swaleEmbedded", props));
-        if (!env.acceptsProfiles(org.springframework.core.env.Profiles.of("local"))) {
+        if (localProfile && !env.acceptsProfiles(org.springframework.core.env.Profiles.of("local"))) {
             env.addActiveProfile("local");
         }
-        if (context instanceof GenericApplicationContext generic) {
-            // As a bean it is destroyed after every lifecycle bean stopped, so nothing outlives its broker.
-            generic.registerBean("swaleEmbeddedInfrastructure", EmbeddedInfrastructure.class, () -> infra);
-        } else {
-            context.addApplicationListener(event -> {
-                if (event instanceof ContextClosedEvent closed && closed.getApplicationContext() == context) {
-                    infra.close();
-                }
-            });
-        }
+        // Registered before any bean, so destroyed after every bean: clients stop before the broker goes away.
+        ((org.springframework.beans.factory.support.DefaultSingletonBeanRegistry) context.getBeanFactory())
+                .registerDisposableBean("swaleEmbeddedInfrastructure", infra::close);
     }
 
     static boolean wantsEmbedded(ConfigurableEnvironment env) {

@@ -7,6 +7,8 @@ import io.swale.operator.OperatorRegistry;
 import io.swale.operator.OperatorResult;
 import io.swale.record.NodeStatus;
 import io.swale.record.RecordCodec;
+import io.swale.logging.LogContext;
+import io.swale.scheduler.SwaleMetrics;
 import io.swale.scheduler.TaskIdentity;
 import io.swale.scheduler.Terminations;
 import io.swale.store.TaskStore;
@@ -48,6 +50,7 @@ public final class AttemptRunner {
     private final Timing timing;
     private final Backoff backoff;
     private final Map<String, String> environment;
+    private volatile SwaleMetrics metrics = SwaleMetrics.NONE;
 
     public AttemptRunner(OperatorRegistry operators, TaskStore tasks, Terminations terminations, DeadLetters deadLetters,
             ScheduledExecutorService ticker, Timing timing, Backoff backoff, Map<String, String> environment) {
@@ -61,7 +64,22 @@ public final class AttemptRunner {
         this.environment = Map.copyOf(environment);
     }
 
+    public void metrics(SwaleMetrics metrics) {
+        this.metrics = metrics;
+    }
+
     public void run(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool) {
+        try (LogContext ignored = LogContext.of(id.graph(), id.partition().key(), id.node(), id.runId())) {
+            if (claim.attempt() == 1 && claim.step() == 0) {
+                metrics.started(pool, Math.max(0, claim.nowMs() - claim.submittedMs()));
+            }
+            long t0 = System.nanoTime();
+            String result = runClaimed(id, claim, pool);
+            metrics.attemptFinished(pool, result, System.nanoTime() - t0);
+        }
+    }
+
+    private String runClaimed(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool) {
         Cancellation cancellation = new Cancellation();
         ScheduledFuture<?> watch = keepClaim(id, claim.token(), cancellation);
         OperatorResult result;
@@ -73,8 +91,15 @@ public final class AttemptRunner {
         } finally {
             watch.cancel(false);
         }
-        settle(id, claim, pool, cancellation.isCancelled() && CANCELLED.equals(cancellation.reason())
-                ? new OperatorResult.Failed(CANCELLED) : result, cancellation);
+        boolean cancelled = cancellation.isCancelled() && CANCELLED.equals(cancellation.reason());
+        settle(id, claim, pool, cancelled ? new OperatorResult.Failed(CANCELLED) : result, cancellation);
+        return cancelled ? "cancelled" : switch (result) {
+            case OperatorResult.Succeeded s -> "succeeded";
+            case OperatorResult.Failed f -> "failed";
+            case OperatorResult.Continue c -> "continue";
+            case OperatorResult.TransientError t -> claim.attempt() < claim.maxAttempts() ? "retry" : "failed";
+            case OperatorResult.PermanentError p -> "failed";
+        };
     }
 
     private OperatorResult execute(TaskIdentity id, TaskStore.Claim.Claimed claim, Cancellation cancellation) {
@@ -107,41 +132,41 @@ public final class AttemptRunner {
             Cancellation cancellation) {
         boolean cancelled = cancellation.isCancelled() && CANCELLED.equals(cancellation.reason());
         switch (result) {
-            case OperatorResult.Succeeded s -> end(id, claim, NodeStatus.SUCCEEDED, Optional.of(s.output()), Optional.empty());
-            case OperatorResult.Failed f -> end(id, claim, cancelled ? NodeStatus.CANCELLED : NodeStatus.FAILED,
+            case OperatorResult.Succeeded s -> end(id, pool, claim, NodeStatus.SUCCEEDED, Optional.of(s.output()), Optional.empty());
+            case OperatorResult.Failed f -> end(id, pool, claim, cancelled ? NodeStatus.CANCELLED : NodeStatus.FAILED,
                     Optional.empty(), Optional.of(f.reason()));
-            case OperatorResult.Continue c -> park(id, claim, c.delay().toMillis(), "", true,
+            case OperatorResult.Continue c -> park(id, pool, claim, c.delay().toMillis(), "", true,
                     RecordCodec.text(c.state()));
             case OperatorResult.TransientError t -> {
                 if (claim.attempt() < claim.maxAttempts()) {
-                    park(id, claim, backoff.delayMs(claim.attempt()), t.message(), false, "");
+                    park(id, pool, claim, backoff.delayMs(claim.attempt()), t.message(), false, "");
                 } else {
-                    deadLetters.send(pool, id, claim.attempt(), t.message());
-                    end(id, claim, NodeStatus.FAILED, Optional.empty(), Optional.of(t.message()));
+                    deadLetters.send(pool, id, claim.attempt(), claim.maxAttempts(), t.message());
+                    end(id, pool, claim, NodeStatus.FAILED, Optional.empty(), Optional.of(t.message()));
                 }
             }
             case OperatorResult.PermanentError p -> {
-                deadLetters.send(pool, id, claim.attempt(), p.message());
-                end(id, claim, NodeStatus.FAILED, Optional.empty(), Optional.of(p.message()));
+                deadLetters.send(pool, id, claim.attempt(), claim.maxAttempts(), p.message());
+                end(id, pool, claim, NodeStatus.FAILED, Optional.empty(), Optional.of(p.message()));
             }
         }
     }
 
-    private void end(TaskIdentity id, TaskStore.Claim.Claimed claim, NodeStatus status, Optional<JsonNode> output,
+    private void end(TaskIdentity id, String pool, TaskStore.Claim.Claimed claim, NodeStatus status, Optional<JsonNode> output,
             Optional<String> error) {
-        TaskStore.Finish outcome = terminations.terminate(id, claim.token(), status, output, error);
+        TaskStore.Finish outcome = terminations.terminate(id, pool, claim.token(), status, output, error);
         if (outcome == TaskStore.Finish.CANCELLING) {
-            terminations.terminate(id, claim.token(), NodeStatus.CANCELLED, Optional.empty(), Optional.of(CANCELLED));
+            terminations.terminate(id, pool, claim.token(), NodeStatus.CANCELLED, Optional.empty(), Optional.of(CANCELLED));
         } else if (outcome != TaskStore.Finish.OK) {
             log.warn("settle refused runId={} attempt={} outcome={}", id.runId(), claim.attempt(), outcome);
         }
     }
 
-    private void park(TaskIdentity id, TaskStore.Claim.Claimed claim, long delayMs, String error, boolean nextStep,
+    private void park(TaskIdentity id, String pool, TaskStore.Claim.Claimed claim, long delayMs, String error, boolean nextStep,
             String stepState) {
         switch (tasks.park(id.runKey(), id.runId(), claim.token(), delayMs, error, nextStep, stepState)) {
             case TaskStore.Park.Waiting w -> tasks.scheduleDelayed(id.runKey(), id.runId(), w.dueMs());
-            case TaskStore.Park.Cancelling c -> terminations.terminate(id, claim.token(), NodeStatus.CANCELLED,
+            case TaskStore.Park.Cancelling c -> terminations.terminate(id, pool, claim.token(), NodeStatus.CANCELLED,
                     Optional.empty(), Optional.of(CANCELLED));
             case TaskStore.Park.Lost l -> log.warn("park refused runId={}: the claim ended", id.runId());
         }

@@ -4,5 +4,5 @@ import io.swale.scheduler.TaskIdentity;
 
 /** Where an informational copy of a failed dispatch goes; recovery is always a rerun, never a replay. */
 public interface DeadLetters {
-    void send(String pool, TaskIdentity identity, long attempts, String lastError);
+    void send(String pool, TaskIdentity identity, long attempts, long maxAttempts, String lastError);
 }

@@ -26,6 +26,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Function;
+import io.swale.logging.LogContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +51,13 @@ public final class GraphRuns {
     private final TaskStore tasks;
     private final Submission submission;
     private final Clock clock;
+    private SwaleMetrics metrics = SwaleMetrics.NONE;
+
+    public GraphRuns(DefinitionCatalog definitions, DefinitionStore definitionStore, RunStore runs, TaskStore tasks,
+            Submission submission, Clock clock, SwaleMetrics metrics) {
+        this(definitions, definitionStore, runs, tasks, submission, clock);
+        this.metrics = metrics;
+    }
 
     public GraphRuns(DefinitionCatalog definitions, DefinitionStore definitionStore, RunStore runs, TaskStore tasks,
             Submission submission, Clock clock) {
@@ -68,11 +77,15 @@ public final class GraphRuns {
         if (!runs.create(key, GraphRunRecord.started(hash, clock.millis()))) {
             return new Started(false, List.of());
         }
+        metrics.runStarted(graph.name());
         List<String> submitted = new ArrayList<>();
         for (Node root : graph.roots()) {
             submitted.add(submission.submit(graph, hash, partition, root, 0, Map.of()).runId());
         }
-        log.info("started graph={} partition={} definition={} roots={}", graph.name(), partition, hash, submitted.size());
+        try (LogContext ignored = LogContext.run(graph.name(), partition.key())) {
+            log.info("started graph={} partition={} definition={} roots={}", graph.name(), partition, hash,
+                    submitted.size());
+        }
         return new Started(true, submitted);
     }
 
@@ -154,13 +167,25 @@ public final class GraphRuns {
         if (view.instances().values().stream().noneMatch(i -> i.status().isActive())) {
             runs.dropActive(view.key());
         }
-        log.info("settled graph={} partition={} state={}", view.key().graph(), view.key().partition(),
-                settledState.get().wireName());
+        metrics.runSettled(view.key().graph(), settledState.get().wireName());
+        try (LogContext ignored = LogContext.run(view.key().graph(), view.key().partition().key())) {
+            log.info("settled graph={} partition={} state={}", view.key().graph(), view.key().partition(),
+                    settledState.get().wireName());
+        }
         return true;
     }
 
     /** Rerun of one node (spec §7.8). */
     public RerunOutcome rerun(String graphName, Partition partition, String nodeName) {
+        return rerun(graphName, partition, nodeName, runId -> Optional.empty());
+    }
+
+    /**
+     * Rerun of one node; {@code request} gives the request record to commit atomically with the submission,
+     * which happens only when the outcome is Submitted (spec §10, §14 #18).
+     */
+    public RerunOutcome rerun(String graphName, Partition partition, String nodeName,
+            Function<String, Optional<TaskStore.RequestWrite>> request) {
         RunKey key = new RunKey(graphName, partition);
         for (int attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
             RunView view = runs.read(key).orElseThrow(() -> new SwaleException.UnknownGraphRun(graphName, partition.key()));
@@ -196,8 +221,11 @@ public final class GraphRuns {
             Definition recorded = definitions.get(record.definition());
             Node recordedNode = recorded.graph().node(nodeName).orElse(node);
             Submission.Result r = submission.submit(recorded.graph(), record.definition(), partition, recordedNode,
-                    record.rerun() + 1, current);
-            log.info("rerun graph={} partition={} node={} runId={} new={}", graphName, partition, nodeName, r.runId(), r.isNew());
+                    record.rerun() + 1, current, request);
+            try (LogContext ignored = LogContext.of(graphName, partition.key(), nodeName, r.runId())) {
+                log.info("rerun graph={} partition={} node={} runId={} new={}", graphName, partition, nodeName,
+                        r.runId(), r.isNew());
+            }
             return r.isNew() ? new RerunOutcome.Submitted(r.runId()) : new RerunOutcome.Active(r.runId());
         }
         throw new SwaleException.Contended(graphName, partition.key());
@@ -214,8 +242,11 @@ public final class GraphRuns {
         if (!runs.compareAndSettle(key, view.get().runBytes(), cancelled)) {
             return false;
         }
+        metrics.runSettled(graphName, RunState.CANCELLED.wireName());
         cancelInstances(view.get());
-        log.info("cancelled graph={} partition={}", graphName, partition);
+        try (LogContext ignored = LogContext.run(graphName, partition.key())) {
+            log.info("cancelled graph={} partition={}", graphName, partition);
+        }
         return true;
     }
 
@@ -236,6 +267,9 @@ public final class GraphRuns {
             TaskStore.Cancel outcome = tasks.cancel(view.key(), runId.get(), RunRecords.field(n), json, instance.rerun());
             if (outcome != TaskStore.Cancel.INACTIVE) {
                 reached++;
+            }
+            if (outcome == TaskStore.Cancel.CANCELLED) {
+                metrics.taskTerminated(instance.pool(), NodeStatus.CANCELLED.wireName());
             }
         }
         return reached;

@@ -31,6 +31,13 @@ public final class Reconciler {
     private final Terminations terminations;
     private final Dispatcher dispatcher;
     private final long staleDispatchMs;
+    private SwaleMetrics metrics = SwaleMetrics.NONE;
+
+    public Reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, Terminations terminations,
+            Dispatcher dispatcher, long staleDispatchMs, SwaleMetrics metrics) {
+        this(runs, tasks, graphRuns, terminations, dispatcher, staleDispatchMs);
+        this.metrics = metrics;
+    }
 
     public Reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, Terminations terminations,
             Dispatcher dispatcher, long staleDispatchMs) {
@@ -43,6 +50,13 @@ public final class Reconciler {
     }
 
     public Pass pass() {
+        long t0 = System.nanoTime();
+        Pass pass = walk();
+        metrics.reconcilerPass(System.nanoTime() - t0, pass);
+        return pass;
+    }
+
+    private Pass walk() {
         List<RunKey> active = runs.activeRuns();
         int submitted = 0, settled = 0, cancelled = 0, redispatched = 0, reaped = 0;
         for (int from = 0; from < active.size(); from += BATCH) {
@@ -108,12 +122,12 @@ public final class Reconciler {
                             reaped++;
                         }
                         case TaskStore.Reap.Cancel c -> {
-                            terminations.terminate(identity, c.token(), NodeStatus.CANCELLED, Optional.empty(),
+                            terminations.terminate(identity, i.pool(), c.token(), NodeStatus.CANCELLED, Optional.empty(),
                                     Optional.of("the graph run was cancelled"));
                             reaped++;
                         }
                         case TaskStore.Reap.Exhausted x -> {
-                            terminations.terminate(identity, x.token(), NodeStatus.FAILED, Optional.empty(),
+                            terminations.terminate(identity, i.pool(), x.token(), NodeStatus.FAILED, Optional.empty(),
                                     Optional.of("the lease of attempt " + i.attempt() + " expired and no attempt is left"));
                             reaped++;
                         }

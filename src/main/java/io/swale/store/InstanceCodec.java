@@ -13,6 +13,12 @@ public final class InstanceCodec {
     /** A new pending instance; the submit script stamps the dispatch time. */
     public static String pending(String node, Optional<String> asset, String definition, long rerun, String pool,
             long maxAttempts) {
+        return pending(node, asset, definition, rerun, pool, maxAttempts, -1);
+    }
+
+    /** @param readyMs when the node became ready (the scheduler's clock), kept for latency measurements */
+    public static String pending(String node, Optional<String> asset, String definition, long rerun, String pool,
+            long maxAttempts, long readyMs) {
         ObjectNode o = RecordCodec.JSON.createObjectNode();
         o.put("state", InstanceStatus.PENDING.wireName());
         o.put("node", node);
@@ -24,6 +30,9 @@ public final class InstanceCodec {
         o.put("attempt", 0);
         o.put("max", maxAttempts);
         o.put("token", 0);
+        if (readyMs >= 0) {
+            o.put("ready", readyMs);
+        }
         return RecordCodec.text(o);
     }
 

@@ -3,6 +3,7 @@ package io.swale.store;
 import io.swale.graph.Partition;
 import io.swale.record.GraphRunRecord;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -32,8 +33,17 @@ public interface RunStore {
 
     void markActive(RunKey key);
 
-    /** Partitions with a run, in partition order, starting after {@code after} when given. */
+    /** Partitions with a run, in partition order, starting at {@code from} (inclusive) when given. */
     List<Partition> partitions(String graph, Optional<String> from, int limit);
+
+    /** The last {@code limit} partitions with a run, in partition order. */
+    List<Partition> lastPartitions(String graph, int limit);
+
+    /** Only the run records of many runs, one pipelined round trip; absent or malformed runs are left out. */
+    Map<RunKey, GraphRunRecord> runRecords(List<RunKey> keys);
+
+    /** Only the task instances of many runs, one pipelined round trip. */
+    Map<RunKey, List<TaskInstance>> instances(List<RunKey> keys);
 
     Set<String> graphsWithRuns();
 }

@@ -10,11 +10,20 @@ import java.util.Optional;
 public interface TaskStore {
     enum Submit { NEW, EXISTS, MISMATCH }
 
+    /** The request record written with a new submission (a Submitted rerun, spec §10), only if it is new. */
+    record RequestWrite(String id, String recordJson, long handledAtMs) {}
+
     /** The outcome of a claim. */
     sealed interface Claim {
+        /** @param submittedMs when the instance was first submitted (Redis time, as nowMs) */
         record Claimed(long token, long attempt, long maxAttempts, long step, String input, Optional<String> stepState,
-                long nowMs)
-                implements Claim {}
+                long nowMs, long submittedMs)
+                implements Claim {
+            public Claimed(long token, long attempt, long maxAttempts, long step, String input,
+                    Optional<String> stepState, long nowMs) {
+                this(token, attempt, maxAttempts, step, input, stepState, nowMs, nowMs);
+            }
+        }
 
         /** The instance is unknown or not pending (running elsewhere, cancelled, terminated). */
         record Refused(String state) implements Claim {}
@@ -51,7 +60,12 @@ public interface TaskStore {
     /** A waiting instance in the delayed set. */
     record Delayed(RunKey key, String runId) {}
 
-    Submit submit(RunKey key, String runId, String instanceJson, String inputJson);
+    default Submit submit(RunKey key, String runId, String instanceJson, String inputJson) {
+        return submit(key, runId, instanceJson, inputJson, Optional.empty());
+    }
+
+    /** Creates the instance if its run id is unknown; the request write commits only with a new instance. */
+    Submit submit(RunKey key, String runId, String instanceJson, String inputJson, Optional<RequestWrite> request);
 
     Claim claim(RunKey key, String runId, long leaseMs);
 

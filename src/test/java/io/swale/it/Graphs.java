@@ -87,4 +87,19 @@ final class Graphs {
                 operator = "noop"
                 """.formatted(g, seconds);
     }
+
+    /** A daily graph: one noop asset node, or a failing shell node when {@code fail}. */
+    static String daily(String g, boolean fail) {
+        return """
+                [graph]
+                name = "%1$s"
+                partition = "daily"
+                [[node]]
+                name = "only"
+                produces = "%1$s_only"
+                operator = "%2$s"
+                %3$s
+                """.formatted(g, fail ? "shell" : "noop",
+                fail ? "[node.params]\ncommand = \"echo broken >&2; exit 4\"" : "");
+    }
 }

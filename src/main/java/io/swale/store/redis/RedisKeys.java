@@ -3,10 +3,10 @@ package io.swale.store.redis;
 import io.swale.store.RunKey;
 
 /** Key spelling. Every key of one graph run carries the hash tag {graph/partition}. */
-final class RedisKeys {
+public final class RedisKeys {
     private final String prefix;
 
-    RedisKeys(String prefix) {
+    public RedisKeys(String prefix) {
         this.prefix = prefix;
     }
 
@@ -49,6 +49,15 @@ final class RedisKeys {
     /** Watermark per schedule (graph), never expired. */
     String watermarks() {
         return prefix + ":watermarks";
+    }
+
+    String request(String id) {
+        return prefix + ":req:" + id;
+    }
+
+    /** The expiry entry of a request record. */
+    static String requestExpiryMember(String id) {
+        return "req:" + id;
     }
 
     String run(RunKey key) {

@@ -28,6 +28,7 @@ import redis.clients.jedis.params.SetParams;
  * records and task instances as hashes, all under the run's hash tag.
  */
 public final class RedisRunStore implements RunStore {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RedisRunStore.class);
     private final JedisPool pool;
     private final RedisKeys keys;
 
@@ -150,6 +151,66 @@ public final class RedisRunStore implements RunStore {
             }
             return out;
         }
+    }
+
+    @Override
+    public List<Partition> lastPartitions(String graph, int limit) {
+        try (Jedis j = pool.getResource()) {
+            List<Partition> out = new ArrayList<>();
+            for (String p : j.zrevrangeByLex(keys.runsOfGraph(graph), "+", "-", 0, limit)) {
+                if (Partition.isValid(p)) {
+                    out.add(Partition.of(p));
+                }
+            }
+            java.util.Collections.reverse(out);
+            return out;
+        }
+    }
+
+    @Override
+    public Map<RunKey, GraphRunRecord> runRecords(List<RunKey> runKeys) {
+        List<Response<String>> raw = new ArrayList<>();
+        try (Jedis j = pool.getResource()) {
+            Pipeline p = j.pipelined();
+            runKeys.forEach(k -> raw.add(p.get(keys.run(k))));
+            p.sync();
+        }
+        Map<RunKey, GraphRunRecord> out = new LinkedHashMap<>();
+        for (int i = 0; i < runKeys.size(); i++) {
+            String value = raw.get(i).get();
+            if (value == null) {
+                continue;
+            }
+            try {
+                out.put(runKeys.get(i), RecordCodec.decodeRun(keys.run(runKeys.get(i)), value.getBytes(StandardCharsets.UTF_8)));
+            } catch (RuntimeException e) {
+                log.warn("skipping malformed run record run={} error={}", runKeys.get(i), e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public Map<RunKey, List<TaskInstance>> instances(List<RunKey> runKeys) {
+        List<Response<Map<String, String>>> raw = new ArrayList<>();
+        try (Jedis j = pool.getResource()) {
+            Pipeline p = j.pipelined();
+            runKeys.forEach(k -> raw.add(p.hgetAll(keys.instances(k))));
+            p.sync();
+        }
+        Map<RunKey, List<TaskInstance>> out = new LinkedHashMap<>();
+        for (int i = 0; i < runKeys.size(); i++) {
+            List<TaskInstance> list = new ArrayList<>();
+            raw.get(i).get().forEach((runId, json) -> {
+                try {
+                    list.add(InstanceCodec.decode(runId, json));
+                } catch (RuntimeException e) {
+                    log.warn("skipping malformed task instance runId={} error={}", runId, e.getMessage());
+                }
+            });
+            out.put(runKeys.get(i), list);
+        }
+        return out;
     }
 
     @Override

@@ -22,9 +22,18 @@ public final class RedisTaskStore implements TaskStore {
     }
 
     @Override
-    public Submit submit(RunKey key, String runId, String instanceJson, String inputJson) {
-        String r = (String) call(scripts.submit, List.of(keys.instances(key), keys.inputs(key)),
-                List.of(runId, instanceJson, inputJson));
+    public Submit submit(RunKey key, String runId, String instanceJson, String inputJson,
+            Optional<RequestWrite> request) {
+        List<String> k = new ArrayList<>(List.of(keys.instances(key), keys.inputs(key)));
+        List<String> a = new ArrayList<>(List.of(runId, instanceJson, inputJson));
+        request.ifPresent(w -> {
+            k.add(keys.request(w.id()));
+            k.add(keys.expiry());
+            a.add(w.recordJson());
+            a.add(Long.toString(w.handledAtMs()));
+            a.add(RedisKeys.requestExpiryMember(w.id()));
+        });
+        String r = (String) call(scripts.submit, k, a);
         return switch (r) {
             case "new" -> Submit.NEW;
             case "mismatch" -> Submit.MISMATCH;
@@ -42,7 +51,8 @@ public final class RedisTaskStore implements TaskStore {
         String stepState = (String) r.get(5);
         return new Claim.Claimed(Long.parseLong((String) r.get(1)), Long.parseLong((String) r.get(2)),
                 Long.parseLong((String) r.get(7)), Long.parseLong((String) r.get(3)), (String) r.get(4),
-                stepState.isEmpty() ? Optional.empty() : Optional.of(stepState), Long.parseLong((String) r.get(6)));
+                stepState.isEmpty() ? Optional.empty() : Optional.of(stepState), Long.parseLong((String) r.get(6)),
+                r.size() > 8 ? Long.parseLong((String) r.get(8)) : Long.parseLong((String) r.get(6)));
     }
 
     @Override

@@ -1,0 +1,147 @@
+package io.swale.api;
+
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import io.swale.config.ConfiguredPools;
+import io.swale.graph.Partition;
+import io.swale.kafka.DeadLetter;
+import io.swale.kafka.DeadLetterBrowser;
+import io.swale.kafka.KafkaInspector;
+import io.swale.kafka.SwaleTopics;
+import io.swale.request.AdminRequest;
+import io.swale.request.Requests;
+import io.swale.scheduler.TaskIdentity;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Dead letters of a channel's {@code .DLT} topic: browse them, and for a task's dead letter request a rerun
+ * of its node through the normal rerun path. A dead letter is never replayed into its old run id.
+ */
+@RestController
+@RequestMapping("/api/v1/dead-letters")
+@Tag(name = "dead letters", description = "Browse dead-letter topics; rerun the node of a task's dead letter")
+public class DeadLettersController {
+    private static final Pattern LETTER = Pattern.compile("([0-9]{1,9})-([0-9]{1,18})");
+    private final DeadLetterBrowser browser;
+    private final KafkaInspector kafka;
+    private final SwaleTopics topics;
+    private final ConfiguredPools pools;
+    private final Requests requests;
+
+    public DeadLettersController(DeadLetterBrowser browser, KafkaInspector kafka, SwaleTopics topics,
+            ConfiguredPools pools, Requests requests) {
+        this.browser = browser;
+        this.kafka = kafka;
+        this.topics = topics;
+        this.pools = pools;
+        this.requests = requests;
+    }
+
+    @GetMapping
+    @Operation(summary = "Every channel with its dead-letter topic and how many letters it holds")
+    @ApiResponse(responseCode = "200", description = "`[{\"channel\",\"topic\",\"count\"}]`")
+    @ApiResponse(responseCode = "503", ref = OpenApiConfiguration.UNAVAILABLE)
+    public List<Map<String, Object>> channels() {
+        List<String> channels = new ArrayList<>(List.of("events", "triggers"));
+        pools.pools().keySet().forEach(p -> channels.add("pool." + p));
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (String c : channels) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("channel", c);
+            m.put("topic", topic(c));
+            m.put("count", kafka.count(topic(c)));
+            out.add(m);
+        }
+        return out;
+    }
+
+    @GetMapping("/{channel}")
+    @Operation(summary = "The first `limit` dead letters of a channel (events, triggers, pool.<pool>), in enqueue order")
+    @ApiResponse(responseCode = "200", description = "`[{\"id\",\"enqueuedAt\",\"runId\",\"graph\",\"partition\",\"node\","
+            + "\"attempts\",\"maxAttempts\",\"error\"}]`")
+    @ApiResponse(responseCode = "400", ref = OpenApiConfiguration.BAD_REQUEST)
+    @ApiResponse(responseCode = "404", ref = OpenApiConfiguration.NOT_FOUND)
+    @ApiResponse(responseCode = "503", ref = OpenApiConfiguration.UNAVAILABLE)
+    public List<Map<String, Object>> letters(@PathVariable String channel,
+            @Parameter(description = "1 to 1000") @RequestParam(defaultValue = "20") int limit) {
+        Paths.limit(limit, 1000);
+        String topic = topic(Paths.channel(channel));
+        return browser.browse(topic, limit)
+                .orElseThrow(() -> new ApiErrors.NotFound("channel `" + channel + "` has no dead-letter topic `" + topic + "`"))
+                .stream().map(DeadLettersController::view).toList();
+    }
+
+    @PostMapping("/{channel}/{letter}/rerun")
+    @Operation(summary = "Rerun the node of a task's dead letter (channel pool.<pool>) through the rerun path; "
+            + "answers as the node rerun endpoint does")
+    @ApiResponse(responseCode = "200", description = "`{\"outcome\":\"submitted\",\"runId\",\"requestId\"}`")
+    @ApiResponse(responseCode = "400", ref = OpenApiConfiguration.BAD_REQUEST)
+    @ApiResponse(responseCode = "401", ref = OpenApiConfiguration.UNAUTHORIZED)
+    @ApiResponse(responseCode = "404", ref = OpenApiConfiguration.NOT_FOUND)
+    @ApiResponse(responseCode = "409", ref = OpenApiConfiguration.RERUN_REFUSED)
+    @ApiResponse(responseCode = "422", ref = OpenApiConfiguration.UNPROCESSABLE)
+    @ApiResponse(responseCode = "503", ref = OpenApiConfiguration.UNAVAILABLE)
+    public ResponseEntity<Object> rerun(@PathVariable String channel,
+            @Parameter(description = "`<partition>-<offset>` of the letter in its topic") @PathVariable String letter,
+            @Parameter(in = ParameterIn.HEADER, description = "request id: 1 to 64 of [A-Za-z0-9_-]")
+            @RequestHeader(value = Paths.IDEMPOTENCY_KEY, required = false) String key) {
+        if (!Paths.channel(channel).startsWith("pool.")) {
+            throw new ApiErrors.BadRequest("channel", "only a task's dead letter (channel pool.<pool>) names a node to rerun");
+        }
+        Matcher m = LETTER.matcher(letter == null ? "" : letter);
+        if (!m.matches()) {
+            throw new ApiErrors.BadRequest("letter", "`" + letter + "` is not a letter id `<partition>-<offset>`");
+        }
+        DeadLetter found = browser.find(topic(channel), Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)))
+                .orElseThrow(() -> new ApiErrors.NotFound("channel `" + channel + "` has no dead letter `" + letter + "`"));
+        String graph = found.header(TaskIdentity.GRAPH).orElse(null);
+        String partition = found.header(TaskIdentity.PARTITION).orElse(null);
+        String node = found.header(TaskIdentity.NODE).orElse(null);
+        if (graph == null || node == null || !Partition.isValid(partition)) {
+            throw new ApiErrors.BadRequest("letter", "dead letter `" + letter + "` does not carry a task identity");
+        }
+        AdminRequest.Rerun request = new AdminRequest.Rerun(graph, Partition.of(partition), node);
+        return RequestAnswers.of(requests.handle(Paths.idempotencyKey(key), request));
+    }
+
+    private String topic(String channel) {
+        String base = switch (channel) {
+            case "events" -> topics.events();
+            case "triggers" -> topics.triggers();
+            default -> topics.pool(channel.substring("pool.".length()));
+        };
+        return SwaleTopics.deadLetter(base);
+    }
+
+    private static Map<String, Object> view(DeadLetter l) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", l.id());
+        m.put("enqueuedAt", RunViews.time(l.timestampMs()));
+        m.put("key", l.key().orElse(null));
+        var value = l.value().filter(v -> v.isObject());
+        m.put("runId", value.map(v -> v.path("run_id").asString(null)).orElse(null));
+        m.put("graph", l.header(TaskIdentity.GRAPH).orElse(null));
+        m.put("partition", l.header(TaskIdentity.PARTITION).orElse(null));
+        m.put("node", l.header(TaskIdentity.NODE).orElse(null));
+        m.put("attempts", value.filter(v -> v.has("attempts")).map(v -> v.get("attempts").asLong()).orElse(null));
+        m.put("maxAttempts", value.filter(v -> v.has("max_attempts")).map(v -> v.get("max_attempts").asLong()).orElse(null));
+        m.put("error", l.error());
+        return m;
+    }
+}

@@ -1,0 +1,102 @@
+package io.swale.api;
+
+import io.swale.config.ConfiguredPools;
+import io.swale.config.PoolRole;
+import io.swale.kafka.KafkaInspector;
+import io.swale.kafka.SwaleTopics;
+import io.swale.store.RunKey;
+import io.swale.store.RunStore;
+import io.swale.store.TaskInstance;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.springframework.stereotype.Component;
+
+/**
+ * Pools as operators see them: configured slots, the task instances of active runs by state (read from
+ * Redis, so across every replica), what this replica runs, and the dispatch topic's consumer lag.
+ */
+@Component
+public class PoolViews {
+    private static final int BATCH = 200;
+
+    /** Active instances of one pool, by state. */
+    public record Counts(int pending, int running, int delayed, int cancelling) {}
+
+    private final ConfiguredPools pools;
+    private final PoolRole poolRole;
+    private final RunStore runs;
+    private final KafkaInspector kafka;
+    private final SwaleTopics topics;
+
+    public PoolViews(ConfiguredPools pools, PoolRole poolRole, RunStore runs, KafkaInspector kafka, SwaleTopics topics) {
+        this.pools = pools;
+        this.poolRole = poolRole;
+        this.runs = runs;
+        this.kafka = kafka;
+        this.topics = topics;
+    }
+
+    public List<Map<String, Object>> pools() {
+        Map<String, Counts> counts = counts();
+        List<Map<String, Object>> out = new ArrayList<>();
+        pools.pools().forEach((name, slots) -> out.add(view(name, slots, counts)));
+        return out;
+    }
+
+    public Optional<Map<String, Object>> pool(String name) {
+        Integer slots = pools.pools().get(name);
+        return slots == null ? Optional.empty() : Optional.of(view(name, slots, counts()));
+    }
+
+    /** Active task instances per pool and state, walking the active-runs index (never a keyspace scan). */
+    public Map<String, Counts> counts() {
+        Map<String, int[]> acc = new TreeMap<>();
+        List<RunKey> active = runs.activeRuns();
+        for (int from = 0; from < active.size(); from += BATCH) {
+            for (List<TaskInstance> list : runs.instances(active.subList(from, Math.min(active.size(), from + BATCH))).values()) {
+                for (TaskInstance i : list) {
+                    int[] c = acc.computeIfAbsent(i.pool(), p -> new int[4]);
+                    switch (i.status()) {
+                        case PENDING -> c[0]++;
+                        case RUNNING -> c[1]++;
+                        case WAITING -> c[2]++;
+                        case CANCELLING -> c[3]++;
+                        default -> { }
+                    }
+                }
+            }
+        }
+        Map<String, Counts> out = new TreeMap<>();
+        acc.forEach((p, c) -> out.put(p, new Counts(c[0], c[1], c[2], c[3])));
+        return out;
+    }
+
+    private Map<String, Object> view(String name, int slots, Map<String, Counts> counts) {
+        Counts c = counts.getOrDefault(name, new Counts(0, 0, 0, 0));
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", name);
+        m.put("slots", slots);
+        m.put("running", c.running() + c.cancelling());
+        m.put("runningHere", poolRole.running().getOrDefault(name, 0));
+        m.put("pending", c.pending());
+        m.put("delayed", c.delayed());
+        String topic = topics.pool(name);
+        m.put("topic", topic);
+        try {
+            KafkaInspector.Lag lag = kafka.lag("swale-pool-" + name, topic);
+            m.put("lag", lag.lag());
+            m.put("consumed", lag.consumed());
+            m.put("deadLetters", kafka.count(SwaleTopics.deadLetter(topic)));
+        } catch (KafkaInspector.KafkaQueryException e) {
+            m.put("lag", null);
+            m.put("consumed", null);
+            m.put("deadLetters", null);
+            m.put("kafkaError", e.getMessage());
+        }
+        return m;
+    }
+}

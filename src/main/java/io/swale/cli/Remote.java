@@ -1,0 +1,83 @@
+package io.swale.cli;
+
+import io.swale.record.RecordCodec;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+import tools.jackson.databind.JsonNode;
+
+/** Options and HTTP calls of the commands that act on a running service. */
+final class Remote {
+    @Option(names = "--url", defaultValue = "http://localhost:8080", description = "the service (default ${DEFAULT-VALUE})")
+    String url;
+
+    @Option(names = "--token", defaultValue = "${env:SWALE_TOKEN}", description = "bearer token (default $SWALE_TOKEN)")
+    String token;
+
+    /** An answer of the service. */
+    record Answer(int status, JsonNode body) {
+        boolean ok() {
+            return status / 100 == 2;
+        }
+
+        /** The problem's detail, or the body. */
+        String detail() {
+            if (body != null && body.hasNonNull("detail")) {
+                return body.get("detail").asString();
+            }
+            return "HTTP " + status + (body == null ? "" : ": " + body);
+        }
+    }
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    Answer get(String path) {
+        return send(request(path).GET());
+    }
+
+    Answer post(String path, String contentType, byte[] body) {
+        return send(request(path).header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+    }
+
+    Answer postJson(String path, String json, String idempotencyKey) {
+        HttpRequest.Builder b = request(path).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json));
+        if (idempotencyKey != null) {
+            b.header("Idempotency-Key", idempotencyKey);
+        }
+        return send(b);
+    }
+
+    private HttpRequest.Builder request(String path) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url.replaceAll("/+$", "") + path))
+                .timeout(Duration.ofSeconds(60)).header("Accept", "application/json");
+        if (token != null && !token.isBlank()) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return b;
+    }
+
+    private Answer send(HttpRequest.Builder request) {
+        try {
+            HttpResponse<byte[]> r = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            JsonNode body = null;
+            if (r.body().length > 0) {
+                try {
+                    body = RecordCodec.JSON.readTree(r.body());
+                } catch (RuntimeException e) {
+                    body = tools.jackson.databind.node.JsonNodeFactory.instance.stringNode(new String(r.body()));
+                }
+            }
+            return new Answer(r.statusCode(), body);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot reach " + url + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}

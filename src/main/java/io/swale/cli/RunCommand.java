@@ -1,0 +1,63 @@
+package io.swale.cli;
+
+import io.swale.definition.Definition;
+import io.swale.graph.Partition;
+import io.swale.graph.Partitioning;
+import io.swale.definition.DefinitionFormat;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code swale run FILE [--partition P]}: one graph run on embedded Kafka and Redis in this process, printing
+ * each node's record as it lands; exit 0 when the run completes, 1 when it fails.
+ */
+@Command(name = "run", description = "Run a graph once on embedded Kafka and Redis, printing each node's record.")
+final class RunCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "FILE")
+    Path file;
+
+    @Option(names = "--partition", description = "partition key; required for a daily or hourly graph")
+    String partition;
+
+    @Option(names = "--concurrency", defaultValue = "4", description = "slots of each pool (default ${DEFAULT-VALUE})")
+    int concurrency;
+
+    @Override
+    public Integer call() throws IOException {
+        if (concurrency < 1) {
+            throw new ParameterException(spec.commandLine(), "--concurrency must be at least 1");
+        }
+        if (partition != null && !Partition.isValid(partition)) {
+            throw new ParameterException(spec.commandLine(), "invalid partition key `" + partition
+                    + "`: 1 to 16 characters of [A-Za-z0-9_]");
+        }
+        Optional<Definition> d = ValidateCommand.load(file, spec.commandLine().getErr());
+        if (d.isEmpty()) {
+            return SwaleCli.FAILED;
+        }
+        Partition p;
+        if (partition != null) {
+            p = Partition.of(partition);
+        } else if (d.get().graph().partitioning() == Partitioning.NONE) {
+            p = Partition.NONE;
+        } else {
+            spec.commandLine().getErr().println("error: graph `" + d.get().graph().name() + "` is "
+                    + d.get().graph().partitioning().configName() + ": give the partition with --partition");
+            return SwaleCli.FAILED;
+        }
+        return new LocalRun(spec.commandLine().getOut(), concurrency)
+                .run(Files.readAllBytes(file), DefinitionFormat.fromFileName(file.toString()), p);
+    }
+}

@@ -1,0 +1,60 @@
+package io.swale.cli;
+
+import java.io.PrintWriter;
+import java.util.Set;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The command line (interfaces §4): {@code java -jar swale.jar <command> …}. Exit codes: 0 success, 1 failure
+ * or refusal, 2 bad arguments.
+ */
+@Command(name = "swale", mixinStandardHelpOptions = true, versionProvider = SwaleCli.Version.class,
+        description = "Swale: partitioned asset graphs on Kafka and Redis.",
+        subcommands = {ValidateCommand.class, RunCommand.class, PublishCommand.class, StartCommand.class,
+                RerunCommand.class, CancelCommand.class, StatusCommand.class, QueuesCommand.class,
+                CommandLine.HelpCommand.class})
+public final class SwaleCli {
+    public static final int OK = 0;
+    public static final int FAILED = 1;
+    public static final int USAGE = 2;
+
+    private static final Set<String> COMMANDS = Set.of("validate", "run", "publish", "start", "rerun", "cancel",
+            "status", "queues", "help", "--help", "-h", "--version", "-V");
+
+    /** True when the first argument names a command; otherwise the arguments start the service. */
+    public static boolean isCommand(String[] args) {
+        return args.length > 0 && COMMANDS.contains(args[0]);
+    }
+
+    public static int execute(String[] args) {
+        return execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+    }
+
+    public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cli = new CommandLine(new SwaleCli());
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof CommandLine.ParameterException p) {
+                err.println("error: " + p.getMessage());
+                return USAGE;
+            }
+            err.println("error: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            return FAILED;
+        });
+        int code = cli.execute(args);
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    /** The version from the jar's manifest. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = SwaleCli.class.getPackage().getImplementationVersion();
+            return new String[] {"swale " + (v == null ? "dev" : v)};
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package io.swale.kafka;
+
+import io.swale.record.RecordCodec;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Reads a dead-letter topic with a short-lived consumer that joins no group: it assigns every partition,
+ * reads from the earliest offsets up to the end offsets seen when it started, and stops at the limit or
+ * the deadline. It never commits, so browsing changes nothing.
+ */
+public final class DeadLetterBrowser {
+    /** Spring Kafka's dead-letter publisher puts the failure here. */
+    static final String SPRING_ERROR_HEADER = "kafka_dlt-exception-message";
+
+    private final Map<String, Object> consumerConfig;
+    private final KafkaInspector inspector;
+    private final Duration deadline;
+
+    public DeadLetterBrowser(Map<String, Object> consumerConfig, KafkaInspector inspector, Duration deadline) {
+        this.consumerConfig = Map.copyOf(consumerConfig);
+        this.inspector = inspector;
+        this.deadline = deadline;
+    }
+
+    /** The first {@code limit} letters in enqueue order; empty when the topic does not exist. */
+    public Optional<List<DeadLetter>> browse(String topic, int limit) {
+        Optional<Map<TopicPartition, long[]>> offsets = inspector.offsets(topic);
+        if (offsets.isEmpty()) {
+            return Optional.empty();
+        }
+        List<DeadLetter> out = new ArrayList<>();
+        Map<TopicPartition, Long> starts = new HashMap<>();
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        offsets.get().forEach((tp, o) -> {
+            if (o[1] > o[0]) {
+                starts.put(tp, o[0]);
+                ends.put(tp, o[1]);
+            }
+        });
+        read(starts, ends, limit, out);
+        out.sort(Comparator.comparingLong(DeadLetter::timestampMs).thenComparing(DeadLetter::id));
+        return Optional.of(out.size() > limit ? out.subList(0, limit) : out);
+    }
+
+    /** The letter at one partition and offset of a topic. */
+    public Optional<DeadLetter> find(String topic, int partition, long offset) {
+        TopicPartition tp = new TopicPartition(topic, partition);
+        Optional<Map<TopicPartition, long[]>> offsets = inspector.offsets(topic);
+        long[] range = offsets.map(m -> m.get(tp)).orElse(null);
+        if (range == null || offset < range[0] || offset >= range[1]) {
+            return Optional.empty();
+        }
+        List<DeadLetter> out = new ArrayList<>();
+        read(Map.of(tp, offset), Map.of(tp, offset + 1), 1, out);
+        return out.stream().filter(l -> l.offset() == offset).findFirst();
+    }
+
+    private void read(Map<TopicPartition, Long> starts, Map<TopicPartition, Long> ends, int limit, List<DeadLetter> out) {
+        if (starts.isEmpty()) {
+            return;
+        }
+        Map<String, Object> config = new HashMap<>(consumerConfig);
+        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.min(500, Math.max(1, limit)));
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config)) {
+            consumer.assign(starts.keySet());
+            starts.forEach(consumer::seek);
+            Map<TopicPartition, Long> remaining = new HashMap<>(ends);
+            long until = System.nanoTime() + deadline.toNanos();
+            // Each partition is read up to its end or to `limit` letters: the earliest `limit` overall are among those.
+            Map<TopicPartition, Integer> taken = new HashMap<>();
+            while (!remaining.isEmpty() && System.nanoTime() < until) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+                    Long end = remaining.get(tp);
+                    if (end == null || r.offset() >= end) {
+                        continue;
+                    }
+                    out.add(letter(r));
+                    int n = taken.merge(tp, 1, Integer::sum);
+                    if (r.offset() + 1 >= end || n >= limit) {
+                        remaining.remove(tp);
+                        consumer.pause(List.of(tp));
+                    }
+                }
+            }
+        }
+    }
+
+    private static Optional<JsonNode> value(byte[] bytes) {
+        if (bytes == null || bytes.length == 0) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(RecordCodec.JSON.readTree(bytes));
+        } catch (RuntimeException e) {
+            return Optional.of(tools.jackson.databind.node.JsonNodeFactory.instance.stringNode(
+                    new String(bytes, StandardCharsets.UTF_8)));
+        }
+    }
+
+    private static DeadLetter letter(ConsumerRecord<String, byte[]> r) {
+        Map<String, String> headers = new HashMap<>();
+        for (Header h : r.headers()) {
+            if (h.value() != null && !h.key().startsWith("kafka_dlt-exception-stacktrace")) {
+                headers.put(h.key(), new String(h.value(), StandardCharsets.UTF_8));
+            }
+        }
+        Optional<JsonNode> value = value(r.value());
+        String error = Optional.ofNullable(headers.get(KafkaDeadLetters.ERROR_HEADER))
+                .or(() -> Optional.ofNullable(headers.get(SPRING_ERROR_HEADER)))
+                .or(() -> value.filter(JsonNode::isObject).map(v -> v.path("last_error").asString(null)))
+                .orElse("");
+        return new DeadLetter(r.partition(), r.offset(), r.timestamp(), Optional.ofNullable(r.key()), headers, value, error);
+    }
+}

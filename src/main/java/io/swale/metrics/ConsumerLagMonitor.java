@@ -1,0 +1,99 @@
+package io.swale.metrics;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.swale.kafka.KafkaInspector;
+import io.swale.kafka.SwaleTopics;
+import io.swale.scheduler.PoolCatalog;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Gauges {@code swale.kafka.consumer.lag{topic,group}}: every interval, the lag of the scheduler's groups on
+ * the events and triggers topics and of each pool's group on its dispatch topic. Scrapes read the last
+ * value and never wait for Kafka.
+ */
+public final class ConsumerLagMonitor implements SmartLifecycle {
+    public static final String CONSUMER_LAG = "swale.kafka.consumer.lag";
+    public static final String EVENTS_GROUP = "swale-scheduler";
+    public static final String TRIGGERS_GROUP = "swale-scheduler-triggers";
+    private static final Logger log = LoggerFactory.getLogger(ConsumerLagMonitor.class);
+
+    private final KafkaInspector kafka;
+    private final SwaleTopics topics;
+    private final PoolCatalog pools;
+    private final MeterRegistry registry;
+    private final Duration interval;
+    private final Map<String, AtomicLong> values = new ConcurrentHashMap<>();
+    private ScheduledExecutorService timer;
+
+    public ConsumerLagMonitor(KafkaInspector kafka, SwaleTopics topics, PoolCatalog pools, MeterRegistry registry,
+            Duration interval) {
+        this.kafka = kafka;
+        this.topics = topics;
+        this.pools = pools;
+        this.registry = registry;
+        this.interval = interval;
+    }
+
+    /** Topic → group of every channel whose lag is measured. */
+    public Map<String, String> channels() {
+        Map<String, String> out = new LinkedHashMap<>();
+        out.put(topics.events(), EVENTS_GROUP);
+        out.put(topics.triggers(), TRIGGERS_GROUP);
+        pools.pools().keySet().forEach(p -> out.put(topics.pool(p), "swale-pool-" + p));
+        return out;
+    }
+
+    /** One measurement of every channel; a channel Kafka cannot answer for keeps its last value. */
+    public void measure() {
+        channels().forEach((topic, group) -> {
+            try {
+                long lag = kafka.lag(group, topic).lag();
+                values.computeIfAbsent(topic + "|" + group, k -> register(topic, group)).set(lag);
+            } catch (RuntimeException e) {
+                log.debug("consumer lag not measured topic={} group={} error={}", topic, group, e.toString());
+            }
+        });
+    }
+
+    private AtomicLong register(String topic, String group) {
+        AtomicLong v = new AtomicLong();
+        Gauge.builder(CONSUMER_LAG, v, AtomicLong::get).description("Records a consumer group has yet to read")
+                .tag("topic", topic).tag("group", group).register(registry);
+        return v;
+    }
+
+    @Override
+    public void start() {
+        timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "swale-lag");
+            t.setDaemon(true);
+            return t;
+        });
+        long ms = Math.max(100, interval.toMillis());
+        timer.scheduleWithFixedDelay(this::measure, ms, ms, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void stop() {
+        if (timer != null) {
+            timer.shutdownNow();
+            timer = null;
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return timer != null;
+    }
+}

@@ -1,0 +1,129 @@
+package io.swale.request;
+
+import io.swale.graph.Partition;
+import io.swale.logging.LogContext;
+import io.swale.scheduler.GraphRuns;
+import io.swale.scheduler.RerunOutcome;
+import io.swale.scheduler.SwaleException;
+import io.swale.store.RequestStore;
+import io.swale.store.RunKey;
+import io.swale.store.RunStore;
+import io.swale.store.TaskStore;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Admin requests applied at most once per request id (spec §10): a record that exists answers the request;
+ * otherwise the request is applied and its outcome recorded with its expiry entry. A Submitted rerun's record
+ * commits inside the submission script. A transient failure records nothing and propagates.
+ */
+public final class Requests {
+    private static final Logger log = LoggerFactory.getLogger(Requests.class);
+
+    /** The same request id was used before for another request. */
+    public static final class KeyReused extends RuntimeException {
+        public KeyReused(String id) {
+            super("request id `" + id + "` was used for a different request");
+        }
+    }
+
+    private final GraphRuns graphRuns;
+    private final RequestStore store;
+    private final RunStore runs;
+    private final Clock clock;
+
+    public Requests(GraphRuns graphRuns, RequestStore store, RunStore runs, Clock clock) {
+        this.graphRuns = graphRuns;
+        this.store = store;
+        this.runs = runs;
+        this.clock = clock;
+    }
+
+    public Optional<RequestRecord> find(RequestId id) {
+        return store.get(id.value()).map(json -> RequestCodec.decode(id.value(), json));
+    }
+
+    /** Handles a request under an id, or answers from the record an earlier request with that id wrote. */
+    public RequestRecord handle(Optional<RequestId> given, AdminRequest request) {
+        long now = clock.millis();
+        RequestId id = given.orElseGet(() -> RequestId.generate(now));
+        Optional<RequestRecord> existing = find(id);
+        if (existing.isPresent()) {
+            return replay(existing.get(), request);
+        }
+        RequestRecord handled = switch (request) {
+            case AdminRequest.Start s -> record(id, s, now, start(s));
+            case AdminRequest.Rerun r -> rerun(id, r, now);
+            case AdminRequest.Cancel c -> record(id, c, now, cancel(c));
+        };
+        try (LogContext ignored = LogContext.run(request.graph(), null)) {
+            log.info("request id={} kind={} outcome={}", id, RequestCodec.request(request).path("kind").asString(),
+                    RequestCodec.outcome(handled.outcome()).path("kind").asString());
+        }
+        return handled;
+    }
+
+    private RequestRecord replay(RequestRecord stored, AdminRequest request) {
+        if (!stored.request().equals(request)) {
+            throw new KeyReused(stored.id());
+        }
+        return stored.asReplayed();
+    }
+
+    private RequestOutcome start(AdminRequest.Start s) {
+        try {
+            List<Partition> started = graphRuns.startRuns(s.graph(), s.partitions());
+            return new RequestOutcome.Started(started);
+        } catch (SwaleException e) {
+            return refusedIfPermanent(e);
+        }
+    }
+
+    private RequestOutcome cancel(AdminRequest.Cancel c) {
+        if (graphRuns.cancel(c.graph(), c.partition())) {
+            return new RequestOutcome.Cancelled();
+        }
+        if (runs.read(new RunKey(c.graph(), c.partition())).isEmpty()) {
+            return new RequestOutcome.Refused(
+                    new SwaleException.UnknownGraphRun(c.graph(), c.partition().key()).getMessage());
+        }
+        return new RequestOutcome.Refused(Refusals.notActive(c.graph(), c.partition().key()));
+    }
+
+    private RequestRecord rerun(RequestId id, AdminRequest.Rerun r, long now) {
+        RerunOutcome outcome;
+        try {
+            outcome = graphRuns.rerun(r.graph(), r.partition(), r.node(), runId -> Optional.of(new TaskStore.RequestWrite(
+                    id.value(), RequestCodec.encode(new RequestRecord(id.value(), r, now,
+                            new RequestOutcome.Rerun(runId), false)), now)));
+        } catch (SwaleException e) {
+            return record(id, r, now, refusedIfPermanent(e));
+        }
+        return switch (outcome) {
+            case RerunOutcome.Submitted s -> find(id).orElseGet(
+                    () -> new RequestRecord(id.value(), r, now, new RequestOutcome.Rerun(s.runId()), false));
+            case RerunOutcome.Active a -> record(id, r, now, new RequestOutcome.Refused(Refusals.active(a.runId())));
+            case RerunOutcome.NotReady n -> record(id, r, now, new RequestOutcome.Refused(Refusals.notReady(n.node())));
+            case RerunOutcome.NoRecord n -> record(id, r, now, new RequestOutcome.Refused(Refusals.noRecord(n.node())));
+        };
+    }
+
+    private static RequestOutcome refusedIfPermanent(SwaleException e) {
+        if (!e.permanent()) {
+            throw e;
+        }
+        return new RequestOutcome.Refused(e.getMessage());
+    }
+
+    /** Writes the record with its expiry entry; if another request with this id won, answers with its record. */
+    private RequestRecord record(RequestId id, AdminRequest request, long now, RequestOutcome outcome) {
+        RequestRecord record = new RequestRecord(id.value(), request, now, outcome, false);
+        if (store.putIfAbsent(id.value(), RequestCodec.encode(record), now)) {
+            return record;
+        }
+        return find(id).map(r -> replay(r, request)).orElse(record);
+    }
+}

@@ -1,0 +1,71 @@
+package io.swale.security;
+
+import jakarta.servlet.http.HttpServletResponse;
+import java.nio.charset.StandardCharsets;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.Profiles;
+import org.springframework.http.HttpMethod;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
+
+/**
+ * Outside the {@code local} profile, mutating endpoints and every Actuator endpoint but health need
+ * {@code Authorization: Bearer <swale.security.token>}; reads of the admin API, the OpenAPI document and
+ * health stay open. Without a token the application refuses to start unless {@code swale.security.open=true}.
+ * The local profile (bound to 127.0.0.1) is open.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@EnableConfigurationProperties(SwaleSecurityProperties.class)
+public class SecurityConfiguration {
+    private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
+
+    @Bean
+    SecurityFilterChain swaleSecurity(HttpSecurity http, SwaleSecurityProperties props, Environment env) throws Exception {
+        http.csrf(AbstractHttpConfigurer::disable)
+                .httpBasic(AbstractHttpConfigurer::disable)
+                .formLogin(AbstractHttpConfigurer::disable)
+                .logout(AbstractHttpConfigurer::disable)
+                .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS));
+        boolean local = env.acceptsProfiles(Profiles.of("local"));
+        if (local || props.isOpen()) {
+            if (!local) {
+                log.warn("swale.security.open=true: every endpoint is open to anyone who can reach this port");
+            }
+            return http.authorizeHttpRequests(a -> a.anyRequest().permitAll()).build();
+        }
+        if (props.getToken() == null || props.getToken().isBlank()) {
+            throw new IllegalStateException("swale.security.token is not set: outside the local profile, mutating "
+                    + "endpoints and Actuator need a bearer token (set swale.security.token, or swale.security.open=true "
+                    + "to run without authentication)");
+        }
+        return http
+                .addFilterBefore(new BearerTokenFilter(props.getToken()), AnonymousAuthenticationFilter.class)
+                .authorizeHttpRequests(a -> a
+                        .requestMatchers("/actuator/health", "/actuator/health/**").permitAll()
+                        .requestMatchers("/actuator", "/actuator/**").authenticated()
+                        .requestMatchers(HttpMethod.GET, "/api/**", "/v3/api-docs", "/v3/api-docs/**",
+                                "/swagger-ui.html", "/swagger-ui/**").permitAll()
+                        .requestMatchers(HttpMethod.HEAD, "/api/**").permitAll()
+                        .requestMatchers("/error").permitAll()
+                        .anyRequest().authenticated())
+                .exceptionHandling(e -> e.authenticationEntryPoint((request, response, ex) -> {
+                    response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
+                    response.setHeader("WWW-Authenticate", "Bearer realm=\"swale\"");
+                    response.setContentType("application/problem+json");
+                    response.getOutputStream().write(("{\"type\":\"about:blank\",\"title\":\"Unauthorized\",\"status\":401,"
+                            + "\"detail\":\"this endpoint needs Authorization: Bearer <token>\",\"instance\":\""
+                            + request.getRequestURI().replace("\"", "") + "\"}").getBytes(StandardCharsets.UTF_8));
+                }))
+                .build();
+    }
+}

@@ -1,0 +1,35 @@
+package io.swale.store.redis;
+
+import io.swale.store.RequestStore;
+import java.util.List;
+import java.util.Optional;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisPool;
+
+/** Request records as strings; the record and its expiry entry ({@code req:<id>}) are one Lua call. */
+public final class RedisRequestStore implements RequestStore {
+    private final JedisPool pool;
+    private final RedisKeys keys;
+    private final RedisScripts scripts = new RedisScripts();
+
+    public RedisRequestStore(JedisPool pool, String prefix) {
+        this.pool = pool;
+        this.keys = new RedisKeys(prefix);
+    }
+
+    @Override
+    public Optional<String> get(String id) {
+        try (Jedis j = pool.getResource()) {
+            return Optional.ofNullable(j.get(keys.request(id)));
+        }
+    }
+
+    @Override
+    public boolean putIfAbsent(String id, String recordJson, long handledAtMs) {
+        try (Jedis j = pool.getResource()) {
+            Object r = scripts.request.call(j, List.of(keys.request(id), keys.expiry()),
+                    List.of(recordJson, Long.toString(handledAtMs), RedisKeys.requestExpiryMember(id)));
+            return r instanceof Long n && n == 1L;
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package io.swale.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.swale.config.SwaleProperties;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisPool;
+import tools.jackson.databind.JsonNode;
+
+/** Idempotency-Key on start, rerun and cancel: a retried request is applied once and answered with its outcome. */
+class IdempotencyIT extends IntegrationTest {
+    @Autowired
+    JedisPool redis;
+
+    @Autowired
+    SwaleProperties props;
+
+    @Test
+    void retriedStartIsAnsweredFromItsRecordAndStartsNothingMore() {
+        String g = unique("idem_start");
+        api.publish(Graphs.chain(g, 1));
+        String key = unique("key");
+
+        SwaleClient.Response first = api.postWith("/api/v1/graphs/" + g + "/runs", "{\"partitions\":[\"p1\"]}",
+                "Idempotency-Key", key);
+        awaitSettled(g, "p1");
+        SwaleClient.Response again = api.postWith("/api/v1/graphs/" + g + "/runs", "{\"partitions\":[\"p1\"]}",
+                "Idempotency-Key", key);
+
+        assertThat(first.status()).isEqualTo(200);
+        assertThat(first.body().get("started").toString()).isEqualTo("[\"p1\"]");
+        assertThat(first.header("Swale-Request-Id")).isEqualTo(key);
+        assertThat(again.status()).isEqualTo(200);
+        assertThat(again.body()).isEqualTo(first.body());
+        assertThat(again.header("Idempotent-Replayed")).isEqualTo("true");
+        // without the key the same start is a new request: the partition already had a run
+        assertThat(api.start(g, "p1").body().get("started").size()).isZero();
+
+        JsonNode record = api.get("/api/v1/requests/" + key).body();
+        assertThat(record.get("request").toString())
+                .isEqualTo("{\"kind\":\"start\",\"graph\":\"" + g + "\",\"partitions\":[\"p1\"]}");
+        assertThat(record.get("outcome").toString()).isEqualTo("{\"kind\":\"started\",\"partitions\":[\"p1\"]}");
+        assertThat(record.get("handledAt").asString()).endsWith("Z");
+        try (Jedis j = redis.getResource()) {
+            assertThat(j.zscore(props.getRedis().getKeyPrefix() + ":expiry", "req:" + key)).isNotNull();
+            assertThat(j.get(props.getRedis().getKeyPrefix() + ":req:" + key)).startsWith("{\"request\":");
+        }
+    }
+
+    @Test
+    void retriedRerunGetsItsSubmittedRunIdNotActive() {
+        String g = unique("idem_rerun");
+        api.publish(Graphs.chain(g, 2));
+        api.start(g, "p");
+        awaitSettled(g, "p");
+        String key = unique("rerun");
+        String path = "/api/v1/graphs/" + g + "/runs/p/nodes/n1/rerun";
+
+        SwaleClient.Response first = api.postWith(path, "", "Idempotency-Key", key);
+        SwaleClient.Response again = api.postWith(path, "", "Idempotency-Key", key);
+
+        assertThat(first.status()).isEqualTo(200);
+        assertThat(first.body().get("runId").asString()).isEqualTo(g + "-p-n1-r1");
+        assertThat(again.status()).isEqualTo(200);
+        assertThat(again.body().get("runId").asString()).isEqualTo(g + "-p-n1-r1");
+        JsonNode record = api.get("/api/v1/requests/" + key).body();
+        assertThat(record.get("outcome").toString()).isEqualTo("{\"kind\":\"rerun\",\"runId\":\"" + g + "-p-n1-r1\"}");
+        awaitSettled(g, "p");
+    }
+
+    @Test
+    void refusedCancelIsRecordedAndReplayedTheSame() {
+        String g = unique("idem_cancel");
+        api.publish(Graphs.chain(g, 1));
+        api.start(g, "p");
+        awaitSettled(g, "p");
+        String key = unique("cancel");
+
+        SwaleClient.Response first = api.postWith("/api/v1/graphs/" + g + "/runs/p/cancel", "", "Idempotency-Key", key);
+        SwaleClient.Response again = api.postWith("/api/v1/graphs/" + g + "/runs/p/cancel", "", "Idempotency-Key", key);
+
+        assertThat(first.status()).isEqualTo(409);
+        assertThat(first.contentType()).startsWith("application/problem+json");
+        assertThat(first.body().get("detail").asString()).contains(g).contains("p");
+        assertThat(again.status()).isEqualTo(409);
+        assertThat(again.body().get("detail")).isEqualTo(first.body().get("detail"));
+        assertThat(api.get("/api/v1/requests/" + key).body().get("outcome").get("kind").asString()).isEqualTo("refused");
+    }
+
+    @Test
+    void keyReusedForAnotherRequestOrMalformedIsRejected() {
+        String g = unique("idem_err");
+        api.publish(Graphs.chain(g, 1));
+        String key = unique("reuse");
+        api.postWith("/api/v1/graphs/" + g + "/runs", "{\"partitions\":[\"a\"]}", "Idempotency-Key", key);
+
+        SwaleClient.Response reused = api.postWith("/api/v1/graphs/" + g + "/runs", "{\"partitions\":[\"b\"]}",
+                "Idempotency-Key", key);
+        SwaleClient.Response malformed = api.postWith("/api/v1/graphs/" + g + "/runs", "{\"partitions\":[\"b\"]}",
+                "Idempotency-Key", "not a key!");
+
+        assertThat(reused.status()).isEqualTo(422);
+        assertThat(reused.body().get("field").asString()).isEqualTo("Idempotency-Key");
+        assertThat(malformed.status()).isEqualTo(400);
+        assertThat(malformed.body().get("field").asString()).isEqualTo("Idempotency-Key");
+        assertThat(api.get("/api/v1/graphs/" + g + "/runs").body().size()).isEqualTo(1);
+        assertThat(api.get("/api/v1/requests/nosuchrequest").status()).isEqualTo(404);
+        SwaleClient.Response badId = api.get("/api/v1/requests/bad%20id");
+        assertThat(badId.status()).isEqualTo(400);
+        assertThat(badId.body().get("field").asString()).isEqualTo("id");
+    }
+
+    @Test
+    void requestWithoutKeyGetsAGeneratedUlid() {
+        String g = unique("idem_ulid");
+        api.publish(Graphs.chain(g, 1));
+        SwaleClient.Response r = api.start(g, "p");
+        String id = r.body().get("requestId").asString();
+        assertThat(id).matches("[0-9A-HJKMNP-TV-Z]{26}");
+        assertThat(api.get("/api/v1/requests/" + id).status()).isEqualTo(200);
+        awaitSettled(g, "p");
+    }
+}
