@@ -115,6 +115,9 @@ final class SwaleInstance implements AutoCloseable {
                     .build();
             redis.start();
             EmbeddedKafkaKraftBroker kafka = new EmbeddedKafkaKraftBroker(brokers, 4);
+            // Left at its default the broker sets the system property spring.kafka.bootstrap-servers, which
+            // would turn off local mode in every later test context of this JVM.
+            kafka.brokerListProperty("swale.test.kafka.brokers");
             kafka.brokerProperties(Map.of(
                     "group.initial.rebalance.delay.ms", "0",
                     "offsets.topic.num.partitions", "4",
