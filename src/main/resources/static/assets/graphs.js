@@ -1,0 +1,42 @@
+/* The graphs page: every graph with its schedule, adopted definition, run counts and latest runs. */
+(function () {
+  "use strict";
+  const S = window.Swale;
+  const { h } = S;
+
+  function card(g) {
+    const counts = h("ul", { class: "counts" },
+      ["active", "complete", "failed", "cancelled"].map((s) =>
+        h("li", { class: g.runs[s] ? "" : "zero", dataset: { state: s } }, S.badge(s, s + " " + g.runs[s]))));
+    const recent = h("ol", { class: "recent", "aria-label": "latest runs, newest first" },
+      (g.recent || []).map((r) => h("li", {},
+        h("a", {
+          href: S.runHref(g.name, r.partition), class: "cell s-" + r.state, dataset: { partition: r.partition, state: r.state },
+          title: r.partition + ": " + r.state, "aria-label": r.partition + " " + r.state,
+        }, S.GLYPH[r.state] || ""))));
+    return h("article", { class: "graph-card", dataset: { graph: g.name } },
+      h("h2", {}, h("a", { href: S.graphHref(g.name) }, g.name)),
+      S.facts([
+        ["schedule", g.schedule ? h("code", {}, g.schedule) : h("span", { class: "muted" }, "manual")],
+        ["partitions", g.partitioning || "–"],
+        ["definition", h("code", { title: g.definition || "" }, S.shortHash(g.definition))]]),
+      counts,
+      (g.recent || []).length ? recent : h("p", { class: "muted small" }, "no runs yet"));
+  }
+
+  S.page(() => {
+    const box = document.getElementById("graphs");
+    const load = async () => {
+      try {
+        const graphs = await S.get("/dashboard/graphs");
+        box.replaceChildren(...(graphs.length ? graphs.map(card)
+          : [h("p", { class: "muted" }, "No graph yet: publish a definition with POST /api/v1/definitions.")]));
+      } catch (e) {
+        S.failure(box, e);
+      }
+    };
+    const reload = S.debounced(load, 500);
+    S.onLive((type) => { if (type === "run" || type === "graph" || type === "snapshot") reload(); });
+    load();
+  });
+})();
