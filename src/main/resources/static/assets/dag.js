@@ -17,7 +17,11 @@
     return ctx.measureText(text).width;
   }
 
-  /** nodes: [{name, asset, upstreams}] → {pos: Map(name → {x, y, w, level}), width, height}. */
+  /**
+   * nodes: [{name, asset, upstreams}] → {pos: Map(name → {x, y, w}), routes: [{from, to, points}], width, height}.
+   * An edge that skips levels passes through a waypoint in each level between, placed like a (thin) node,
+   * so it bends around the nodes in its way instead of crossing them.
+   */
   function layout(nodes) {
     const byName = new Map(nodes.map((n) => [n.name, n]));
     const ups = (n) => (n.upstreams || []).filter((u) => byName.has(u));
@@ -32,47 +36,93 @@
     };
     nodes.forEach((n) => levelOf(n.name));
 
+    // Items are nodes and waypoints; each edge becomes a chain of items one level apart.
+    const items = new Map(nodes.map((n) => [n.name, { id: n.name, node: n, level: level.get(n.name), h: NODE_H }]));
+    const up = new Map([...items.keys()].map((k) => [k, []]));
+    const down = new Map([...items.keys()].map((k) => [k, []]));
+    const link = (a, b) => { up.get(b).push(a); down.get(a).push(b); };
+    const chains = [];
+    for (const n of nodes) {
+      for (const u of ups(n)) {
+        const chain = [u];
+        for (let l = level.get(u) + 1; l < level.get(n.name); l++) {
+          const id = "\u0000" + u + "\u0000" + n.name + "\u0000" + l;
+          items.set(id, { id, node: null, level: l, h: 10 });
+          up.set(id, []);
+          down.set(id, []);
+          chain.push(id);
+        }
+        chain.push(n.name);
+        for (let i = 1; i < chain.length; i++) link(chain[i - 1], chain[i]);
+        chains.push({ from: u, to: n.name, chain });
+      }
+    }
+
     const columns = [];
-    nodes.forEach((n) => (columns[level.get(n.name)] ||= []).push(n.name));
-    const downs = new Map(nodes.map((n) => [n.name, []]));
-    nodes.forEach((n) => ups(n).forEach((u) => downs.get(u).push(n.name)));
+    for (const it of items.values()) (columns[it.level] ||= []).push(it.id);
 
     // Barycentre ordering: a few sweeps down and up the levels.
     const index = new Map();
-    const reindex = () => columns.forEach((c) => c.forEach((name, i) => index.set(name, i)));
+    const reindex = () => columns.forEach((c) => c.forEach((id, i) => index.set(id, i)));
     reindex();
-    const bary = (names) => {
-      const ns = names.filter((x) => index.has(x));
-      return ns.length ? ns.reduce((s, x) => s + index.get(x), 0) / ns.length : null;
-    };
+    const bary = (ids) => (ids.length ? ids.reduce((s, x) => s + index.get(x), 0) / ids.length : null);
     const sweep = (col, neighbours) => {
-      const keyed = col.map((name, i) => [name, bary(neighbours(name)) ?? i]);
-      keyed.sort((a, b) => a[1] - b[1]);
-      keyed.forEach(([name], i) => { col[i] = name; });
+      const keyed = col.map((id, i) => [id, bary(neighbours(id)) ?? i, i]);
+      keyed.sort((a, b) => a[1] - b[1] || a[2] - b[2]);
+      keyed.forEach(([id], i) => { col[i] = id; });
       reindex();
     };
-    for (let pass = 0; pass < 3; pass++) {
-      for (let l = 1; l < columns.length; l++) sweep(columns[l], (n) => ups(byName.get(n)));
-      for (let l = columns.length - 2; l >= 0; l--) sweep(columns[l], (n) => downs.get(n));
+    for (let pass = 0; pass < 4; pass++) {
+      for (let l = 1; l < columns.length; l++) sweep(columns[l], (id) => up.get(id));
+      for (let l = columns.length - 2; l >= 0; l--) sweep(columns[l], (id) => down.get(id));
     }
 
     const width = (n) => Math.min(MAX_W, Math.max(MIN_W,
       Math.max(measure(n.name, NAME_FONT), measure("⬡ " + (n.asset || ""), ASSET_FONT, true)) + INSET));
-    const colW = columns.map((c) => Math.max(...c.map((name) => width(byName.get(name)))));
-    const tallest = Math.max(...columns.map((c) => c.length));
-    const totalH = tallest * NODE_H + (tallest - 1) * GAP_Y;
+    const colW = columns.map((c) => Math.max(24, ...c.filter((id) => items.get(id).node).map((id) => width(items.get(id).node))));
+    const colH = columns.map((c) => c.reduce((s, id) => s + items.get(id).h, 0) + (c.length - 1) * GAP_Y);
+    const totalH = Math.max(...colH);
     const pos = new Map();
     let x = PAD;
     columns.forEach((c, l) => {
-      const colH = c.length * NODE_H + (c.length - 1) * GAP_Y;
-      let y = PAD + (totalH - colH) / 2;
-      c.forEach((name) => {
-        pos.set(name, { x, y, w: colW[l], level: l });
-        y += NODE_H + GAP_Y;
+      let y = PAD + (totalH - colH[l]) / 2;
+      c.forEach((id) => {
+        const it = items.get(id);
+        pos.set(id, { x, y, w: colW[l], h: it.h });
+        y += it.h + GAP_Y;
       });
       x += colW[l] + GAP_X;
     });
-    return { pos, width: x - GAP_X + PAD, height: totalH + 2 * PAD };
+
+    // Each route: out of the upstream's right side, level through each waypoint, into the downstream's left.
+    const routes = chains.map(({ from, to, chain }) => {
+      const points = [];
+      chain.forEach((id, i) => {
+        const p = pos.get(id);
+        const yc = p.y + p.h / 2;
+        if (i === 0) points.push([p.x + p.w, yc]);
+        else if (i === chain.length - 1) points.push([p.x - 2, yc]);
+        else points.push([p.x, yc], [p.x + p.w, yc]);
+      });
+      return { from, to, points };
+    });
+    const nodePos = new Map(nodes.map((n) => [n.name, pos.get(n.name)]));
+    return { pos: nodePos, routes, width: x - GAP_X + PAD, height: totalH + 2 * PAD };
+  }
+
+  /** A path through the points: curves across the gaps between levels, straight through waypoints. */
+  function path(points) {
+    let d = "M " + points[0][0] + " " + points[0][1];
+    for (let i = 1; i < points.length; i++) {
+      const [x1, y1] = points[i - 1], [x2, y2] = points[i];
+      if (i % 2 === 1) {
+        const dx = Math.max(16, (x2 - x1) / 2);
+        d += ` C ${x1 + dx} ${y1}, ${x2 - dx} ${y2}, ${x2} ${y2}`;
+      } else {
+        d += ` L ${x2} ${y2}`;
+      }
+    }
+    return d;
   }
 
   /**
@@ -84,7 +134,7 @@
       container.replaceChildren(h("p", { class: "muted" }, "no nodes"));
       return;
     }
-    const { pos, width, height } = layout(nodes);
+    const { pos, routes, width, height } = layout(nodes);
     const svg = h("svg:svg", {
       class: "dag", viewBox: "0 0 " + width + " " + height, width, height, role: "img",
       "aria-label": "graph of " + nodes.length + " nodes",
@@ -95,18 +145,8 @@
     }, h("svg:path", { d: "M 0 0 L 10 5 L 0 10 z", class: "arrow-head" }))));
 
     const edges = h("svg:g", { class: "edges" });
-    for (const n of nodes) {
-      const to = pos.get(n.name);
-      for (const u of n.upstreams || []) {
-        const from = pos.get(u);
-        if (!from) continue;
-        const x1 = from.x + from.w, y1 = from.y + NODE_H / 2, x2 = to.x - 2, y2 = to.y + NODE_H / 2;
-        const dx = Math.max(24, (x2 - x1) / 2);
-        edges.append(h("svg:path", {
-          class: "edge", "marker-end": "url(#arrow)", dataset: { from: u, to: n.name },
-          d: `M ${x1} ${y1} C ${x1 + dx} ${y1}, ${x2 - dx} ${y2}, ${x2} ${y2}`,
-        }));
-      }
+    for (const r of routes) {
+      edges.append(h("svg:path", { class: "edge", "marker-end": "url(#arrow)", dataset: { from: r.from, to: r.to }, d: path(r.points) }));
     }
     svg.append(edges);
 

@@ -83,9 +83,13 @@
       ];
     };
 
+    let shownJson = null;
     async function load() {
       try {
         const g = await S.get("/dashboard/graphs/" + encodeURIComponent(graph) + "/grid?offset=" + offset + "&limit=" + PAGE);
+        const json = JSON.stringify(g);
+        if (json === shownJson) return; // unchanged: keep the page as it is
+        shownJson = json;
         document.getElementById("head").replaceChildren(head(g));
         document.getElementById("grid").replaceChildren(table(g));
         document.getElementById("pager").replaceChildren(...pager(g));

@@ -26,9 +26,13 @@
 
   S.page(() => {
     const box = document.getElementById("graphs");
+    let shownJson = null;
     const load = async () => {
       try {
         const graphs = await S.get("/dashboard/graphs");
+        const json = JSON.stringify(graphs);
+        if (json === shownJson) return;
+        shownJson = json;
         box.replaceChildren(...(graphs.length ? graphs.map(card)
           : [h("p", { class: "muted" }, "No graph yet: publish a definition with POST /api/v1/definitions.")]));
       } catch (e) {

@@ -15,7 +15,6 @@
     const graph = S.param("graph");
     const partition = S.param("partition");
     const path = "/graphs/" + encodeURIComponent(graph) + "/runs/" + encodeURIComponent(partition);
-    let run = null;
     document.title = graph + " · " + partition + " · Swale";
     document.getElementById("crumbs").replaceChildren(
       h("a", { href: "./" }, "Graphs"), h("span", { class: "sep" }, "›"),
@@ -92,9 +91,14 @@
         rec && rec.outputOmitted ? h("p", { class: "muted small" }, "output omitted: it was too large to keep") : null);
     };
 
+    let shownJson = null;
     async function load() {
       try {
-        run = await S.get("/dashboard" + path);
+        const next = await S.get("/dashboard" + path);
+        const json = JSON.stringify(next);
+        if (json === shownJson) return; // unchanged: keep the page as it is (text selection, open details)
+        shownJson = json;
+        const run = next;
         document.getElementById("head").replaceChildren(head(run));
         const states = Object.fromEntries(run.nodes.map((n) => [n.name, { state: n.state, instance: n.instance && n.instance.state }]));
         window.SwaleDag.draw(document.getElementById("dag"), run.nodes, states, (n) => "#node-" + encodeURIComponent(n));

@@ -111,8 +111,8 @@ final class Browser implements AutoCloseable {
     void waitUntil(String what, Duration atMost, Callable<Boolean> condition) {
         try {
             await(what).atMost(atMost).pollInterval(Duration.ofMillis(100))
-                    .ignoreExceptionsInstanceOf(StaleElementReferenceException.class)
-                    .ignoreExceptionsInstanceOf(NoSuchElementException.class)
+                    .ignoreExceptionsMatching(e -> e instanceof StaleElementReferenceException
+                            || e instanceof NoSuchElementException)
                     .until(condition);
         } catch (ConditionTimeoutException e) {
             Path shot = screenshot("failed-" + what.replaceAll("[^A-Za-z0-9]+", "-"));

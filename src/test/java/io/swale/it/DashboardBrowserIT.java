@@ -39,7 +39,7 @@ class DashboardBrowserIT extends IntegrationTest {
         }
     }
 
-    /** Six nodes; clean fails for one partition, audit runs long for another. */
+    /** Six nodes (assets shop_*); clean fails for one partition, audit runs long for another. */
     private static String sales(String g, String failing, String slow, int seconds) {
         return """
                 [graph]
@@ -47,33 +47,33 @@ class DashboardBrowserIT extends IntegrationTest {
                 partition = "daily"
                 [[node]]
                 name = "extract"
-                produces = "%1$s_raw"
+                produces = "shop_raw"
                 operator = "shell"
                 [node.params]
                 command = "printf '{\\"rows\\": 1200, \\"path\\": \\"raw/{{ partition }}.csv\\"}'"
                 [[node]]
                 name = "clean"
-                produces = "%1$s_clean"
-                consumes = ["%1$s_raw"]
+                produces = "shop_clean"
+                consumes = ["shop_raw"]
                 operator = "shell"
                 [node.params]
                 command = "test {{ partition }} != %2$s || { echo 'raw/{{ partition }}.csv: 17 rows without an order id' >&2; exit 3; }; printf '{\\"rows\\": 1183}'"
                 [[node]]
                 name = "audit"
-                produces = "%1$s_audit"
-                consumes = ["%1$s_raw"]
+                produces = "shop_audit"
+                consumes = ["shop_raw"]
                 operator = "shell"
                 [node.params]
                 command = "test {{ partition }} != %3$s || sleep %4$d; printf '{\\"ok\\": true}'"
                 [[node]]
                 name = "totals"
-                produces = "%1$s_totals"
-                consumes = ["%1$s_clean"]
+                produces = "shop_totals"
+                consumes = ["shop_clean"]
                 operator = "noop"
                 [[node]]
                 name = "publish"
-                produces = "%1$s_published"
-                consumes = ["%1$s_totals", "%1$s_audit"]
+                produces = "shop_published"
+                consumes = ["shop_totals", "shop_audit"]
                 operator = "noop"
                 [[node]]
                 name = "report"
@@ -85,7 +85,7 @@ class DashboardBrowserIT extends IntegrationTest {
 
     @Test
     void graphPageDrawsTheDagAndTheGridNewestFirstAndFollowsTheRunningOne() {
-        String g = unique("sales");
+        String g = "shop_orders"; // a name that reads well in the README's screenshot; no other test uses it
         assertThat(api.publish(sales(g, "20260913", "20260916", 8)).status()).isEqualTo(201);
         List<String> settled = List.of("20260910", "20260911", "20260912", "20260913", "20260914", "20260915");
         api.postJson("/api/v1/graphs/" + g + "/runs", "{\"partitions\":[\"" + String.join("\",\"", settled) + "\"]}");
@@ -115,7 +115,7 @@ class DashboardBrowserIT extends IntegrationTest {
                 .containsExactlyInAnyOrder("extract", "clean", "audit", "totals", "publish", "report");
         assertThat(browser.attributes("#dag path.edge", "data-to")).hasSize(6);
         assertThat(browser.present("#dag path.edge[data-from='clean'][data-to='totals']")).isTrue();
-        assertThat(browser.text("#dag g.node[data-node='clean']")).contains(g + "_clean");
+        assertThat(browser.text("#dag g.node[data-node='clean']")).contains("shop_clean");
         assertThat(dagState("audit")).isEqualTo("running");
         assertThat(dagState("extract")).isEqualTo("succeeded");
         browser.screenshot("dashboard-grid");
@@ -141,58 +141,80 @@ class DashboardBrowserIT extends IntegrationTest {
 
     @Test
     void failedNodeShowsItsErrorAndARerunTurnsTheRunGreenWithoutReload(@TempDir Path dir) throws Exception {
-        String g = unique("fix");
-        Path fixed = dir.resolve("fixed");
-        api.publish(Graphs.failing(g, fixed.toString()));
+        String g = "crm_sync"; // a name that reads well in the README's screenshot; no other test uses it
+        Path fixed = dir.resolve("customers.csv");
+        api.publish("""
+                [graph]
+                name = "%1$s"
+                [[node]]
+                name = "fetch"
+                produces = "crm_customers"
+                operator = "shell"
+                [node.params]
+                command = "test -f '%2$s' || { echo 'not yet: customers.csv is missing' >&2; exit 3; }; printf '{\\"customers\\": 1204, \\"source\\": \\"customers.csv\\"}'"
+                [[node]]
+                name = "contacts"
+                produces = "crm_contacts"
+                consumes = ["crm_customers"]
+                operator = "noop"
+                [[node]]
+                name = "notify"
+                after = ["fetch"]
+                trigger_rule = "all_done"
+                operator = "noop"
+                """.formatted(g, fixed));
         api.start(g, "p");
         awaitSettled(g, "p");
 
         browser.open("run.html?graph=" + g + "&partition=p");
-        browser.waitUntil("the run page shows flaky failed", LIVE, () -> nodeState("flaky").equals("failed"));
+        browser.waitUntil("the run page shows fetch failed", LIVE, () -> nodeState("fetch").equals("failed"));
         assertThat(browser.text("#run-state .badge")).isEqualTo("failed");
-        assertThat(browser.text(card("flaky") + " pre.error")).contains("exited with code 3").contains("not yet");
-        assertThat(nodeState("after_flaky")).isEqualTo("blocked");
-        assertThat(nodeState("always")).isEqualTo("succeeded");
-        assertThat(browser.text(card("flaky"))).contains(g + "-p-flaky-r0").contains("default");
+        assertThat(browser.text(card("fetch") + " pre.error")).contains("exited with code 3").contains("not yet");
+        assertThat(nodeState("contacts")).isEqualTo("blocked");
+        assertThat(nodeState("notify")).isEqualTo("succeeded");
+        assertThat(browser.text(card("fetch"))).contains(g + "-p-fetch-r0").contains("default");
         browser.screenshot("dashboard-run-failed");
         browser.script("window.sameDocument = true");
 
         // A confirmation that is declined sends nothing.
-        browser.click(card("flaky") + " button.rerun");
+        browser.click(card("fetch") + " button.rerun");
         browser.click("#confirm-dialog[open] button.cancel");
         browser.waitUntil("the outcome says nothing was sent", LIVE, () -> browser.text("#outcome").contains("not sent"));
-        assertThat(nodeState("flaky")).isEqualTo("failed");
+        assertThat(nodeState("fetch")).isEqualTo("failed");
 
         // A node that never ran is refused a rerun: it has no record.
-        browser.click(card("after_flaky") + " button.rerun");
-        assertThat(browser.text("#confirm-dialog[open]")).contains("Rerun after_flaky?");
+        browser.click(card("contacts") + " button.rerun");
+        assertThat(browser.text("#confirm-dialog[open]")).contains("Rerun contacts?");
         browser.click("#confirm-dialog[open] button.confirm");
         browser.waitUntil("the no_record refusal is shown", LIVE, () -> browser.text("#outcome").contains("no_record"));
         assertThat(browser.attribute("#outcome .outcome", "data-kind")).contains("refused");
 
         // Fix the cause, rerun: the page turns green by itself.
         Files.writeString(fixed, "ok");
-        browser.click(card("flaky") + " button.rerun");
+        browser.click(card("fetch") + " button.rerun");
         browser.click("#confirm-dialog[open] button.confirm");
         browser.waitUntil("the rerun is submitted", LIVE, () -> browser.text("#outcome").contains("submitted"));
-        assertThat(browser.text("#outcome")).contains(g + "-p-flaky-r1");
+        assertThat(browser.text("#outcome")).contains(g + "-p-fetch-r1");
         browser.waitUntil("the run completes on the page", LIVE,
                 () -> browser.text("#run-state .badge").equals("complete"));
-        assertThat(nodeState("flaky")).isEqualTo("succeeded");
-        browser.waitUntil("after_flaky succeeds on the page", LIVE, () -> nodeState("after_flaky").equals("succeeded"));
-        assertThat(browser.present(card("flaky") + " pre.error")).isFalse();
-        assertThat(browser.text(card("flaky"))).contains(g + "-p-flaky-r1");
-        assertThat(browser.text(card("flaky") + " details.output pre")).isEqualTo("{}");
+        assertThat(nodeState("fetch")).isEqualTo("succeeded");
+        browser.waitUntil("contacts succeeds on the page", LIVE, () -> nodeState("contacts").equals("succeeded"));
+        assertThat(browser.present(card("fetch") + " pre.error")).isFalse();
+        assertThat(browser.text(card("fetch"))).contains(g + "-p-fetch-r1");
+        assertThat(browser.text(card("fetch") + " details.output pre"))
+                .isEqualTo("{\n  \"customers\": 1204,\n  \"source\": \"customers.csv\"\n}");
         assertThat(browser.script("return window.sameDocument === true")).isEqualTo(true);
+        browser.waitUntil("the running-now panel has cleared the rerun", LIVE,
+                () -> !browser.present("#running li.running-item[data-run-id^='" + g + "-']"));
         browser.screenshot("dashboard-run");
 
-        // Break it again: flaky fails on its next rerun, and its downstream is refused (not_ready).
+        // Break it again: fetch fails on its next rerun, and its downstream is refused (not_ready).
         Files.delete(fixed);
-        browser.click(card("flaky") + " button.rerun");
+        browser.click(card("fetch") + " button.rerun");
         browser.click("#confirm-dialog[open] button.confirm");
-        browser.waitUntil("the second rerun is submitted", LIVE, () -> browser.text("#outcome").contains(g + "-p-flaky-r2"));
+        browser.waitUntil("the second rerun is submitted", LIVE, () -> browser.text("#outcome").contains(g + "-p-fetch-r2"));
         browser.waitUntil("the run fails again on the page", LIVE, () -> browser.text("#run-state .badge").equals("failed"));
-        browser.click(card("after_flaky") + " button.rerun");
+        browser.click(card("contacts") + " button.rerun");
         browser.click("#confirm-dialog[open] button.confirm");
         browser.waitUntil("the not_ready refusal is shown", LIVE, () -> browser.text("#outcome").contains("not_ready"));
         assertThat(browser.attribute("#outcome .outcome", "data-kind")).contains("refused");

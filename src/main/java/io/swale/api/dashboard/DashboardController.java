@@ -2,6 +2,7 @@ package io.swale.api.dashboard;
 
 import io.swale.api.ApiErrors;
 import io.swale.graph.Partition;
+import jakarta.servlet.http.HttpServletResponse;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -60,8 +61,12 @@ public class DashboardController {
         return views.running();
     }
 
+    /** Server-Sent Events: snapshot, started, changed, cleared, run, graph (see {@link LiveView}). */
     @GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-    public SseEmitter events() {
+    public SseEmitter events(HttpServletResponse response) {
+        response.setHeader("Cache-Control", "no-store");
+        // Proxies that buffer responses (nginx and its ingress) would hold the events back.
+        response.setHeader("X-Accel-Buffering", "no");
         return live.subscribe();
     }
 
