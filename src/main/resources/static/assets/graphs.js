@@ -27,9 +27,12 @@
   S.page(() => {
     const box = document.getElementById("graphs");
     let shownJson = null;
+    const known = new Map(); // graph/partition → state, for the runs shown
     const load = async () => {
       try {
         const graphs = await S.get("/dashboard/graphs");
+        known.clear();
+        graphs.forEach((g) => (g.recent || []).forEach((r) => known.set(g.name + "/" + r.partition, r.state)));
         const json = JSON.stringify(graphs);
         if (json === shownJson) return;
         shownJson = json;
@@ -40,7 +43,11 @@
       }
     };
     const reload = S.debounced(load, 500);
-    S.onLive((type) => { if (type === "run" || type === "graph" || type === "snapshot") reload(); });
+    S.onLive((type, data) => {
+      // Node-level changes within a run leave this page as it is; a run changing state does not.
+      if (type === "run" && known.get(data.graph + "/" + data.partition) === data.state) return;
+      if (type === "run" || type === "graph" || type === "snapshot") reload();
+    });
     load();
   });
 })();
