@@ -1,0 +1,94 @@
+package io.swale.api.dashboard;
+
+import io.swale.api.ApiErrors;
+import io.swale.graph.Partition;
+import jakarta.servlet.http.HttpServletResponse;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+/**
+ * What the dashboard reads beyond the admin API: graphs with their latest runs, the partitions × nodes
+ * grid, a run with attempts and upstreams, what runs now per pool, and the live event stream.
+ */
+@RestController
+@RequestMapping("/api/v1/dashboard")
+public class DashboardController {
+    private static final Pattern NAME = Pattern.compile("[a-z0-9_]+");
+
+    private final DashboardViews views;
+    private final LiveView live;
+
+    public DashboardController(DashboardViews views, LiveView live) {
+        this.views = views;
+        this.live = live;
+    }
+
+    @GetMapping("/graphs")
+    public List<Map<String, Object>> graphs() {
+        return views.graphs();
+    }
+
+    @GetMapping("/graphs/{graph}/grid")
+    public Map<String, Object> grid(@PathVariable String graph, @RequestParam(defaultValue = "0") int offset,
+            @RequestParam(defaultValue = "25") int limit) {
+        if (offset < 0) {
+            throw new ApiErrors.BadRequest("offset", "offset must be 0 or more, got " + offset);
+        }
+        if (limit < 1 || limit > 500) {
+            throw new ApiErrors.BadRequest("limit", "limit must be between 1 and 500, got " + limit);
+        }
+        return views.grid(name(graph), offset, limit);
+    }
+
+    @GetMapping("/graphs/{graph}/runs/{partition}")
+    public Map<String, Object> run(@PathVariable String graph, @PathVariable String partition) {
+        return views.run(name(graph), partition(partition));
+    }
+
+    @GetMapping("/running")
+    public Map<String, Object> running() {
+        return views.running();
+    }
+
+    /** Server-Sent Events: snapshot, started, changed, cleared, run, graph (see {@link LiveView}). */
+    @GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    public SseEmitter events(HttpServletResponse response) {
+        response.setHeader("Cache-Control", "no-store");
+        // Proxies that buffer responses (nginx and its ingress) would hold the events back.
+        response.setHeader("X-Accel-Buffering", "no");
+        return live.subscribe();
+    }
+
+    @ExceptionHandler(LiveView.TooManyStreams.class)
+    ProblemDetail tooMany(LiveView.TooManyStreams e) {
+        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());
+        p.setTitle("Try again");
+        return p;
+    }
+
+    private static String name(String graph) {
+        if (graph == null || !NAME.matcher(graph).matches()) {
+            throw new ApiErrors.BadRequest("graph", "`" + graph + "` is not a valid graph name: it matches [a-z0-9_]+");
+        }
+        return graph;
+    }
+
+    private static Partition partition(String value) {
+        if (!Partition.isValid(value)) {
+            throw new ApiErrors.BadRequest("partition", "invalid partition key `" + value
+                    + "`: a partition key is 1 to 16 characters of [A-Za-z0-9_]");
+        }
+        return Partition.of(value);
+    }
+}

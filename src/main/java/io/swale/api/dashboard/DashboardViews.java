@@ -1,0 +1,226 @@
+package io.swale.api.dashboard;
+
+import io.swale.api.ApiErrors;
+import io.swale.api.RunViews;
+import io.swale.definition.Definition;
+import io.swale.graph.Graph;
+import io.swale.graph.Node;
+import io.swale.graph.Partition;
+import io.swale.readiness.NodeState;
+import io.swale.readiness.Readiness;
+import io.swale.record.GraphRecord;
+import io.swale.record.GraphRunRecord;
+import io.swale.record.NodeRecord;
+import io.swale.scheduler.DefinitionCatalog;
+import io.swale.scheduler.PoolCatalog;
+import io.swale.scheduler.RunRecords;
+import io.swale.store.DefinitionStore;
+import io.swale.store.RunIndex;
+import io.swale.store.RunKey;
+import io.swale.store.RunStore;
+import io.swale.store.RunView;
+import io.swale.store.TaskInstance;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.springframework.stereotype.Component;
+
+/** The read models of the dashboard pages, built on the store and the views the REST API already serves. */
+@Component
+public class DashboardViews {
+    private final RunViews views;
+    private final DefinitionStore definitions;
+    private final DefinitionCatalog catalog;
+    private final RunStore runs;
+    private final RunIndex index;
+    private final PoolCatalog pools;
+    private final DashboardProperties props;
+
+    public DashboardViews(RunViews views, DefinitionStore definitions, DefinitionCatalog catalog, RunStore runs,
+            RunIndex index, PoolCatalog pools, DashboardProperties props) {
+        this.views = views;
+        this.definitions = definitions;
+        this.catalog = catalog;
+        this.runs = runs;
+        this.index = index;
+        this.pools = pools;
+        this.props = props;
+    }
+
+    /** Every graph as {@code GET /api/v1/graphs} shows it, plus its latest runs, newest first. */
+    public List<Map<String, Object>> graphs() {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Map<String, Object> g : views.graphs()) {
+            String name = (String) g.get("name");
+            List<RunKey> keys = index.partitionsNewestFirst(name, 0, props.getRecentRuns()).stream()
+                    .map(p -> new RunKey(name, p)).toList();
+            List<Map<String, Object>> recent = new ArrayList<>();
+            for (RunView v : runs.readAll(keys)) {
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("partition", v.key().partition().key());
+                r.put("state", v.run().state().wireName());
+                recent.add(r);
+            }
+            Map<String, Object> withRecent = new LinkedHashMap<>(g);
+            withRecent.put("recent", recent);
+            out.add(withRecent);
+        }
+        return out;
+    }
+
+    /**
+     * One page of the partitions × nodes grid, newest partition first. Columns are the nodes of the adopted
+     * definition, then nodes that only older definitions of the shown runs have.
+     */
+    public Map<String, Object> grid(String graph, int offset, int limit) {
+        Optional<GraphRecord> adopted = definitions.graphRecord(graph);
+        long total = index.runCounts(List.of(graph)).getOrDefault(graph, 0L);
+        if (adopted.isEmpty() && total == 0) {
+            throw new ApiErrors.NotFound("graph `" + graph + "` is unknown");
+        }
+        List<RunKey> keys = index.partitionsNewestFirst(graph, offset, limit).stream()
+                .map(p -> new RunKey(graph, p)).toList();
+        List<RunView> page = runs.readAll(keys);
+
+        Map<String, Map<String, Object>> columns = new LinkedHashMap<>();
+        Optional<Graph> current = adopted.flatMap(r -> catalog.find(r.definition())).map(Definition::graph);
+        current.ifPresent(g -> g.nodes().forEach(n -> columns.put(n.name(), column(g, n))));
+
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (RunView v : page) {
+            GraphRunRecord r = v.run();
+            Optional<Graph> g = catalog.find(r.definition()).map(Definition::graph);
+            Map<String, Object> cells = new LinkedHashMap<>();
+            g.ifPresent(def -> {
+                Map<String, NodeRecord> records = RunRecords.byNode(def, v);
+                Map<String, NodeState> states = Readiness.nodeStates(def, Readiness.currentRecords(r, records));
+                for (Node n : def.nodes()) {
+                    columns.computeIfAbsent(n.name(), x -> column(def, n));
+                    Map<String, Object> cell = new LinkedHashMap<>();
+                    cell.put("state", states.get(n.name()).wireName());
+                    cell.put("instance", activeInstance(v, n.name(), records.get(n.name())).map(this::instanceState)
+                            .orElse(null));
+                    cells.put(n.name(), cell);
+                }
+            });
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("partition", v.key().partition().key());
+            row.put("state", r.state().wireName());
+            row.put("requestedAt", time(r.requestedAtMs()));
+            row.put("settledAt", r.settledAtMs().map(DashboardViews::time).orElse(null));
+            row.put("definition", r.definition());
+            row.put("cells", cells);
+            rows.add(row);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("graph", graph);
+        out.put("definition", adopted.map(GraphRecord::definition).orElse(null));
+        out.put("schedule", current.flatMap(Graph::schedule).orElse(null));
+        out.put("partitioning", current.map(g -> g.partitioning().configName()).orElse(null));
+        out.put("nodes", List.copyOf(columns.values()));
+        out.put("total", total);
+        out.put("offset", offset);
+        out.put("limit", limit);
+        out.put("runs", rows);
+        return out;
+    }
+
+    /**
+     * The run as {@code GET /api/v1/graphs/{graph}/runs/{partition}} shows it, each node with what the
+     * run page also draws: its upstreams, asset, operator, the attempt of its record or active instance, and
+     * when that instance started.
+     */
+    public Map<String, Object> run(String graph, Partition partition) {
+        Map<String, Object> base = views.run(graph, partition);
+        RunView v = runs.read(new RunKey(graph, partition)).orElseThrow(() -> new ApiErrors.NotFound(
+                "graph `" + graph + "` does not have a run for partition `" + partition + "`"));
+        Graph g = catalog.get(v.run().definition()).graph();
+        Map<String, NodeRecord> records = RunRecords.byNode(g, v);
+        Map<String, Object> out = new LinkedHashMap<>(base);
+        List<Map<String, Object>> nodes = new ArrayList<>();
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> baseNodes = (List<Map<String, Object>>) base.get("nodes");
+        for (Map<String, Object> bn : baseNodes) {
+            String name = (String) bn.get("name");
+            Map<String, Object> m = new LinkedHashMap<>(bn);
+            g.node(name).ifPresent(n -> {
+                m.put("asset", n.produces().orElse(null));
+                m.put("operator", n.operator());
+                m.put("triggerRule", n.triggerRule().wireName());
+                m.put("upstreams", List.copyOf(g.upstreams(name)));
+            });
+            NodeRecord rec = records.get(name);
+            Optional<TaskInstance> active = activeInstance(v, name, rec);
+            Optional<TaskInstance> shown = active.or(() -> rec == null ? Optional.empty()
+                    : Optional.ofNullable(v.instances().get(rec.runId())));
+            m.put("attempt", shown.map(TaskInstance::attempt).orElse(null));
+            m.put("maxAttempts", shown.map(TaskInstance::maxAttempts).orElse(null));
+            m.put("startedAt", active.flatMap(TaskInstance::startedMs).map(DashboardViews::time).orElse(null));
+            m.put("lastError", active.flatMap(TaskInstance::lastError).orElse(null));
+            nodes.add(m);
+        }
+        out.put("nodes", nodes);
+        return out;
+    }
+
+    /** Pools with their slots and the instances that run in each now, derived from the active runs. */
+    public Map<String, Object> running() {
+        return runningByPool(RunningNow.derive(runs.readAll(runs.activeRuns())).values());
+    }
+
+    /** Pools known here (configured or seen running) with the given instances grouped under them. */
+    Map<String, Object> runningByPool(Iterable<RunningInstance> running) {
+        Map<String, List<Map<String, Object>>> byPool = new TreeMap<>();
+        pools.pools().keySet().forEach(p -> byPool.put(p, new ArrayList<>()));
+        for (RunningInstance r : running) {
+            byPool.computeIfAbsent(r.pool(), p -> new ArrayList<>()).add(r.toJson());
+        }
+        List<Map<String, Object>> out = new ArrayList<>();
+        Map<String, Integer> slots = pools.pools();
+        byPool.forEach((pool, list) -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", pool);
+            m.put("slots", slots.get(pool));
+            m.put("running", list);
+            out.add(m);
+        });
+        return Map.of("pools", out);
+    }
+
+    private static Map<String, Object> column(Graph g, Node n) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", n.name());
+        m.put("asset", n.produces().orElse(null));
+        m.put("upstreams", List.copyOf(g.upstreams(n.name())));
+        m.put("triggerRule", n.triggerRule().wireName());
+        m.put("pool", n.pool());
+        m.put("operator", n.operator());
+        return m;
+    }
+
+    private String instanceState(TaskInstance i) {
+        return switch (i.status()) {
+            case RUNNING -> "running";
+            case CANCELLING -> "cancelling";
+            default -> "pending";
+        };
+    }
+
+    /** The node's active instance: r0 without a record, none for a current success, else the next rerun. */
+    private static Optional<TaskInstance> activeInstance(RunView v, String node, NodeRecord rec) {
+        long rerun = rec == null ? 0 : (rec.succeeded() && v.run().isCurrent(node, rec) ? -1 : rec.rerun() + 1);
+        if (rerun < 0) {
+            return Optional.empty();
+        }
+        TaskInstance i = v.instances().get(v.key().runId(node, rerun));
+        return i != null && i.status().isActive() ? Optional.of(i) : Optional.empty();
+    }
+
+    private static String time(long ms) {
+        return Instant.ofEpochMilli(ms).toString();
+    }
+}

@@ -1,0 +1,143 @@
+package io.swale.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.swale.record.RecordCodec;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** The dashboard's read endpoints and its event stream, over plain HTTP. */
+class DashboardApiIT extends IntegrationTest {
+
+    /** One Server-Sent Event as received. */
+    record Event(String name, JsonNode data) {}
+
+    @Test
+    void gridListsPartitionsNewestFirstInPagesWithEachNodeState() {
+        String g = unique("grid");
+        api.publish(Graphs.diamondWithReport(g));
+        api.postJson("/api/v1/graphs/" + g + "/runs", "{\"partitions\":[\"p1\",\"p3\",\"p2\"]}");
+        for (String p : List.of("p1", "p2", "p3")) {
+            awaitSettled(g, p);
+        }
+
+        JsonNode first = api.get("/api/v1/dashboard/graphs/" + g + "/grid?limit=2").body();
+        JsonNode second = api.get("/api/v1/dashboard/graphs/" + g + "/grid?limit=2&offset=2").body();
+
+        assertThat(first.get("total").asInt()).isEqualTo(3);
+        assertThat(first.get("runs").valueStream().map(r -> r.get("partition").asString()).toList())
+                .containsExactly("p3", "p2");
+        assertThat(second.get("runs").valueStream().map(r -> r.get("partition").asString()).toList())
+                .containsExactly("p1");
+        assertThat(first.get("nodes").valueStream().map(n -> n.get("name").asString()).toList())
+                .containsExactly("a", "b", "c", "report");
+        assertThat(first.get("nodes").get(1).get("upstreams").toString()).isEqualTo("[\"a\"]");
+        JsonNode cell = first.get("runs").get(0).get("cells").get("report");
+        assertThat(cell.get("state").asString()).isEqualTo("succeeded");
+        assertThat(cell.get("instance").isNull()).isTrue();
+
+        JsonNode graphs = api.get("/api/v1/dashboard/graphs").body();
+        JsonNode mine = graphs.valueStream().filter(x -> x.get("name").asString().equals(g)).findFirst().orElseThrow();
+        assertThat(mine.get("recent").valueStream().map(r -> r.get("partition").asString()).toList())
+                .containsExactly("p3", "p2", "p1");
+        assertThat(mine.get("runs").get("complete").asInt()).isEqualTo(3);
+
+        assertThat(api.get("/api/v1/dashboard/graphs/nope_" + g + "/grid").status()).isEqualTo(404);
+        assertThat(api.get("/api/v1/dashboard/graphs/" + g + "/grid?limit=0").status()).isEqualTo(400);
+        assertThat(api.get("/api/v1/dashboard/graphs/Bad-Name/grid").status()).isEqualTo(400);
+    }
+
+    @Test
+    void runViewAddsAttemptsUpstreamsAndOperators() {
+        String g = unique("runview");
+        api.publish(Graphs.chain(g, 2));
+        api.start(g, "p");
+        awaitSettled(g, "p");
+
+        JsonNode run = api.get("/api/v1/dashboard/graphs/" + g + "/runs/p").body();
+
+        JsonNode n1 = SwaleClient.node(run, "n1");
+        assertThat(n1.get("state").asString()).isEqualTo("succeeded");
+        assertThat(n1.get("attempt").asLong()).isEqualTo(1);
+        assertThat(n1.get("maxAttempts").asLong()).isEqualTo(1);
+        assertThat(n1.get("upstreams").toString()).isEqualTo("[\"n0\"]");
+        assertThat(n1.get("operator").asString()).isEqualTo("noop");
+        assertThat(n1.get("asset").asString()).isEqualTo(g + "_n1");
+        assertThat(n1.get("record").get("runId").asString()).isEqualTo(g + "-p-n1-r0");
+        assertThat(api.get("/api/v1/dashboard/graphs/" + g + "/runs/nope").status()).isEqualTo(404);
+    }
+
+    @Test
+    void eventStreamSendsASnapshotThenStartedAndClearedEdgesAndRunChanges() throws Exception {
+        String g = unique("edges");
+        api.publish(Graphs.slowThenNext(g, 2));
+        List<Event> events = new CopyOnWriteArrayList<>();
+        HttpClient http = HttpClient.newHttpClient();
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/dashboard/events"))
+                .header("Accept", "text/event-stream").GET().build();
+        HttpResponse<Stream<String>> response = http.send(request, HttpResponse.BodyHandlers.ofLines());
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
+        Thread reader = Thread.ofVirtual().start(() -> read(response.body(), events));
+        try {
+            await().atMost(Duration.ofSeconds(20)).until(() -> !events.isEmpty());
+            assertThat(events.getFirst().name()).isEqualTo("snapshot");
+            assertThat(events.getFirst().data().get("pools").valueStream().map(p -> p.get("name").asString()).toList())
+                    .contains("default");
+
+            api.start(g, "p");
+            String runId = g + "-p-slow-r0";
+            await().atMost(Duration.ofSeconds(30)).until(() -> find(events, "cleared", runId) != null);
+
+            Event started = find(events, "started", runId);
+            assertThat(started).isNotNull();
+            assertThat(started.data().get("pool").asString()).isEqualTo("default");
+            assertThat(started.data().get("node").asString()).isEqualTo("slow");
+            assertThat(started.data().get("attempt").asLong()).isEqualTo(1);
+            assertThat(started.data().get("startedAt").asString()).endsWith("Z");
+            assertThat(events.indexOf(started)).isLessThan(events.indexOf(find(events, "cleared", runId)));
+            assertThat(find(events, "cleared", runId).data().get("outcome").asString()).isEqualTo("succeeded");
+            await().atMost(Duration.ofSeconds(30)).until(() -> events.stream().anyMatch(e -> e.name().equals("run")
+                    && e.data().get("graph").asString().equals(g) && "complete".equals(e.data().path("state").asString(""))));
+            assertThat(events.stream().anyMatch(e -> e.name().equals("graph") && e.data().get("graph").asString().equals(g)))
+                    .isTrue();
+        } finally {
+            response.body().close();
+            reader.interrupt();
+        }
+    }
+
+    private static Event find(List<Event> events, String name, String runId) {
+        return events.stream().filter(e -> e.name().equals(name) && runId.equals(e.data().path("runId").asString("")))
+                .findFirst().orElse(null);
+    }
+
+    private static void read(Stream<String> lines, List<Event> into) {
+        String[] name = {null};
+        StringBuilder data = new StringBuilder();
+        try {
+            lines.forEach(line -> {
+                if (line.startsWith("event:")) {
+                    name[0] = line.substring(6).trim();
+                } else if (line.startsWith("data:")) {
+                    data.append(line.substring(5));
+                } else if (line.isEmpty() && name[0] != null) {
+                    into.add(new Event(name[0], RecordCodec.JSON.readTree(data.toString())));
+                    name[0] = null;
+                    data.setLength(0);
+                }
+            });
+        } catch (RuntimeException closed) {
+            // the test closed the stream
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.swale.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.swale.graph.Partition;
+import io.swale.record.GraphRunRecord;
+import io.swale.record.RunState;
+import io.swale.store.RunKey;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.JedisPool;
+import redis.embedded.RedisServer;
+
+/** The dashboard's reads of the run indexes against a real redis-server. */
+class RedisRunIndexIT {
+    private static RedisServer server;
+    private static JedisPool pool;
+
+    private final RedisRunStore runs = new RedisRunStore(pool, "ix");
+    private final RedisRunIndex index = new RedisRunIndex(pool, "ix");
+
+    @BeforeAll
+    static void startRedis() throws IOException {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        server = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
+        server.start();
+        pool = new JedisPool("127.0.0.1", port);
+    }
+
+    @AfterAll
+    static void stopRedis() throws IOException {
+        pool.close();
+        server.stop();
+    }
+
+    @Test
+    void partitionsAreReadNewestFirstAndPagedAndCounted() {
+        for (String p : List.of("20260912", "20260914", "20260913", "20260911")) {
+            runs.create(new RunKey("paged", Partition.of(p)), GraphRunRecord.started("h", 1));
+        }
+
+        assertThat(index.partitionsNewestFirst("paged", 0, 3)).extracting(Partition::key)
+                .containsExactly("20260914", "20260913", "20260912");
+        assertThat(index.partitionsNewestFirst("paged", 3, 3)).extracting(Partition::key).containsExactly("20260911");
+        assertThat(index.partitionsNewestFirst("paged", 4, 3)).isEmpty();
+        assertThat(index.runCounts(List.of("paged", "none_yet"))).containsEntry("paged", 4L).containsEntry("none_yet", 0L);
+    }
+
+    @Test
+    void settledRunsAreFoundBySettleTimeAndASettleAgainMovesThem() {
+        RunKey a = new RunKey("settle", Partition.of("a"));
+        RunKey b = new RunKey("settle", Partition.of("b"));
+        settle(a, 1_000);
+        settle(b, 5_000);
+
+        assertThat(index.settledSince(2_000)).containsOnlyKeys(b).containsEntry(b, 5_000L);
+
+        GraphRunRecord active = runs.read(a).orElseThrow().run().withState(RunState.ACTIVE, Optional.empty());
+        runs.compareAndPut(a, runs.read(a).orElseThrow().runBytes(), active);
+        settle(a, 7_000);
+        assertThat(index.settledSince(2_000)).containsEntry(a, 7_000L).containsEntry(b, 5_000L);
+    }
+
+    private void settle(RunKey key, long at) {
+        runs.create(key, GraphRunRecord.started("h", 1));
+        var view = runs.read(key).orElseThrow();
+        assertThat(runs.compareAndSettle(key, view.runBytes(),
+                view.run().withState(RunState.COMPLETE, Optional.of(at)))).isTrue();
+    }
+}
