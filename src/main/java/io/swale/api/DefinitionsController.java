@@ -13,7 +13,8 @@ import java.util.Map;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
@@ -42,9 +43,9 @@ public class DefinitionsController {
     @ApiResponse(responseCode = "401", ref = OpenApiConfiguration.UNAUTHORIZED)
     @ApiResponse(responseCode = "409", ref = OpenApiConfiguration.CONFLICT)
     @ApiResponse(responseCode = "422", ref = OpenApiConfiguration.UNPROCESSABLE)
-    public Map<String, Object> publish(@RequestBody(required = false) byte[] body,
+    public Map<String, Object> publish(HttpServletRequest request,
             @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType) {
-        DefinitionCatalog.Published p = catalog.publish(body(body), DefinitionFormat.fromContentType(contentType));
+        DefinitionCatalog.Published p = catalog.publish(body(request), DefinitionFormat.fromContentType(contentType));
         if (props.hasRole("scheduler")) {
             // A scheduler replica adopts at once rather than at the next sync interval.
             sync.sync();
@@ -62,9 +63,9 @@ public class DefinitionsController {
     @ApiResponse(responseCode = "400", ref = OpenApiConfiguration.BAD_REQUEST)
     @ApiResponse(responseCode = "401", ref = OpenApiConfiguration.UNAUTHORIZED)
     @ApiResponse(responseCode = "422", ref = OpenApiConfiguration.UNPROCESSABLE)
-    public Map<String, Object> validate(@RequestBody(required = false) byte[] body,
+    public Map<String, Object> validate(HttpServletRequest request,
             @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType) {
-        Definition d = catalog.loader().load(body(body), DefinitionFormat.fromContentType(contentType));
+        Definition d = catalog.loader().load(body(request), DefinitionFormat.fromContentType(contentType));
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("graph", d.graph().name());
         out.put("nodes", d.graph().nodes().size());
@@ -72,8 +73,18 @@ public class DefinitionsController {
         return out;
     }
 
-    private static byte[] body(byte[] body) {
-        if (body == null || body.length == 0) {
+    /**
+     * The exact bytes sent, whatever the content type: the hash is of these bytes, and a form content type
+     * (what `curl --data-binary` sends by default) must not be decoded as form fields.
+     */
+    private static byte[] body(HttpServletRequest request) {
+        byte[] body;
+        try {
+            body = request.getInputStream().readAllBytes();
+        } catch (IOException e) {
+            throw new ApiErrors.BadRequest("body", "the body could not be read: " + e.getMessage());
+        }
+        if (body.length == 0) {
             throw new ApiErrors.BadRequest("body", "the body must hold a definition (TOML, or YAML with Content-Type: application/yaml)");
         }
         return body;
