@@ -22,13 +22,13 @@ import org.springframework.context.annotation.Configuration;
  */
 @Configuration(proxyBeanMethods = false)
 public class OpenApiConfiguration {
-    static final String BAD_REQUEST = "#/components/responses/BadRequest";
-    static final String UNAUTHORIZED = "#/components/responses/Unauthorized";
-    static final String NOT_FOUND = "#/components/responses/NotFound";
-    static final String CONFLICT = "#/components/responses/Conflict";
-    static final String RERUN_REFUSED = "#/components/responses/RerunRefused";
-    static final String UNPROCESSABLE = "#/components/responses/Unprocessable";
-    static final String UNAVAILABLE = "#/components/responses/Unavailable";
+    public static final String BAD_REQUEST = "#/components/responses/BadRequest";
+    public static final String UNAUTHORIZED = "#/components/responses/Unauthorized";
+    public static final String NOT_FOUND = "#/components/responses/NotFound";
+    public static final String CONFLICT = "#/components/responses/Conflict";
+    public static final String RERUN_REFUSED = "#/components/responses/RerunRefused";
+    public static final String UNPROCESSABLE = "#/components/responses/Unprocessable";
+    public static final String UNAVAILABLE = "#/components/responses/Unavailable";
 
     @Bean
     OpenAPI swaleOpenApi(ObjectProvider<BuildProperties> build) {

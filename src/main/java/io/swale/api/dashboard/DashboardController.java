@@ -10,6 +10,9 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.bind.annotation.ExceptionHandler;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swale.api.OpenApiConfiguration;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -34,11 +37,15 @@ public class DashboardController {
         this.live = live;
     }
 
+    @Operation(summary = "Dashboard: every graph with its run counts and latest runs")
     @GetMapping("/graphs")
     public List<Map<String, Object>> graphs() {
         return views.graphs();
     }
 
+    @Operation(summary = "Dashboard: the partitions × nodes grid of a graph, newest partition first")
+    @ApiResponse(responseCode = "400", ref = OpenApiConfiguration.BAD_REQUEST)
+    @ApiResponse(responseCode = "404", ref = OpenApiConfiguration.NOT_FOUND)
     @GetMapping("/graphs/{graph}/grid")
     public Map<String, Object> grid(@PathVariable String graph, @RequestParam(defaultValue = "0") int offset,
             @RequestParam(defaultValue = "25") int limit) {
@@ -51,17 +58,22 @@ public class DashboardController {
         return views.grid(name(graph), offset, limit);
     }
 
+    @Operation(summary = "Dashboard: one run with attempts, start times and upstreams per node")
+    @ApiResponse(responseCode = "400", ref = OpenApiConfiguration.BAD_REQUEST)
+    @ApiResponse(responseCode = "404", ref = OpenApiConfiguration.NOT_FOUND)
     @GetMapping("/graphs/{graph}/runs/{partition}")
     public Map<String, Object> run(@PathVariable String graph, @PathVariable String partition) {
         return views.run(name(graph), partition(partition));
     }
 
+    @Operation(summary = "Dashboard: the task instances running now, per pool")
     @GetMapping("/running")
     public Map<String, Object> running() {
         return views.running();
     }
 
     /** Server-Sent Events: snapshot, started, changed, cleared, run, graph (see {@link LiveView}). */
+    @Operation(summary = "Dashboard: Server-Sent Events of started, changed and cleared instances and run changes")
     @GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
     public SseEmitter events(HttpServletResponse response) {
         response.setHeader("Cache-Control", "no-store");
