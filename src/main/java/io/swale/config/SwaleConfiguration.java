@@ -12,6 +12,7 @@ import io.swale.operator.OperatorRegistry;
 import io.swale.scheduler.Adoption;
 import io.swale.scheduler.DefinitionCatalog;
 import io.swale.scheduler.GraphRuns;
+import io.swale.scheduler.LeaseReaper;
 import io.swale.scheduler.Reconciler;
 import io.swale.scheduler.Submission;
 import io.swale.scheduler.Terminations;
@@ -187,14 +188,19 @@ public class SwaleConfiguration {
     }
 
     @Bean
-    Terminations terminations(TaskStore tasks, KafkaEventPublisher events, Clock clock) {
-        return new Terminations(tasks, events, clock);
+    Terminations terminations(TaskStore tasks, KafkaEventPublisher events, KafkaDeadLetters deadLetters, Clock clock) {
+        return new Terminations(tasks, events, deadLetters, clock);
     }
 
     @Bean
-    Reconciler reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, Terminations terminations,
+    LeaseReaper leaseReaper(RunStore runs, TaskStore tasks, Terminations terminations, KafkaDispatcher dispatcher) {
+        return new LeaseReaper(runs, tasks, terminations, dispatcher);
+    }
+
+    @Bean
+    Reconciler reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, LeaseReaper reaper,
             KafkaDispatcher dispatcher, SwaleProperties props) {
-        return new Reconciler(runs, tasks, graphRuns, terminations, dispatcher,
+        return new Reconciler(runs, tasks, graphRuns, reaper, dispatcher,
                 props.getScheduler().getStaleDispatch().toMillis());
     }
 

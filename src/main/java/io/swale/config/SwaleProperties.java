@@ -95,6 +95,16 @@ public class SwaleProperties {
         private Duration staleDispatch = Duration.ofSeconds(60);
         /** How often due retries and continuations are moved back to their pool. */
         private Duration delayedPoll = Duration.ofMillis(200);
+        /** How often expired leases are looked for (cheaper and more frequent than a reconciler pass). */
+        private Duration reapInterval = Duration.ofSeconds(5);
+
+        public Duration getReapInterval() {
+            return reapInterval;
+        }
+
+        public void setReapInterval(Duration reapInterval) {
+            this.reapInterval = reapInterval;
+        }
 
         public Duration getReconcileInterval() {
             return reconcileInterval;
@@ -136,6 +146,36 @@ public class SwaleProperties {
         private Duration cancelPoll = Duration.ofSeconds(1);
         private Duration retryInitial = Duration.ofSeconds(1);
         private Duration retryMax = Duration.ofMinutes(5);
+        /** Fraction (0 ≤ j < 1) of a retry delay taken off at random, so retries spread without passing the cap. */
+        private double retryJitter = 0.2;
+        /** How long in-flight attempts may run on after shutdown began before their leases are given back. */
+        private Duration shutdownGrace = Duration.ofSeconds(30);
+        /** This worker's name in claims and attempt history; empty: host:pid:random. */
+        private String id = "";
+
+        public double getRetryJitter() {
+            return retryJitter;
+        }
+
+        public void setRetryJitter(double retryJitter) {
+            this.retryJitter = retryJitter;
+        }
+
+        public Duration getShutdownGrace() {
+            return shutdownGrace;
+        }
+
+        public void setShutdownGrace(Duration shutdownGrace) {
+            this.shutdownGrace = shutdownGrace;
+        }
+
+        public String getId() {
+            return id;
+        }
+
+        public void setId(String id) {
+            this.id = id;
+        }
 
         public Duration getLease() {
             return lease;

@@ -36,6 +36,8 @@ import tools.jackson.databind.node.ObjectNode;
 public final class AttemptRunner {
     private static final Logger log = LoggerFactory.getLogger(AttemptRunner.class);
     static final String CANCELLED = "the graph run was cancelled";
+    /** The worker stops the attempt to give its lease back: the attempt settles nothing. */
+    static final String GIVEN_BACK = "the worker shut down and gave the lease back";
 
     /** Lease and heartbeat timing. */
     public record Timing(Duration lease, Duration heartbeat, Duration cancelPoll) {}
@@ -43,38 +45,51 @@ public final class AttemptRunner {
     private final OperatorRegistry operators;
     private final TaskStore tasks;
     private final Terminations terminations;
-    private final DeadLetters deadLetters;
     private final ScheduledExecutorService ticker;
     private final Timing timing;
     private final Backoff backoff;
     private final Map<String, String> environment;
 
-    public AttemptRunner(OperatorRegistry operators, TaskStore tasks, Terminations terminations, DeadLetters deadLetters,
+    public AttemptRunner(OperatorRegistry operators, TaskStore tasks, Terminations terminations,
             ScheduledExecutorService ticker, Timing timing, Backoff backoff, Map<String, String> environment) {
         this.operators = operators;
         this.tasks = tasks;
         this.terminations = terminations;
-        this.deadLetters = deadLetters;
         this.ticker = ticker;
         this.timing = timing;
         this.backoff = backoff;
         this.environment = Map.copyOf(environment);
     }
 
-    public void run(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool) {
-        Cancellation cancellation = new Cancellation();
-        ScheduledFuture<?> watch = keepClaim(id, claim.token(), cancellation);
-        OperatorResult result;
-        try {
-            result = execute(id, claim, cancellation);
-        } catch (RuntimeException e) {
-            log.error("attempt crashed runId={} attempt={}", id.runId(), claim.attempt(), e);
-            result = new OperatorResult.TransientError("the operator crashed: " + e);
-        } finally {
-            watch.cancel(false);
+    /**
+     * Runs the attempt to its end and settles it. {@code cancellation} fires when the run is cancelled (the
+     * heartbeat returns the flag), the claim is lost, or the worker gives the attempt up at shutdown.
+     */
+    public void run(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, Cancellation cancellation) {
+        try (var ignored = Mdc.of(id)) {
+            long t0 = System.nanoTime();
+            log.info("attempt started graph={} partition={} node={} runId={} attempt={}/{} step={}", id.graph(),
+                    id.partition(), id.node(), id.runId(), claim.attempt(), claim.maxAttempts(), claim.step());
+            ScheduledFuture<?> watch = keepClaim(id, claim.token(), cancellation);
+            OperatorResult result;
+            try {
+                result = execute(id, claim, cancellation);
+            } catch (RuntimeException e) {
+                log.error("attempt crashed runId={} attempt={}", id.runId(), claim.attempt(), e);
+                result = new OperatorResult.TransientError("the operator crashed: " + e);
+            } finally {
+                watch.cancel(false);
+            }
+            if (cancellation.isCancelled() && GIVEN_BACK.equals(cancellation.reason())) {
+                log.info("attempt stopped for hand-over runId={} attempt={}", id.runId(), claim.attempt());
+                return;
+            }
+            boolean cancelled = cancellation.isCancelled() && CANCELLED.equals(cancellation.reason());
+            log.info("attempt ended graph={} partition={} node={} runId={} attempt={} result={} ms={}", id.graph(),
+                    id.partition(), id.node(), id.runId(), claim.attempt(),
+                    cancelled ? "cancelled" : result.getClass().getSimpleName(), (System.nanoTime() - t0) / 1_000_000);
+            settle(id, claim, pool, cancelled ? new OperatorResult.Failed(CANCELLED) : result, cancelled);
         }
-        settle(id, claim, pool, cancellation.isCancelled() && CANCELLED.equals(cancellation.reason())
-                ? new OperatorResult.Failed(CANCELLED) : result, cancellation);
     }
 
     private OperatorResult execute(TaskIdentity id, TaskStore.Claim.Claimed claim, Cancellation cancellation) {
@@ -104,8 +119,7 @@ public final class AttemptRunner {
     }
 
     private void settle(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, OperatorResult result,
-            Cancellation cancellation) {
-        boolean cancelled = cancellation.isCancelled() && CANCELLED.equals(cancellation.reason());
+            boolean cancelled) {
         switch (result) {
             case OperatorResult.Succeeded s -> end(id, claim, NodeStatus.SUCCEEDED, Optional.of(s.output()), Optional.empty());
             case OperatorResult.Failed f -> end(id, claim, cancelled ? NodeStatus.CANCELLED : NodeStatus.FAILED,
@@ -116,25 +130,32 @@ public final class AttemptRunner {
                 if (claim.attempt() < claim.maxAttempts()) {
                     park(id, claim, backoff.delayMs(claim.attempt()), t.message(), false, "");
                 } else {
-                    deadLetters.send(pool, id, claim.attempt(), t.message());
-                    end(id, claim, NodeStatus.FAILED, Optional.empty(), Optional.of(t.message()));
+                    afterEnd(id, claim, terminations.deadLetter(id, claim.token(), pool, claim.attempt(),
+                            claim.maxAttempts(), t.message()));
                 }
             }
-            case OperatorResult.PermanentError p -> {
-                deadLetters.send(pool, id, claim.attempt(), p.message());
-                end(id, claim, NodeStatus.FAILED, Optional.empty(), Optional.of(p.message()));
-            }
+            case OperatorResult.PermanentError p -> afterEnd(id, claim, terminations.deadLetter(id, claim.token(), pool,
+                    claim.attempt(), claim.maxAttempts(), p.message()));
         }
     }
 
     private void end(TaskIdentity id, TaskStore.Claim.Claimed claim, NodeStatus status, Optional<JsonNode> output,
             Optional<String> error) {
-        TaskStore.Finish outcome = terminations.terminate(id, claim.token(), status, output, error);
+        afterEnd(id, claim, terminations.terminate(id, claim.token(), status, output, error));
+    }
+
+    /** A run cancelled while the attempt ran ends cancelled, whatever the attempt produced. */
+    private void afterEnd(TaskIdentity id, TaskStore.Claim.Claimed claim, TaskStore.Finish outcome) {
         if (outcome == TaskStore.Finish.CANCELLING) {
             terminations.terminate(id, claim.token(), NodeStatus.CANCELLED, Optional.empty(), Optional.of(CANCELLED));
         } else if (outcome != TaskStore.Finish.OK) {
             log.warn("settle refused runId={} attempt={} outcome={}", id.runId(), claim.attempt(), outcome);
         }
+    }
+
+    /** Ends an instance whose run was cancelled while this worker held it (token {@code token}). */
+    void endCancelled(TaskIdentity id, long token) {
+        terminations.terminate(id, token, NodeStatus.CANCELLED, Optional.empty(), Optional.of(CANCELLED));
     }
 
     private void park(TaskIdentity id, TaskStore.Claim.Claimed claim, long delayMs, String error, boolean nextStep,

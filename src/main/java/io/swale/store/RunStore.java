@@ -36,4 +36,7 @@ public interface RunStore {
     List<Partition> partitions(String graph, Optional<String> from, int limit);
 
     Set<String> graphsWithRuns();
+
+    /** The store's clock (Redis TIME), the one lease deadlines use. */
+    long nowMs();
 }

@@ -30,6 +30,7 @@ final class RedisScripts {
     final Script redispatch = load("redispatch");
     final Script reap = load("reap");
     final Script cancel = load("cancel");
+    final Script giveBack = load("giveback");
 
     private static Script load(String name) {
         String source = resource("lib") + "\n" + resource(name);
