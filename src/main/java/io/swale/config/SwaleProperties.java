@@ -23,6 +23,63 @@ public class SwaleProperties {
     private final Redis redis = new Redis();
     private final Scheduler scheduler = new Scheduler();
     private final Worker worker = new Worker();
+    private final S3 s3 = new S3();
+    private final Http http = new Http();
+
+    /** How object_exists reaches s3:// objects. */
+    public static class S3 {
+        /** An S3-compatible endpoint; else AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, else AWS itself. */
+        private String endpoint;
+        /** Else AWS_REGION, AWS_DEFAULT_REGION, else us-east-1. */
+        private String region;
+        private boolean pathStyle = true;
+
+        public String getEndpoint() {
+            return endpoint;
+        }
+
+        public void setEndpoint(String endpoint) {
+            this.endpoint = endpoint;
+        }
+
+        public String getRegion() {
+            return region;
+        }
+
+        public void setRegion(String region) {
+            this.region = region;
+        }
+
+        public boolean isPathStyle() {
+            return pathStyle;
+        }
+
+        public void setPathStyle(boolean pathStyle) {
+            this.pathStyle = pathStyle;
+        }
+    }
+
+    /** The http operator. */
+    public static class Http {
+        /** A resilience4j circuit breaker and rate limiter per target host (config name swale-http). */
+        private boolean guards = true;
+
+        public boolean isGuards() {
+            return guards;
+        }
+
+        public void setGuards(boolean guards) {
+            this.guards = guards;
+        }
+    }
+
+    public S3 getS3() {
+        return s3;
+    }
+
+    public Http getHttp() {
+        return http;
+    }
 
     public static class Pool {
         private int slots = 4;
