@@ -1,0 +1,125 @@
+package io.swale.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.Environment;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A worker process started from the built jar is killed with SIGKILL in the middle of a task. Its lease
+ * expires, the reaper dispatches the instance again (the dead attempt counted), and another worker runs
+ * attempt 2 to completion: one record, never two holders at once. Runs in the `multiprocess` profile.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "swale.examples=", "swale.roles=scheduler,api", "swale.scheduler.reap-interval=500ms",
+        "swale.scheduler.delayed-poll=100ms"})
+class CrashedWorkerProcessIT {
+    /** Short lease and group session so the test recovers in seconds; production keeps 60 s and 45 s. */
+    static final List<String> FAST_FAILURE_DETECTION = List.of("--swale.worker.lease=3s", "--swale.worker.heartbeat=1s",
+            "--spring.kafka.consumer.properties.session.timeout.ms=6000",
+            "--spring.kafka.consumer.properties.heartbeat.interval.ms=1000");
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    Environment env;
+
+    Process child;
+    final List<ConfigurableApplicationContext> workers = new ArrayList<>();
+
+    @AfterEach
+    void cleanUp() {
+        if (child != null) {
+            child.descendants().forEach(ProcessHandle::destroyForcibly);
+            child.destroyForcibly();
+        }
+        workers.forEach(ConfigurableApplicationContext::close);
+    }
+
+    @Test
+    void aWorkerKilledMidTaskLosesItsLeaseAndAnotherWorkerCompletesTheRun(@TempDir Path log) throws Exception {
+        SwaleClient api = new SwaleClient(port);
+        String g = IntegrationTest.unique("crash");
+        api.publish("""
+                [graph]
+                name = "%1$s"
+                [[node]]
+                name = "work"
+                produces = "%1$s_work"
+                operator = "shell"
+                retries = 2
+                [node.params]
+                command = "echo \\"start $SWALE_ATTEMPT\\" >> %2$s/work; sleep 4; echo done >> %2$s/work; printf '{}'"
+                """.formatted(g, log));
+        child = startWorkerJvm();
+        api.start(g, "p");
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            JsonNode i = SwaleClient.node(api.run(g, "p"), "work").get("instance");
+            return !i.isNull() && i.get("state").asString().equals("running") && "child".equals(i.get("worker").asString());
+        });
+        // the other worker is up before the crash, so recovery does not include its start-up
+        List<String> args = new ArrayList<>(FAST_FAILURE_DETECTION);
+        args.add("--swale.default-slots=2");
+        workers.add(Workers.start(env, "survivor", args.toArray(String[]::new)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(log.resolve("work")));
+
+        List<ProcessHandle> tree = child.descendants().toList();
+        long killedAt = System.currentTimeMillis();
+        new ProcessBuilder("kill", "-9", Long.toString(child.pid())).start().waitFor();
+        tree.forEach(ProcessHandle::destroyForcibly); // a killed container takes its programs along
+        child.waitFor();
+
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                .until(() -> !api.run(g, "p").get("state").asString().equals("active"));
+        long settledMs = System.currentTimeMillis() - killedAt;
+        JsonNode run = api.run(g, "p");
+        assertThat(run.get("state").asString()).isEqualTo("complete");
+        JsonNode node = SwaleClient.node(run, "work");
+        assertThat(node.get("record").get("status").asString()).isEqualTo("succeeded");
+        assertThat(node.get("record").get("runId").asString()).isEqualTo(g + "-p-work-r0");
+        assertThat(node.get("instance").isNull()).isTrue();
+        JsonNode attempts = node.get("attempts");
+        assertThat(attempts).hasSize(2);
+        assertThat(attempts.get(0).get("attempt").asInt()).isEqualTo(1);
+        assertThat(attempts.get(0).get("worker").asString()).isEqualTo("child");
+        assertThat(attempts.get(0).get("outcome").asString()).isEqualTo("lease_expired");
+        assertThat(attempts.get(1).get("attempt").asInt()).as("the crash used an attempt").isEqualTo(2);
+        assertThat(attempts.get(1).get("worker").asString()).isEqualTo("survivor");
+        assertThat(attempts.get(1).get("outcome").asString()).isEqualTo("succeeded");
+        assertThat(attempts.get(1).get("startedMs").asLong()).isGreaterThanOrEqualTo(attempts.get(0).get("endedMs").asLong());
+        List<String> lines = Files.readAllLines(log.resolve("work"));
+        assertThat(lines).containsExactly("start 1", "start 2", "done");
+        long claimedAfter = attempts.get(1).get("startedMs").asLong() - killedAt;
+        System.out.printf("[figure] lease-expiry recovery (lease 3 s, heartbeat 1 s, reaper 0.5 s, session 6 s): "
+                + "kill -9 → lease reaped %d ms, attempt 2 claimed %d ms, run complete %d ms%n",
+                attempts.get(0).get("endedMs").asLong() - killedAt, claimedAfter, settledMs);
+    }
+
+    private Process startWorkerJvm() throws Exception {
+        String jar = System.getProperty("swale.it.app.jar");
+        assertThat(jar).as("the built jar (run through `mvn -Pmultiprocess verify`)").isNotNull();
+        assertThat(new File(jar)).isFile();
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx384m", "-jar", jar, "--spring.main.web-application-type=none", "--swale.worker.id=child",
+                "--swale.default-slots=2"));
+        cmd.addAll(Workers.sameInfrastructure(env));
+        cmd.addAll(FAST_FAILURE_DETECTION);
+        return new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(Path.of("target", "crashed-worker.log").toFile()).start();
+    }
+}
