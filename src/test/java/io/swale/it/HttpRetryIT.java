@@ -22,6 +22,9 @@ class HttpRetryIT extends IntegrationTest {
     @Autowired
     SwaleTopics topics;
 
+    @Autowired
+    io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry breakers;
+
     @AfterAll
     static void stop() {
         server.close();
@@ -74,6 +77,9 @@ class HttpRetryIT extends IntegrationTest {
         assertThat(gap1).isBetween(800L, 2_500L);
         assertThat(gap2).isBetween(1_600L, 3_500L);
         assertThat(server.hits(path)).isEqualTo(3);
+        // the calls went through the circuit breaker of their host (resilience4j's Spring Boot 4 registry)
+        String host = server.url("").replace("http://", "");
+        assertThat(breakers.find("http:" + host)).isPresent();
         System.out.printf("[figure] http 503,503,200: complete in %d ms, backoff gaps %d ms and %d ms%n", ms, gap1, gap2);
     }
 

@@ -108,7 +108,7 @@ class ShutdownIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> Workers.running(w1) == 2);
 
         // w2 has room to spare, so a given-back attempt measures the hand-over, not a wait for a free slot
-        ConfigurableApplicationContext w2 = Workers.start(env, "w2", "--swale.default-slots=4");
+        ConfigurableApplicationContext w2 = Workers.start(env, "w2", "--swale.default-slots=8");
         workers.add(w2);
         awaitTwoMembersWithPartitions();
         assertThat(api.run(g, "p").get("state").asString()).isEqualTo("active");
