@@ -64,7 +64,7 @@ class ShutdownIT {
 
     @Test
     void inFlightWorkPastTheGraceIsGivenBackAndQueuedWorkMovesOn(@TempDir Path log) throws Exception {
-        Outcome o = scenario(log, "1500ms", 5);
+        Outcome o = scenario(log, "1500ms", 12);
         long released = o.entries().stream().filter(a -> a.get("outcome").asString().equals("released")).count();
         assertThat(released).as("attempts still running after the grace are given back").isGreaterThanOrEqualTo(1);
         List<Long> handOver = new ArrayList<>();
@@ -88,7 +88,7 @@ class ShutdownIT {
 
     @Test
     void inFlightWorkWithinTheGraceFinishesOnTheClosingWorker(@TempDir Path log) throws Exception {
-        Outcome o = scenario(log, "20s", 3);
+        Outcome o = scenario(log, "20s", 8);
         assertThat(o.entries()).noneMatch(a -> a.get("outcome").asString().equals("released"));
         assertThat(o.entries()).anyMatch(a -> a.get("worker").asString().equals("w1")
                 && a.get("outcome").asString().equals("succeeded") && a.get("endedMs").asLong() > o.closeStartMs());
