@@ -1,4 +1,4 @@
--- KEYS: instances, inputs; ARGV: run id, lease ms
+-- KEYS: instances, inputs; ARGV: run id, lease ms, worker id
 local s = load_instance(KEYS[1], ARGV[1])
 if not s then return { 'unknown' } end
 if s.state ~= 'pending' then return { s.state } end
@@ -8,6 +8,7 @@ s.token = s.token + 1
 s.state = 'running'
 s.lease = now + tonumber(ARGV[2])
 s.started = now
+s.worker = ARGV[3]
 save_instance(KEYS[1], ARGV[1], s)
 local input = redis.call('HGET', KEYS[2], ARGV[1]) or ''
 local step_state = redis.call('HGET', KEYS[2], 'st:' .. ARGV[1]) or ''

@@ -22,3 +22,16 @@ local function write_record(nodes_key, field, record, rerun)
   redis.call('HSET', nodes_key, field, record)
   return true
 end
+-- the attempt history of one instance: a JSON array per run id, capped to its last HISTORY_CAP entries
+local HISTORY_CAP = 50
+local function append_history(key, run_id, s, ended, outcome, err)
+  if not key or not s.started then return end
+  local raw = redis.call('HGET', key, run_id)
+  local list = raw and cjson.decode(raw) or {}
+  local entry = { attempt = s.attempt, step = s.step, started_ms = s.started, ended_ms = ended, outcome = outcome }
+  if s.worker and s.worker ~= '' then entry.worker = s.worker end
+  if err and err ~= '' then entry.error = err end
+  list[#list + 1] = entry
+  while #list > HISTORY_CAP do table.remove(list, 1) end
+  redis.call('HSET', key, run_id, cjson.encode(list))
+end

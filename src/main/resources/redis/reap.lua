@@ -1,14 +1,17 @@
--- KEYS: instances; ARGV: run id. An expired lease: dispatch again while attempts remain.
+-- KEYS: instances, attempt history; ARGV: run id. An expired lease: dispatch again while attempts remain.
 local s = load_instance(KEYS[1], ARGV[1])
 if not s or (s.state ~= 'running' and s.state ~= 'cancelling') then return { 'none' } end
 local now = now_ms()
 if s.lease and s.lease > now then return { 'none' } end
 if s.state == 'cancelling' then return { 'cancel', tostring(s.token) } end
 if s.attempt < s.max then
+  local err = 'the lease of attempt ' .. s.attempt .. ' expired'
+  append_history(KEYS[2], ARGV[1], s, now, 'lease_expired', err)
   s.state = 'pending'
   s.lease = nil
   s.dispatched = now
-  s.err = 'the lease of attempt ' .. s.attempt .. ' expired'
+  s.token = s.token + 1
+  s.err = err
   save_instance(KEYS[1], ARGV[1], s)
   return { 'redispatch' }
 end

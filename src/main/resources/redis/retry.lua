@@ -1,10 +1,12 @@
--- KEYS: instances, inputs; ARGV: run id, token, delay ms, error, next step (0/1), step state json
+-- KEYS: instances, inputs, attempt history; ARGV: run id, token, delay ms, error, next step (0/1), step state json
 local s = load_instance(KEYS[1], ARGV[1])
 if not s then return { 'unknown' } end
 if tostring(s.token) ~= ARGV[2] or (s.state ~= 'running' and s.state ~= 'cancelling') then return { 'lost' } end
 if s.state == 'cancelling' then return { 'cancelling' } end
+local now = now_ms()
+append_history(KEYS[3], ARGV[1], s, now, ARGV[5] == '1' and 'continue' or 'retry', ARGV[4])
 s.state = 'waiting'
-s.due = now_ms() + tonumber(ARGV[3])
+s.due = now + tonumber(ARGV[3])
 s.err = ARGV[4]
 s.lease = nil
 if ARGV[5] == '1' then

@@ -13,11 +13,13 @@ import io.swale.schedule.CronSchedule;
 import io.swale.schedule.InvalidCronException;
 import io.swale.scheduler.DefinitionCatalog;
 import io.swale.scheduler.RunRecords;
+import io.swale.store.AttemptRecord;
 import io.swale.store.DefinitionStore;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
 import io.swale.store.RunView;
 import io.swale.store.TaskInstance;
+import io.swale.store.TaskStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,11 +37,13 @@ public class RunViews {
     private final DefinitionStore definitions;
     private final DefinitionCatalog catalog;
     private final RunStore runs;
+    private final TaskStore tasks;
 
-    public RunViews(DefinitionStore definitions, DefinitionCatalog catalog, RunStore runs) {
+    public RunViews(DefinitionStore definitions, DefinitionCatalog catalog, RunStore runs, TaskStore tasks) {
         this.definitions = definitions;
         this.catalog = catalog;
         this.runs = runs;
+        this.tasks = tasks;
     }
 
     /**
@@ -151,15 +155,21 @@ public class RunViews {
         out.put("settledAt", r.settledAtMs().map(RunViews::time).orElse(null));
         out.put("definition", r.definition());
         out.put("expectedReruns", r.expectedReruns());
+        Map<String, List<AttemptRecord>> histories = tasks.histories(key);
         List<Map<String, Object>> nodes = new ArrayList<>();
         for (Node n : g.nodes()) {
             NodeRecord rec = records.get(n.name());
+            Optional<Map<String, Object>> instance = activeInstance(v, n.name(), rec, r);
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("name", n.name());
             m.put("pool", n.pool());
             m.put("state", states.get(n.name()).wireName());
-            m.put("instance", activeInstance(v, n.name(), rec, r).orElse(null));
+            m.put("instance", instance.orElse(null));
             m.put("record", rec == null ? null : record(rec));
+            // the attempts of the instance shown: the active one, else the one that wrote the record
+            String shown = instance.map(i -> (String) i.get("runId")).orElse(rec == null ? null : rec.runId());
+            m.put("attempts", shown == null ? List.of()
+                    : histories.getOrDefault(shown, List.of()).stream().map(RunViews::attempt).toList());
             nodes.add(m);
         }
         out.put("nodes", nodes);
@@ -180,10 +190,29 @@ public class RunViews {
         m.put("state", switch (i.status()) {
             case RUNNING -> "running";
             case CANCELLING -> "cancelling";
+            case WAITING -> "waiting";
             default -> "pending";
         });
         m.put("attempt", i.attempt());
+        m.put("maxAttempts", i.maxAttempts());
+        m.put("step", i.step());
+        m.put("worker", i.worker().orElse(null));
+        m.put("lastError", i.lastError().filter(e -> !e.isEmpty()).orElse(null));
         return Optional.of(m);
+    }
+
+    private static Map<String, Object> attempt(AttemptRecord a) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("attempt", a.attempt());
+        m.put("step", a.step());
+        m.put("worker", a.worker().orElse(null));
+        m.put("startedAt", time(a.startedMs()));
+        m.put("endedAt", time(a.endedMs()));
+        m.put("startedMs", a.startedMs());
+        m.put("endedMs", a.endedMs());
+        m.put("outcome", a.outcome());
+        m.put("error", a.error().orElse(null));
+        return m;
     }
 
     private static Map<String, Object> record(NodeRecord r) {

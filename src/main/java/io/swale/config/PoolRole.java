@@ -5,6 +5,7 @@ import io.swale.kafka.PoolTopics;
 import io.swale.kafka.SwaleTopics;
 import io.swale.pool.AttemptRunner;
 import io.swale.pool.PoolWorker;
+import io.swale.scheduler.Dispatcher;
 import io.swale.scheduler.SwaleException;
 import io.swale.scheduler.TaskIdentity;
 import io.swale.store.TaskStore;
@@ -34,11 +35,13 @@ public class PoolRole implements SmartLifecycle {
     private final PoolTopics poolTopics;
     private final TaskStore tasks;
     private final AttemptRunner runner;
+    private final Dispatcher dispatcher;
+    private final PoolWorker.Settings settings;
     private final Map<String, Served> served = new ConcurrentHashMap<>();
     private volatile boolean running;
 
     public PoolRole(SwaleProperties props, ConfiguredPools pools, ListenerContainers containers, SwaleTopics topics,
-            PoolTopics poolTopics, TaskStore tasks, AttemptRunner runner) {
+            PoolTopics poolTopics, TaskStore tasks, AttemptRunner runner, Dispatcher dispatcher) {
         this.props = props;
         this.pools = pools;
         this.containers = containers;
@@ -46,6 +49,28 @@ public class PoolRole implements SmartLifecycle {
         this.poolTopics = poolTopics;
         this.tasks = tasks;
         this.runner = runner;
+        this.dispatcher = dispatcher;
+        this.settings = new PoolWorker.Settings(workerId(props.getWorker().getId()),
+                props.getWorker().getLease().toMillis());
+    }
+
+    /** The configured id, else host:pid:random (random so several contexts in one JVM differ). */
+    static String workerId(String configured) {
+        if (!configured.isBlank()) {
+            return configured;
+        }
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            host = "localhost";
+        }
+        return host + ":" + ProcessHandle.current().pid() + ":"
+                + Integer.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
+    }
+
+    public String workerId() {
+        return settings.workerId();
     }
 
     @Override
@@ -70,7 +95,7 @@ public class PoolRole implements SmartLifecycle {
             return;
         }
         poolTopics.ensure(pool);
-        PoolWorker worker = new PoolWorker(pool, slots, tasks, runner, props.getWorker().getLease().toMillis());
+        PoolWorker worker = new PoolWorker(pool, slots, tasks, runner, dispatcher, settings);
         AcknowledgingMessageListener<String, byte[]> listener = (record, ack) -> {
             TaskIdentity id;
             try {
@@ -108,14 +133,27 @@ public class PoolRole implements SmartLifecycle {
         return h == null || h.value() == null ? Optional.empty() : Optional.of(new String(h.value(), StandardCharsets.UTF_8));
     }
 
+    /**
+     * Shutdown that cannot be starved: every worker stops claiming at once, the listeners stop, in-flight
+     * attempts get {@code swale.worker.shutdown-grace} to finish, and the leases of the rest are given back.
+     */
     @Override
-    public void stop() {
-        served.values().forEach(s -> {
-            s.container().stop();
-            s.worker().close();
-        });
-        served.clear();
+    public synchronized void stop() {
         running = false;
+        long t0 = System.nanoTime();
+        served.values().forEach(s -> s.worker().beginDrain());
+        served.values().forEach(s -> s.container().stop());
+        long deadline = t0 + props.getWorker().getShutdownGrace().toNanos();
+        for (Served s : served.values()) {
+            try {
+                s.worker().drain(java.time.Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                s.worker().close();
+            }
+        }
+        served.clear();
+        log.info("pool role stopped worker={} ms={}", settings.workerId(), (System.nanoTime() - t0) / 1_000_000);
     }
 
     @Override

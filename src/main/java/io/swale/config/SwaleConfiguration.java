@@ -11,10 +11,16 @@ import io.swale.kafka.KafkaTriggerPublisher;
 import io.swale.kafka.ListenerContainers;
 import io.swale.kafka.PoolTopics;
 import io.swale.kafka.SwaleTopics;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
+import io.swale.operator.HostGuards;
 import io.swale.operator.OperatorRegistry;
+import io.swale.operator.Resilience4jHostGuards;
+import io.swale.operator.S3Settings;
 import io.swale.scheduler.Adoption;
 import io.swale.scheduler.DefinitionCatalog;
 import io.swale.scheduler.GraphRuns;
+import io.swale.scheduler.LeaseReaper;
 import io.swale.scheduler.Reconciler;
 import io.swale.scheduler.RetentionPass;
 import io.swale.scheduler.Submission;
@@ -43,6 +49,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.springframework.beans.factory.ObjectProvider;
 import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
 import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;
@@ -111,8 +119,17 @@ public class SwaleConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    OperatorRegistry operatorRegistry() {
-        return OperatorRegistry.builtIn();
+    OperatorRegistry operatorRegistry(SwaleProperties props, ObjectProvider<CircuitBreakerRegistry> breakers,
+            ObjectProvider<RateLimiterRegistry> limiters) {
+        HostGuards guards = HostGuards.NONE;
+        CircuitBreakerRegistry cb = breakers.getIfAvailable();
+        RateLimiterRegistry rl = limiters.getIfAvailable();
+        if (props.getHttp().isGuards() && cb != null && rl != null) {
+            guards = new Resilience4jHostGuards(cb, rl);
+        }
+        var s3 = props.getS3();
+        return OperatorRegistry.builtIn(guards, S3Settings.resolve(Optional.ofNullable(s3.getEndpoint()),
+                Optional.ofNullable(s3.getRegion()), s3.isPathStyle(), System.getenv()));
     }
 
     @Bean
@@ -214,14 +231,20 @@ public class SwaleConfiguration {
     }
 
     @Bean
-    Terminations terminations(TaskStore tasks, KafkaEventPublisher events, Clock clock, SwaleMetrics metrics) {
-        return new Terminations(tasks, events, clock, metrics);
+    Terminations terminations(TaskStore tasks, KafkaEventPublisher events, KafkaDeadLetters deadLetters, Clock clock,
+            SwaleMetrics metrics) {
+        return new Terminations(tasks, events, deadLetters, clock, metrics);
     }
 
     @Bean
-    Reconciler reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, Terminations terminations,
+    LeaseReaper leaseReaper(RunStore runs, TaskStore tasks, Terminations terminations, KafkaDispatcher dispatcher) {
+        return new LeaseReaper(runs, tasks, terminations, dispatcher);
+    }
+
+    @Bean
+    Reconciler reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, LeaseReaper reaper,
             KafkaDispatcher dispatcher, SwaleProperties props, SwaleMetrics metrics) {
-        return new Reconciler(runs, tasks, graphRuns, terminations, dispatcher,
+        return new Reconciler(runs, tasks, graphRuns, reaper, dispatcher,
                 props.getScheduler().getStaleDispatch().toMillis(), metrics);
     }
 

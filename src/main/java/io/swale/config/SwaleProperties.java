@@ -25,6 +25,63 @@ public class SwaleProperties {
     private final Redis redis = new Redis();
     private final Scheduler scheduler = new Scheduler();
     private final Worker worker = new Worker();
+    private final S3 s3 = new S3();
+    private final Http http = new Http();
+
+    /** How object_exists reaches s3:// objects. */
+    public static class S3 {
+        /** An S3-compatible endpoint; else AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, else AWS itself. */
+        private String endpoint;
+        /** Else AWS_REGION, AWS_DEFAULT_REGION, else us-east-1. */
+        private String region;
+        private boolean pathStyle = true;
+
+        public String getEndpoint() {
+            return endpoint;
+        }
+
+        public void setEndpoint(String endpoint) {
+            this.endpoint = endpoint;
+        }
+
+        public String getRegion() {
+            return region;
+        }
+
+        public void setRegion(String region) {
+            this.region = region;
+        }
+
+        public boolean isPathStyle() {
+            return pathStyle;
+        }
+
+        public void setPathStyle(boolean pathStyle) {
+            this.pathStyle = pathStyle;
+        }
+    }
+
+    /** The http operator. */
+    public static class Http {
+        /** A resilience4j circuit breaker and rate limiter per target host (config name swale-http). */
+        private boolean guards = true;
+
+        public boolean isGuards() {
+            return guards;
+        }
+
+        public void setGuards(boolean guards) {
+            this.guards = guards;
+        }
+    }
+
+    public S3 getS3() {
+        return s3;
+    }
+
+    public Http getHttp() {
+        return http;
+    }
 
     public static class Pool {
         private int slots = 4;
@@ -97,6 +154,16 @@ public class SwaleProperties {
         private Duration staleDispatch = Duration.ofSeconds(60);
         /** How often due retries and continuations are moved back to their pool. */
         private Duration delayedPoll = Duration.ofMillis(200);
+        /** How often expired leases are looked for (cheaper and more frequent than a reconciler pass). */
+        private Duration reapInterval = Duration.ofSeconds(5);
+
+        public Duration getReapInterval() {
+            return reapInterval;
+        }
+
+        public void setReapInterval(Duration reapInterval) {
+            this.reapInterval = reapInterval;
+        }
         /** How often the cron pump looks for due firings. */
         private Duration cronTick = Duration.ofSeconds(1);
         /** How often the retention pass runs; the sync interval when unset. */
@@ -158,6 +225,36 @@ public class SwaleProperties {
         private Duration cancelPoll = Duration.ofSeconds(1);
         private Duration retryInitial = Duration.ofSeconds(1);
         private Duration retryMax = Duration.ofMinutes(5);
+        /** Fraction (0 ≤ j < 1) of a retry delay taken off at random, so retries spread without passing the cap. */
+        private double retryJitter = 0.2;
+        /** How long in-flight attempts may run on after shutdown began before their leases are given back. */
+        private Duration shutdownGrace = Duration.ofSeconds(30);
+        /** This worker's name in claims and attempt history; empty: host:pid:random. */
+        private String id = "";
+
+        public double getRetryJitter() {
+            return retryJitter;
+        }
+
+        public void setRetryJitter(double retryJitter) {
+            this.retryJitter = retryJitter;
+        }
+
+        public Duration getShutdownGrace() {
+            return shutdownGrace;
+        }
+
+        public void setShutdownGrace(Duration shutdownGrace) {
+            this.shutdownGrace = shutdownGrace;
+        }
+
+        public String getId() {
+            return id;
+        }
+
+        public void setId(String id) {
+            this.id = id;
+        }
 
         public Duration getLease() {
             return lease;

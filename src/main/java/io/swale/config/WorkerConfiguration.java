@@ -1,6 +1,5 @@
 package io.swale.config;
 
-import io.swale.kafka.KafkaDeadLetters;
 import io.swale.kafka.KafkaDispatcher;
 import io.swale.operator.OperatorRegistry;
 import io.swale.pool.AttemptRunner;
@@ -29,12 +28,11 @@ public class WorkerConfiguration {
 
     @Bean
     AttemptRunner attemptRunner(OperatorRegistry operators, TaskStore tasks, Terminations terminations,
-            KafkaDeadLetters deadLetters, ScheduledExecutorService attemptTicker, SwaleProperties props,
-            SwaleMetrics metrics) {
+            ScheduledExecutorService attemptTicker, SwaleProperties props, SwaleMetrics metrics) {
         var w = props.getWorker();
-        AttemptRunner runner = new AttemptRunner(operators, tasks, terminations, deadLetters, attemptTicker,
+        AttemptRunner runner = new AttemptRunner(operators, tasks, terminations, attemptTicker,
                 new AttemptRunner.Timing(w.getLease(), w.getHeartbeat(), w.getCancelPoll()),
-                new Backoff(w.getRetryInitial(), w.getRetryMax(), 0.2), System.getenv());
+                new Backoff(w.getRetryInitial(), w.getRetryMax(), w.getRetryJitter()), System.getenv());
         runner.metrics(metrics);
         return runner;
     }

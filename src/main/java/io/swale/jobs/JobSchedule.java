@@ -70,6 +70,16 @@ public class JobSchedule {
         return every(retentionJob, props.getScheduler().getRetentionInterval(), Duration.ZERO);
     }
 
+    @Bean
+    JobDetail reapJob() {
+        return job(ReapJob.class, "reap");
+    }
+
+    @Bean
+    Trigger reapTrigger(JobDetail reapJob, SwaleProperties props) {
+        return every(reapJob, props.getScheduler().getReapInterval(), props.getScheduler().getReapInterval());
+    }
+
     private static JobDetail job(Class<? extends Job> type, String name) {
         return JobBuilder.newJob(type).withIdentity(name, "swale").storeDurably().build();
     }

@@ -1,16 +1,19 @@
 package io.swale.kafka;
 
-import io.swale.pool.DeadLetters;
 import io.swale.record.RecordCodec;
 import io.swale.scheduler.SwaleMetrics;
-import io.swale.scheduler.TaskIdentity;
+import io.swale.scheduler.DeadLetters;
+import io.swale.store.AttemptRecord;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.springframework.kafka.core.KafkaTemplate;
 import tools.jackson.databind.node.ObjectNode;
 
-/** An informational copy of a dead-lettered dispatch on {@code swale.pool.<pool>.DLT}. */
+/**
+ * An informational copy of a dead-lettered dispatch on {@code swale.pool.<pool>.DLT}: the dispatch's key and
+ * identity headers, the last error in a header, and a JSON value with the attempts and their history.
+ */
 public final class KafkaDeadLetters implements DeadLetters {
     public static final String ERROR_HEADER = "swale.error";
 
@@ -32,17 +35,26 @@ public final class KafkaDeadLetters implements DeadLetters {
     }
 
     @Override
-    public void send(String pool, TaskIdentity identity, long attempts, long maxAttempts, String lastError) {
+    public void send(DeadLetter letter) {
+        var identity = letter.identity();
         ObjectNode value = RecordCodec.JSON.createObjectNode();
         value.put("run_id", identity.runId());
-        value.put("attempts", attempts);
-        value.put("max_attempts", maxAttempts);
-        value.put("last_error", lastError);
+        value.put("graph", identity.graph());
+        value.put("partition", identity.partition().key());
+        value.put("node", identity.node());
+        identity.asset().ifPresent(a -> value.put("asset", a));
+        value.put("definition", identity.definition());
+        value.put("rerun", identity.rerun());
+        value.put("pool", letter.pool());
+        value.put("attempts", letter.attempts());
+        value.put("max_attempts", letter.maxAttempts());
+        value.put("last_error", letter.lastError());
         value.put("dead_at_ms", clock.millis());
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(SwaleTopics.deadLetter(topics.pool(pool)),
+        value.set("history", AttemptRecord.toJson(letter.history()));
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(SwaleTopics.deadLetter(topics.pool(letter.pool())),
                 identity.runId(), RecordCodec.bytes(value));
         identity.headers().forEach((k, v) -> record.headers().add(k, v));
-        record.headers().add(ERROR_HEADER, lastError.getBytes(StandardCharsets.UTF_8));
+        record.headers().add(ERROR_HEADER, letter.lastError().getBytes(StandardCharsets.UTF_8));
         template.send(record);
         metrics.deadLetter(record.topic());
     }

@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -57,13 +58,23 @@ public final class HttpOperator implements Operator {
     }
 
     private final HttpClient client;
+    private final HostGuards guards;
 
     public HttpOperator() {
-        this(OperatorHttp.client());
+        this(OperatorHttp.client(), HostGuards.NONE);
+    }
+
+    public HttpOperator(HostGuards guards) {
+        this(OperatorHttp.client(), guards);
     }
 
     HttpOperator(HttpClient client) {
+        this(client, HostGuards.NONE);
+    }
+
+    HttpOperator(HttpClient client, HostGuards guards) {
         this.client = client;
+        this.guards = guards;
     }
 
     @Override
@@ -103,14 +114,30 @@ public final class HttpOperator implements Operator {
             return new OperatorResult.PermanentError(what + ": the request cannot be built: " + OperatorJson.describe(e));
         }
 
+        HostGuards.Guard guard = guards.acquire(hostOf(request.uri()));
+        Optional<String> refused = guard.refusal();
+        if (refused.isPresent()) {
+            return new OperatorResult.TransientError(what + ": " + refused.get());
+        }
+        long t0 = System.nanoTime();
         HttpResponse<byte[]> response;
         try {
             response = OperatorHttp.send(client, request, HttpResponse.BodyHandlers.ofByteArray(), what,
                     OperatorDurations.toMillisSaturated(timeoutSeconds), params.timeout(), context.cancellation());
         } catch (OperatorHttp.Abort abort) {
+            if (context.cancellation().isCancelled()) {
+                guard.released();
+            } else {
+                guard.failed(System.nanoTime() - t0, abort);
+            }
             return abort.result();
         }
         int status = response.statusCode();
+        if (status >= 500 && status < 600 || status == 429) {
+            guard.failed(System.nanoTime() - t0, new IllegalStateException("HTTP status " + status));
+        } else {
+            guard.succeeded(System.nanoTime() - t0);
+        }
         byte[] body = response.body() == null ? new byte[0] : response.body();
         Charset charset = charsetOf(response);
         if (status >= 200 && status < 300) {
@@ -124,6 +151,11 @@ public final class HttpOperator implements Operator {
             return new OperatorResult.TransientError(message);
         }
         return new OperatorResult.PermanentError(message);
+    }
+
+    private static String hostOf(URI uri) {
+        String host = uri.getHost() == null ? String.valueOf(uri.getAuthority()) : uri.getHost();
+        return uri.getPort() < 0 ? host : host + ":" + uri.getPort();
     }
 
     /** The JSON value of a trimmed body that parses, else the body as text; JSON null when empty. */

@@ -27,8 +27,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code object_exists} (§8.6): polls once per step for an object and succeeds once it exists, ends
- * failed once the deadline passes, and continues after {@code interval} otherwise. {@code file://}
- * and {@code http(s)://} are supported; cloud stores are not built yet.
+ * failed once the deadline passes, and continues after {@code interval} otherwise (the next poll is
+ * another step, so no worker waits in between). {@code file://}, {@code http(s)://} (HEAD) and
+ * {@code s3://} (AWS SDK, any S3-compatible endpoint) are supported.
  */
 public final class ObjectExistsOperator implements Operator {
     public static final String NAME = "object_exists";
@@ -38,7 +39,7 @@ public final class ObjectExistsOperator implements Operator {
     /** Limit on one HEAD request of an http(s) object. */
     static final long HEAD_TIMEOUT_SECONDS = 30L;
 
-    private static final Set<String> CLOUD_SCHEMES = Set.of("s3", "s3a", "gs", "az", "azure", "abfs", "abfss", "adl");
+    private static final Set<String> CLOUD_SCHEMES = Set.of("s3a", "gs", "az", "azure", "abfs", "abfss", "adl");
     private static final DateTimeFormatter RFC_3339_SECONDS =
             DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
 
@@ -63,23 +64,20 @@ public final class ObjectExistsOperator implements Operator {
         }
     }
 
-    /** What one poll found. */
-    private sealed interface Probe {
-        record Exists(OptionalLong size, Optional<Instant> lastModified) implements Probe {}
-
-        record Absent() implements Probe {}
-
-        record Error(OperatorResult result) implements Probe {}
-    }
-
     private final HttpClient client;
+    private final S3Objects s3;
 
     public ObjectExistsOperator() {
-        this(OperatorHttp.client());
+        this(OperatorHttp.client(), S3Settings.DEFAULT);
     }
 
-    ObjectExistsOperator(HttpClient client) {
+    public ObjectExistsOperator(S3Settings s3) {
+        this(OperatorHttp.client(), s3);
+    }
+
+    ObjectExistsOperator(HttpClient client, S3Settings s3) {
         this.client = client;
+        this.s3 = new S3Objects(s3);
     }
 
     @Override
@@ -118,17 +116,18 @@ public final class ObjectExistsOperator implements Operator {
             return new OperatorResult.PermanentError("object URL `" + url + "` does not parse: it has no scheme");
         }
         String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
-        Probe probe = switch (scheme) {
+        ObjectProbe probe = switch (scheme) {
             case "file" -> probeFile(url, uri);
             case "http", "https" -> probeHttp(url, uri, context.cancellation());
-            default -> new Probe.Error(new OperatorResult.PermanentError("object URL `" + url
+            case "s3" -> s3.probe(url, uri, context.cancellation());
+            default -> new ObjectProbe.Error(new OperatorResult.PermanentError("object URL `" + url
                     + "`: unsupported scheme `" + scheme + "`" + (CLOUD_SCHEMES.contains(scheme)
-                            ? " (not built yet: only file and http(s) objects can be checked so far)"
-                            : " (supported: file, http, https)")));
+                            ? " (not built yet: file, http(s) and s3 objects can be checked so far)"
+                            : " (supported: file, http, https, s3)")));
         };
         return switch (probe) {
-            case Probe.Error error -> error.result();
-            case Probe.Exists exists -> {
+            case ObjectProbe.Error error -> error.result();
+            case ObjectProbe.Exists exists -> {
                 ObjectNode output = OperatorJson.NODES.objectNode();
                 output.put("url", url);
                 if (exists.size().isPresent()) {
@@ -143,7 +142,7 @@ public final class ObjectExistsOperator implements Operator {
                 }
                 yield new OperatorResult.Succeeded(output);
             }
-            case Probe.Absent absent -> {
+            case ObjectProbe.Absent absent -> {
                 if (context.nowMs() >= deadline) {
                     yield new OperatorResult.Failed("object `" + url + "` did not appear within the timeout of "
                             + timeoutSeconds + " s");
@@ -169,36 +168,36 @@ public final class ObjectExistsOperator implements Operator {
         return now > Long.MAX_VALUE - timeoutMillis ? Long.MAX_VALUE : now + timeoutMillis;
     }
 
-    private static Probe probeFile(String url, URI uri) {
+    private static ObjectProbe probeFile(String url, URI uri) {
         Path path;
         try {
             path = Path.of(uri);
         } catch (IllegalArgumentException | FileSystemNotFoundException e) {
-            return new Probe.Error(new OperatorResult.PermanentError("object URL `" + url
+            return new ObjectProbe.Error(new OperatorResult.PermanentError("object URL `" + url
                     + "`: the store cannot be opened: " + OperatorJson.describe(e)));
         }
         try {
             BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
             if (!attributes.isRegularFile()) {
-                return new Probe.Absent();
+                return new ObjectProbe.Absent();
             }
-            return new Probe.Exists(OptionalLong.of(attributes.size()),
+            return new ObjectProbe.Exists(OptionalLong.of(attributes.size()),
                     Optional.of(attributes.lastModifiedTime().toInstant().truncatedTo(ChronoUnit.SECONDS)));
         } catch (NoSuchFileException e) {
-            return new Probe.Absent();
+            return new ObjectProbe.Absent();
         } catch (IOException | SecurityException e) {
-            return new Probe.Error(new OperatorResult.TransientError("object URL `" + url + "`: "
+            return new ObjectProbe.Error(new OperatorResult.TransientError("object URL `" + url + "`: "
                     + OperatorJson.describe(e)));
         }
     }
 
-    private Probe probeHttp(String url, URI uri, Cancellation cancellation) {
+    private ObjectProbe probeHttp(String url, URI uri, Cancellation cancellation) {
         String what = "HEAD " + url;
         HttpRequest request;
         try {
             request = HttpRequest.newBuilder(uri).method("HEAD", HttpRequest.BodyPublishers.noBody()).build();
         } catch (IllegalArgumentException e) {
-            return new Probe.Error(new OperatorResult.PermanentError("object URL `" + url
+            return new ObjectProbe.Error(new OperatorResult.PermanentError("object URL `" + url
                     + "`: the store cannot be opened: " + OperatorJson.describe(e)));
         }
         HttpResponse<Void> response;
@@ -206,14 +205,14 @@ public final class ObjectExistsOperator implements Operator {
             response = OperatorHttp.send(client, request, HttpResponse.BodyHandlers.discarding(), what,
                     OperatorDurations.toMillisSaturated(HEAD_TIMEOUT_SECONDS), HEAD_TIMEOUT_SECONDS + "s", cancellation);
         } catch (OperatorHttp.Abort abort) {
-            return new Probe.Error(abort.result());
+            return new ObjectProbe.Error(abort.result());
         }
         int status = response.statusCode();
         if (status == 404) {
-            return new Probe.Absent();
+            return new ObjectProbe.Absent();
         }
         if (status < 200 || status >= 300) {
-            return new Probe.Error(new OperatorResult.TransientError("object URL `" + url + "`: " + what
+            return new ObjectProbe.Error(new OperatorResult.TransientError("object URL `" + url + "`: " + what
                     + " answered HTTP status " + status));
         }
         Optional<Instant> lastModified = response.headers().firstValue("last-modified").flatMap(text -> {
@@ -229,6 +228,6 @@ public final class ObjectExistsOperator implements Operator {
         } catch (NumberFormatException e) {
             size = OptionalLong.empty();
         }
-        return new Probe.Exists(size, lastModified);
+        return new ObjectProbe.Exists(size, lastModified);
     }
 }

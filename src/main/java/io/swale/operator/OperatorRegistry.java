@@ -18,8 +18,13 @@ public final class OperatorRegistry {
 
     /** The built-in operators: shell, subprocess, http, object_exists and noop. */
     public static OperatorRegistry builtIn() {
-        return new OperatorRegistry(List.of(new ShellOperator(), new SubprocessOperator(), new HttpOperator(),
-                new ObjectExistsOperator(), new NoopOperator()));
+        return builtIn(HostGuards.NONE, S3Settings.DEFAULT);
+    }
+
+    /** The built-in operators with guards for http targets and the settings of s3:// objects. */
+    public static OperatorRegistry builtIn(HostGuards guards, S3Settings s3) {
+        return new OperatorRegistry(List.of(new ShellOperator(), new SubprocessOperator(), new HttpOperator(guards),
+                new ObjectExistsOperator(s3), new NoopOperator()));
     }
 
     public Optional<Operator> find(String name) {

@@ -107,7 +107,10 @@ final class ProcessRunner {
                 () -> readAll(process.getInputStream(), MAX_STDOUT_BYTES), OperatorExecutors.IO);
         CompletableFuture<Captured> err = CompletableFuture.supplyAsync(
                 () -> readTail(process.getErrorStream(), STDERR_KEEP_BYTES), OperatorExecutors.IO);
-        CompletableFuture<Void> done = CompletableFuture.allOf(process.onExit(), out, err);
+        // Not process.onExit(): on a small machine (JDK 25, common-pool parallelism 1) its completion waited for
+        // other processes of the JVM to end, so overlapping programs seemed to run as long as the longest one.
+        CompletableFuture<Integer> exited = CompletableFuture.supplyAsync(() -> awaitExit(process), OperatorExecutors.IO);
+        CompletableFuture<Void> done = CompletableFuture.allOf(exited, out, err);
 
         CompletableFuture<String> stop = new CompletableFuture<>();
         cancellation.onCancel(() -> stop.complete(cancelledMessage(launch, cancellation)));
@@ -205,25 +208,35 @@ final class ProcessRunner {
     }
 
     /**
-     * Kills the process and everything it started, children first so that none is re-parented out of
-     * reach; repeats while new descendants keep appearing.
+     * Kills the process and everything it started, parents before their children, each one's children
+     * listed before it dies (after that they are re-parented out of its tree): a shell killed after its
+     * child would run its next command (`sleep 60; touch done` must never touch). Then a sweep of the
+     * descendants seen at the start catches any process the walk missed.
      */
     static void killTree(Process process) {
+        List<ProcessHandle> seen = process.descendants().toList();
+        java.util.ArrayDeque<ProcessHandle> next = new java.util.ArrayDeque<>(process.children().toList());
+        process.destroyForcibly();
         Set<Long> killed = new HashSet<>();
-        for (int round = 0; round < 5; round++) {
-            List<ProcessHandle> fresh = process.descendants()
-                    .filter(h -> !killed.contains(h.pid()))
-                    .toList();
-            if (fresh.isEmpty()) {
-                break;
-            }
-            for (ProcessHandle h : fresh) {
-                killed.add(h.pid());
+        while (!next.isEmpty()) {
+            ProcessHandle h = next.poll();
+            if (killed.add(h.pid())) {
+                List<ProcessHandle> children = h.children().toList();
                 h.destroyForcibly();
+                next.addAll(children);
             }
         }
-        process.destroyForcibly();
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        seen.stream().filter(h -> !killed.contains(h.pid())).forEach(ProcessHandle::destroyForcibly);
+    }
+
+    /** Blocks until the process ends; an interrupt (attempt abandoned) ends the wait with -1. */
+    private static int awaitExit(Process process) {
+        try {
+            return process.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
     }
 
     private static void awaitQuietly(CompletableFuture<?> future, long millis) {

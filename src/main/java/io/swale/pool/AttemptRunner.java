@@ -7,7 +7,6 @@ import io.swale.operator.OperatorRegistry;
 import io.swale.operator.OperatorResult;
 import io.swale.record.NodeStatus;
 import io.swale.record.RecordCodec;
-import io.swale.logging.LogContext;
 import io.swale.scheduler.SwaleMetrics;
 import io.swale.scheduler.TaskIdentity;
 import io.swale.scheduler.Terminations;
@@ -38,6 +37,8 @@ import tools.jackson.databind.node.ObjectNode;
 public final class AttemptRunner {
     private static final Logger log = LoggerFactory.getLogger(AttemptRunner.class);
     static final String CANCELLED = "the graph run was cancelled";
+    /** The worker stops the attempt to give its lease back: the attempt settles nothing. */
+    static final String GIVEN_BACK = "the worker shut down and gave the lease back";
 
     /** Lease and heartbeat timing. */
     public record Timing(Duration lease, Duration heartbeat, Duration cancelPoll) {}
@@ -45,61 +46,60 @@ public final class AttemptRunner {
     private final OperatorRegistry operators;
     private final TaskStore tasks;
     private final Terminations terminations;
-    private final DeadLetters deadLetters;
     private final ScheduledExecutorService ticker;
     private final Timing timing;
     private final Backoff backoff;
     private final Map<String, String> environment;
-    private volatile SwaleMetrics metrics = SwaleMetrics.NONE;
+    private SwaleMetrics metrics = SwaleMetrics.NONE;
 
-    public AttemptRunner(OperatorRegistry operators, TaskStore tasks, Terminations terminations, DeadLetters deadLetters,
+    public AttemptRunner(OperatorRegistry operators, TaskStore tasks, Terminations terminations,
             ScheduledExecutorService ticker, Timing timing, Backoff backoff, Map<String, String> environment) {
         this.operators = operators;
         this.tasks = tasks;
         this.terminations = terminations;
-        this.deadLetters = deadLetters;
         this.ticker = ticker;
         this.timing = timing;
         this.backoff = backoff;
         this.environment = Map.copyOf(environment);
     }
 
+    /**
+     * Runs the attempt to its end and settles it. {@code cancellation} fires when the run is cancelled (the
+     * heartbeat returns the flag), the claim is lost, or the worker gives the attempt up at shutdown.
+     */
     public void metrics(SwaleMetrics metrics) {
         this.metrics = metrics;
     }
 
-    public void run(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool) {
-        try (LogContext ignored = LogContext.of(id.graph(), id.partition().key(), id.node(), id.runId())) {
+    public void run(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, Cancellation cancellation) {
+        try (var ignored = Mdc.of(id)) {
+            long t0 = System.nanoTime();
             if (claim.attempt() == 1 && claim.step() == 0) {
                 metrics.started(pool, Math.max(0, claim.nowMs() - claim.submittedMs()));
             }
-            long t0 = System.nanoTime();
-            String result = runClaimed(id, claim, pool);
-            metrics.attemptFinished(pool, result, System.nanoTime() - t0);
+            log.info("attempt started graph={} partition={} node={} runId={} attempt={}/{} step={}", id.graph(),
+                    id.partition(), id.node(), id.runId(), claim.attempt(), claim.maxAttempts(), claim.step());
+            ScheduledFuture<?> watch = keepClaim(id, claim.token(), cancellation);
+            OperatorResult result;
+            try {
+                result = execute(id, claim, cancellation);
+            } catch (RuntimeException e) {
+                log.error("attempt crashed runId={} attempt={}", id.runId(), claim.attempt(), e);
+                result = new OperatorResult.TransientError("the operator crashed: " + e);
+            } finally {
+                watch.cancel(false);
+            }
+            if (cancellation.isCancelled() && GIVEN_BACK.equals(cancellation.reason())) {
+                log.info("attempt stopped for hand-over runId={} attempt={}", id.runId(), claim.attempt());
+                return;
+            }
+            boolean cancelled = cancellation.isCancelled() && CANCELLED.equals(cancellation.reason());
+            log.info("attempt ended graph={} partition={} node={} runId={} attempt={} result={} ms={}", id.graph(),
+                    id.partition(), id.node(), id.runId(), claim.attempt(),
+                    cancelled ? "cancelled" : result.getClass().getSimpleName(), (System.nanoTime() - t0) / 1_000_000);
+            settle(id, claim, pool, cancelled ? new OperatorResult.Failed(CANCELLED) : result, cancelled);
+            metrics.attemptFinished(pool, cancelled ? "cancelled" : outcome(result, claim), System.nanoTime() - t0);
         }
-    }
-
-    private String runClaimed(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool) {
-        Cancellation cancellation = new Cancellation();
-        ScheduledFuture<?> watch = keepClaim(id, claim.token(), cancellation);
-        OperatorResult result;
-        try {
-            result = execute(id, claim, cancellation);
-        } catch (RuntimeException e) {
-            log.error("attempt crashed runId={} attempt={}", id.runId(), claim.attempt(), e);
-            result = new OperatorResult.TransientError("the operator crashed: " + e);
-        } finally {
-            watch.cancel(false);
-        }
-        boolean cancelled = cancellation.isCancelled() && CANCELLED.equals(cancellation.reason());
-        settle(id, claim, pool, cancelled ? new OperatorResult.Failed(CANCELLED) : result, cancellation);
-        return cancelled ? "cancelled" : switch (result) {
-            case OperatorResult.Succeeded s -> "succeeded";
-            case OperatorResult.Failed f -> "failed";
-            case OperatorResult.Continue c -> "continue";
-            case OperatorResult.TransientError t -> claim.attempt() < claim.maxAttempts() ? "retry" : "failed";
-            case OperatorResult.PermanentError p -> "failed";
-        };
     }
 
     private OperatorResult execute(TaskIdentity id, TaskStore.Claim.Claimed claim, Cancellation cancellation) {
@@ -128,45 +128,61 @@ public final class AttemptRunner {
         return operator.get().execute(context);
     }
 
+    private static String outcome(OperatorResult result, TaskStore.Claim.Claimed claim) {
+        return switch (result) {
+            case OperatorResult.Succeeded s -> "succeeded";
+            case OperatorResult.Failed f -> "failed";
+            case OperatorResult.Continue c -> "continue";
+            case OperatorResult.TransientError t -> claim.attempt() < claim.maxAttempts() ? "retry" : "failed";
+            case OperatorResult.PermanentError p -> "failed";
+        };
+    }
+
     private void settle(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, OperatorResult result,
-            Cancellation cancellation) {
-        boolean cancelled = cancellation.isCancelled() && CANCELLED.equals(cancellation.reason());
+            boolean cancelled) {
         switch (result) {
-            case OperatorResult.Succeeded s -> end(id, pool, claim, NodeStatus.SUCCEEDED, Optional.of(s.output()), Optional.empty());
-            case OperatorResult.Failed f -> end(id, pool, claim, cancelled ? NodeStatus.CANCELLED : NodeStatus.FAILED,
+            case OperatorResult.Succeeded s -> end(id, claim, NodeStatus.SUCCEEDED, Optional.of(s.output()), Optional.empty());
+            case OperatorResult.Failed f -> end(id, claim, cancelled ? NodeStatus.CANCELLED : NodeStatus.FAILED,
                     Optional.empty(), Optional.of(f.reason()));
-            case OperatorResult.Continue c -> park(id, pool, claim, c.delay().toMillis(), "", true,
+            case OperatorResult.Continue c -> park(id, claim, c.delay().toMillis(), "", true,
                     RecordCodec.text(c.state()));
             case OperatorResult.TransientError t -> {
                 if (claim.attempt() < claim.maxAttempts()) {
-                    park(id, pool, claim, backoff.delayMs(claim.attempt()), t.message(), false, "");
+                    park(id, claim, backoff.delayMs(claim.attempt()), t.message(), false, "");
                 } else {
-                    deadLetters.send(pool, id, claim.attempt(), claim.maxAttempts(), t.message());
-                    end(id, pool, claim, NodeStatus.FAILED, Optional.empty(), Optional.of(t.message()));
+                    afterEnd(id, claim, terminations.deadLetter(id, claim.token(), pool, claim.attempt(),
+                            claim.maxAttempts(), t.message()));
                 }
             }
-            case OperatorResult.PermanentError p -> {
-                deadLetters.send(pool, id, claim.attempt(), claim.maxAttempts(), p.message());
-                end(id, pool, claim, NodeStatus.FAILED, Optional.empty(), Optional.of(p.message()));
-            }
+            case OperatorResult.PermanentError p -> afterEnd(id, claim, terminations.deadLetter(id, claim.token(), pool,
+                    claim.attempt(), claim.maxAttempts(), p.message()));
         }
     }
 
-    private void end(TaskIdentity id, String pool, TaskStore.Claim.Claimed claim, NodeStatus status, Optional<JsonNode> output,
+    private void end(TaskIdentity id, TaskStore.Claim.Claimed claim, NodeStatus status, Optional<JsonNode> output,
             Optional<String> error) {
-        TaskStore.Finish outcome = terminations.terminate(id, pool, claim.token(), status, output, error);
+        afterEnd(id, claim, terminations.terminate(id, claim.token(), status, output, error));
+    }
+
+    /** A run cancelled while the attempt ran ends cancelled, whatever the attempt produced. */
+    private void afterEnd(TaskIdentity id, TaskStore.Claim.Claimed claim, TaskStore.Finish outcome) {
         if (outcome == TaskStore.Finish.CANCELLING) {
-            terminations.terminate(id, pool, claim.token(), NodeStatus.CANCELLED, Optional.empty(), Optional.of(CANCELLED));
+            terminations.terminate(id, claim.token(), NodeStatus.CANCELLED, Optional.empty(), Optional.of(CANCELLED));
         } else if (outcome != TaskStore.Finish.OK) {
             log.warn("settle refused runId={} attempt={} outcome={}", id.runId(), claim.attempt(), outcome);
         }
     }
 
-    private void park(TaskIdentity id, String pool, TaskStore.Claim.Claimed claim, long delayMs, String error, boolean nextStep,
+    /** Ends an instance whose run was cancelled while this worker held it (token {@code token}). */
+    void endCancelled(TaskIdentity id, long token) {
+        terminations.terminate(id, token, NodeStatus.CANCELLED, Optional.empty(), Optional.of(CANCELLED));
+    }
+
+    private void park(TaskIdentity id, TaskStore.Claim.Claimed claim, long delayMs, String error, boolean nextStep,
             String stepState) {
         switch (tasks.park(id.runKey(), id.runId(), claim.token(), delayMs, error, nextStep, stepState)) {
             case TaskStore.Park.Waiting w -> tasks.scheduleDelayed(id.runKey(), id.runId(), w.dueMs());
-            case TaskStore.Park.Cancelling c -> terminations.terminate(id, pool, claim.token(), NodeStatus.CANCELLED,
+            case TaskStore.Park.Cancelling c -> terminations.terminate(id, claim.token(), NodeStatus.CANCELLED,
                     Optional.empty(), Optional.of(CANCELLED));
             case TaskStore.Park.Lost l -> log.warn("park refused runId={}: the claim ended", id.runId());
         }

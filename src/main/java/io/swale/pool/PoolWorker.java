@@ -1,7 +1,13 @@
 package io.swale.pool;
 
+import io.swale.operator.Cancellation;
+import io.swale.scheduler.Dispatcher;
 import io.swale.scheduler.TaskIdentity;
 import io.swale.store.TaskStore;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
@@ -15,6 +21,11 @@ import org.slf4j.LoggerFactory;
  * The executor side of one pool on this replica: at most {@code slots} attempts at once. A dispatch is
  * claimed in Redis, its offset committed, and the attempt handed to the executor, so no record is held
  * while an operator runs. The listener pauses while every slot is taken.
+ *
+ * <p>Shutdown cannot be starved: once {@link #beginDrain()} ran, every later dispatch is neither claimed nor
+ * committed (the check sits right before each claim), so a stream of ready work cannot defer it. In-flight
+ * attempts get a grace period; the leases of those still running after it are given back and their
+ * instances dispatched again, so another replica takes them without waiting for the lease to expire.
  */
 public final class PoolWorker implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PoolWorker.class);
@@ -26,14 +37,25 @@ public final class PoolWorker implements AutoCloseable {
         void resume();
     }
 
+    /** Who this worker is and how long it holds a claim. */
+    public record Settings(String workerId, long leaseMs) {}
+
+    /** An attempt running on this worker. */
+    private record InFlight(TaskIdentity id, long token, Cancellation cancellation) {}
+
+    /** What a drain did: attempts that finished in the grace period, and leases given back. */
+    public record Drained(int finished, List<String> givenBack, long millis) {}
+
     private final String pool;
     private final int slots;
     private final TaskStore tasks;
     private final AttemptRunner runner;
-    private final long leaseMs;
+    private final Dispatcher dispatcher;
+    private final Settings settings;
     private final Semaphore free;
-    private final ExecutorService executor;
-    private final AtomicInteger running = new AtomicInteger();
+    private final ThreadPoolExecutor executor;
+    private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
+    private volatile boolean draining;
     private volatile Flow flow = new Flow() {
         @Override
         public void pause() {}
@@ -42,12 +64,14 @@ public final class PoolWorker implements AutoCloseable {
         public void resume() {}
     };
 
-    public PoolWorker(String pool, int slots, TaskStore tasks, AttemptRunner runner, long leaseMs) {
+    public PoolWorker(String pool, int slots, TaskStore tasks, AttemptRunner runner, Dispatcher dispatcher,
+            Settings settings) {
         this.pool = pool;
         this.slots = slots;
         this.tasks = tasks;
         this.runner = runner;
-        this.leaseMs = leaseMs;
+        this.dispatcher = dispatcher;
+        this.settings = settings;
         this.free = new Semaphore(slots);
         AtomicInteger n = new AtomicInteger();
         this.executor = new ThreadPoolExecutor(slots, slots, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
@@ -71,28 +95,42 @@ public final class PoolWorker implements AutoCloseable {
     }
 
     public int running() {
-        return running.get();
+        return inFlight.size();
+    }
+
+    public boolean isDraining() {
+        return draining;
     }
 
     /**
      * Handles one dispatch on the listener thread: claim, commit, hand off. The listener is paused as soon as
-     * the slots are full, so a slot is always free here.
+     * the slots are full, so a slot is normally free here. Once draining, nothing is claimed or committed.
      */
     public void onDispatch(TaskIdentity id, Runnable commit) throws InterruptedException {
-        free.acquire();
+        while (!free.tryAcquire(100, TimeUnit.MILLISECONDS)) {
+            if (draining) {
+                return;
+            }
+        }
         boolean handedOff = false;
         try {
-            TaskStore.Claim claim = tasks.claim(id.runKey(), id.runId(), leaseMs);
+            if (draining) {
+                log.info("dispatch left for another replica: shutting down pool={} runId={}", pool, id.runId());
+                return;
+            }
+            TaskStore.Claim claim = tasks.claim(id.runKey(), id.runId(), settings.leaseMs(), settings.workerId());
             commit.run();
             if (claim instanceof TaskStore.Claim.Claimed claimed) {
-                running.incrementAndGet();
-                executor.execute(() -> runAttempt(id, claimed));
+                Cancellation cancellation = new Cancellation();
+                inFlight.put(id.runId(), new InFlight(id, claimed.token(), cancellation));
+                executor.execute(() -> runAttempt(id, claimed, cancellation));
                 handedOff = true;
                 if (free.availablePermits() == 0) {
                     flow.pause();
                 }
             } else {
-                log.debug("dispatch refused runId={} claim={}", id.runId(), claim);
+                log.info("dispatch refused at claim graph={} partition={} node={} runId={} state={}", id.graph(),
+                        id.partition(), id.node(), id.runId(), ((TaskStore.Claim.Refused) claim).state());
             }
         } finally {
             if (!handedOff) {
@@ -101,20 +139,71 @@ public final class PoolWorker implements AutoCloseable {
         }
     }
 
-    private void runAttempt(TaskIdentity id, TaskStore.Claim.Claimed claim) {
+    private void runAttempt(TaskIdentity id, TaskStore.Claim.Claimed claim, Cancellation cancellation) {
         try {
-            runner.run(id, claim, pool);
+            runner.run(id, claim, pool, cancellation);
         } catch (RuntimeException e) {
             log.error("attempt failed to settle runId={} attempt={}", id.runId(), claim.attempt(), e);
         } finally {
-            running.decrementAndGet();
+            inFlight.remove(id.runId());
             free.release();
-            flow.resume();
+            if (!draining) {
+                flow.resume();
+            }
+        }
+    }
+
+    /** Stops claiming at once; the dispatch being looked at now and every later one stay uncommitted. */
+    public void beginDrain() {
+        draining = true;
+    }
+
+    /**
+     * Lets in-flight attempts finish within {@code grace}; then stops the rest (kills their programs, so no
+     * two copies ever overlap), gives their leases back and dispatches them again. Call after the listener
+     * stopped, so no claim can still be on its way.
+     */
+    public Drained drain(Duration grace) throws InterruptedException {
+        beginDrain();
+        long t0 = System.nanoTime();
+        int before = inFlight.size();
+        executor.shutdown();
+        executor.awaitTermination(Math.max(0, grace.toMillis()), TimeUnit.MILLISECONDS);
+        List<InFlight> left = List.copyOf(inFlight.values());
+        left.forEach(f -> f.cancellation().cancel(AttemptRunner.GIVEN_BACK));
+        executor.awaitTermination(10, TimeUnit.SECONDS);
+        for (InFlight f : left) {
+            giveBack(f);
+        }
+        long handedOver = (System.nanoTime() - t0) / 1_000_000;
+        executor.shutdownNow();
+        Drained d = new Drained(before - left.size(), left.stream().map(f -> f.id().runId()).toList(), handedOver);
+        log.info("pool drained pool={} worker={} finished={} givenBack={} ms={}", pool, settings.workerId(),
+                d.finished(), d.givenBack(), d.millis());
+        return d;
+    }
+
+    private void giveBack(InFlight f) {
+        TaskIdentity id = f.id();
+        try {
+            switch (tasks.giveBack(id.runKey(), id.runId(), f.token(), AttemptRunner.GIVEN_BACK)) {
+                case RELEASED -> {
+                    dispatcher.dispatch(pool, id);
+                    log.info("lease given back graph={} partition={} node={} runId={}", id.graph(), id.partition(),
+                            id.node(), id.runId());
+                }
+                case CANCELLING -> runner.endCancelled(id, f.token());
+                case LOST -> log.info("lease already ended runId={}", id.runId());
+            }
+        } catch (RuntimeException e) {
+            // The lease then expires and the reaper dispatches the instance again.
+            log.warn("lease not given back runId={} error={}", id.runId(), e.toString());
         }
     }
 
     @Override
     public void close() {
+        draining = true;
         executor.shutdownNow();
     }
 }

@@ -1,6 +1,5 @@
 package io.swale.scheduler;
 
-import io.swale.record.NodeStatus;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
 import io.swale.store.RunView;
@@ -8,7 +7,6 @@ import io.swale.store.TaskInstance;
 import io.swale.store.TaskStore;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,23 +26,23 @@ public final class Reconciler {
     private final RunStore runs;
     private final TaskStore tasks;
     private final GraphRuns graphRuns;
-    private final Terminations terminations;
+    private final LeaseReaper reaper;
     private final Dispatcher dispatcher;
     private final long staleDispatchMs;
     private SwaleMetrics metrics = SwaleMetrics.NONE;
 
-    public Reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, Terminations terminations,
+    public Reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, LeaseReaper reaper,
             Dispatcher dispatcher, long staleDispatchMs, SwaleMetrics metrics) {
-        this(runs, tasks, graphRuns, terminations, dispatcher, staleDispatchMs);
+        this(runs, tasks, graphRuns, reaper, dispatcher, staleDispatchMs);
         this.metrics = metrics;
     }
 
-    public Reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, Terminations terminations,
+    public Reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, LeaseReaper reaper,
             Dispatcher dispatcher, long staleDispatchMs) {
         this.runs = runs;
         this.tasks = tasks;
         this.graphRuns = graphRuns;
-        this.terminations = terminations;
+        this.reaper = reaper;
         this.dispatcher = dispatcher;
         this.staleDispatchMs = staleDispatchMs;
     }
@@ -115,25 +113,7 @@ public final class Reconciler {
                         redispatched++;
                     }
                 }
-                case RUNNING, CANCELLING -> {
-                    switch (tasks.reap(view.key(), i.runId())) {
-                        case TaskStore.Reap.Redispatch r -> {
-                            dispatcher.dispatch(i.pool(), identity);
-                            reaped++;
-                        }
-                        case TaskStore.Reap.Cancel c -> {
-                            terminations.terminate(identity, i.pool(), c.token(), NodeStatus.CANCELLED, Optional.empty(),
-                                    Optional.of("the graph run was cancelled"));
-                            reaped++;
-                        }
-                        case TaskStore.Reap.Exhausted x -> {
-                            terminations.terminate(identity, i.pool(), x.token(), NodeStatus.FAILED, Optional.empty(),
-                                    Optional.of("the lease of attempt " + i.attempt() + " expired and no attempt is left"));
-                            reaped++;
-                        }
-                        case TaskStore.Reap.None n -> { }
-                    }
-                }
+                case RUNNING, CANCELLING -> reaped += reaper.reap(view.key(), i) ? 1 : 0;
                 default -> { }
             }
         }

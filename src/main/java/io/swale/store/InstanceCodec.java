@@ -47,7 +47,8 @@ public final class InstanceCodec {
                 o.path("pool").asString(""), o.path("step").asLong(), o.path("attempt").asLong(),
                 o.path("max").asLong(1), o.path("token").asLong(), optLong(o, "lease"), optLong(o, "due"),
                 o.path("dispatched").asLong(), optLong(o, "started"),
-                o.hasNonNull("err") ? Optional.of(o.get("err").asString()) : Optional.empty());
+                o.hasNonNull("err") ? Optional.of(o.get("err").asString()) : Optional.empty(),
+                o.hasNonNull("worker") ? Optional.of(o.get("worker").asString()) : Optional.empty());
     }
 
     private static Optional<Long> optLong(JsonNode o, String field) {

@@ -46,4 +46,7 @@ public interface RunStore {
     Map<RunKey, List<TaskInstance>> instances(List<RunKey> keys);
 
     Set<String> graphsWithRuns();
+
+    /** The store's clock (Redis TIME), the one lease deadlines use. */
+    long nowMs();
 }

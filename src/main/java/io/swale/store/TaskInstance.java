@@ -12,6 +12,7 @@ import java.util.Optional;
  * @param dueMs when a waiting instance (retry or continuation) is dispatched again
  * @param dispatchedMs when the instance was last dispatched
  * @param lastError the error of the last failed attempt
+ * @param worker the worker that made the last claim
  */
 public record TaskInstance(
         String runId,
@@ -29,4 +30,5 @@ public record TaskInstance(
         Optional<Long> dueMs,
         long dispatchedMs,
         Optional<Long> startedMs,
-        Optional<String> lastError) {}
+        Optional<String> lastError,
+        Optional<String> worker) {}

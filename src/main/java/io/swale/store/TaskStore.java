@@ -57,6 +57,9 @@ public interface TaskStore {
 
     enum Cancel { CANCELLED, CANCELLING, INACTIVE }
 
+    /** The outcome of giving a lease back at shutdown. */
+    enum GiveBack { RELEASED, CANCELLING, LOST }
+
     /** A waiting instance in the delayed set. */
     record Delayed(RunKey key, String runId) {}
 
@@ -67,12 +70,14 @@ public interface TaskStore {
     /** Creates the instance if its run id is unknown; the request write commits only with a new instance. */
     Submit submit(RunKey key, String runId, String instanceJson, String inputJson, Optional<RequestWrite> request);
 
-    Claim claim(RunKey key, String runId, long leaseMs);
+    /** Claims a pending instance for {@code worker}: attempt + 1, a new fencing token, a lease from Redis time. */
+    Claim claim(RunKey key, String runId, long leaseMs, String worker);
 
     Heartbeat heartbeat(RunKey key, String runId, long token, long leaseMs);
 
+    /** Terminates the instance held with {@code token}: node record, terminal state and history entry at once. */
     Finish finish(RunKey key, String runId, long token, String recordField, String recordJson, String status,
-            long rerun);
+            long rerun, String error);
 
     Park park(RunKey key, String runId, long token, long delayMs, String error, boolean nextStep,
             String stepState);
@@ -83,6 +88,15 @@ public interface TaskStore {
     boolean redispatchIfStale(RunKey key, String runId, long staleMs);
 
     Reap reap(RunKey key, String runId);
+
+    /** Running → pending with the token bumped and the attempt not counted (a worker shutting down). */
+    GiveBack giveBack(RunKey key, String runId, long token, String reason);
+
+    /** The ended attempts of one instance, oldest first (capped). */
+    List<AttemptRecord> history(RunKey key, String runId);
+
+    /** The ended attempts of every instance of a run, by run id. */
+    java.util.Map<String, List<AttemptRecord>> histories(RunKey key);
 
     Cancel cancel(RunKey key, String runId, String recordField, String cancelledRecordJson, long rerun);
 

@@ -16,7 +16,10 @@ import tools.jackson.databind.JsonNode;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "swale.examples=",
         "swale.worker.cancel-poll=200ms",
-        "swale.scheduler.delayed-poll=100ms"})
+        "swale.scheduler.delayed-poll=100ms",
+        // low for every test: a task longer than this must cause no rebalance (the pool listener never holds a record)
+        "spring.kafka.consumer.properties.max.poll.interval.ms=4000",
+        "swale.pools.solo.slots=1"})
 abstract class IntegrationTest {
     @LocalServerPort
     int port;
@@ -33,6 +36,11 @@ abstract class IntegrationTest {
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
                 .until(() -> !api.run(graph, partition).get("state").asString().equals("active"));
         return api.run(graph, partition);
+    }
+
+    /** The attempt history the run view shows for a node. */
+    JsonNode attempts(String graph, String partition, String node) {
+        return SwaleClient.node(api.run(graph, partition), node).get("attempts");
     }
 
     /** A graph name unique to one test, so tests share the store without seeing each other. */

@@ -85,6 +85,10 @@ final class SwaleClient {
         return postJson("/api/v1/graphs/" + graph + "/runs", "{\"partitions\":[\"" + partition + "\"]}");
     }
 
+    Response cancel(String graph, String partition) {
+        return postJson("/api/v1/graphs/" + graph + "/runs/" + partition + "/cancel", "");
+    }
+
     JsonNode run(String graph, String partition) {
         Response r = get("/api/v1/graphs/" + graph + "/runs/" + partition);
         if (r.status() != 200) {

@@ -129,12 +129,15 @@ class ObjectExistsOperatorTest {
     }
 
     @Test
-    void cloudSchemesArePermanentUntilTheirClientsAreBuilt() {
-        for (String url : new String[] {"s3://landing/orders/20260915.parquet", "gs://b/k", "az://c/k"}) {
+    void cloudSchemesWithoutClientsArePermanent() {
+        for (String url : new String[] {"gs://b/k", "az://c/k"}) {
             OperatorResult result = operator.execute(attempt(params(url)).build());
             assertThat(result).isInstanceOf(OperatorResult.PermanentError.class);
             assertThat(messageOf(result)).contains(url).contains("unsupported scheme").contains("not built yet");
         }
+        OperatorResult noKey = operator.execute(attempt(params("s3://bucket-only")).build());
+        assertThat(noKey).isInstanceOf(OperatorResult.PermanentError.class);
+        assertThat(messageOf(noKey)).contains("s3://bucket-only").contains("s3://bucket/key");
         OperatorResult ftp = operator.execute(attempt(params("ftp://host/file")).build());
         assertThat(messageOf(ftp)).contains("ftp://host/file").contains("unsupported scheme `ftp`");
     }

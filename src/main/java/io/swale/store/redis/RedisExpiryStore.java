@@ -74,7 +74,7 @@ public final class RedisExpiryStore implements ExpiryStore {
                 return false;
             }
             Transaction t = j.multi();
-            t.del(runKey, keys.nodeRecords(key), keys.instances(key), keys.inputs(key));
+            t.del(runKey, keys.nodeRecords(key), keys.instances(key), keys.inputs(key), keys.attempts(key));
             if (t.exec() == null) {
                 return false;
             }

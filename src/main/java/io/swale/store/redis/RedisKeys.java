@@ -72,6 +72,10 @@ public final class RedisKeys {
         return prefix + ":ti:{" + key.id() + "}";
     }
 
+    String attempts(RunKey key) {
+        return prefix + ":att:{" + key.id() + "}";
+    }
+
     String inputs(RunKey key) {
         return prefix + ":in:{" + key.id() + "}";
     }

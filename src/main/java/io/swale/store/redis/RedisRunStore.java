@@ -220,6 +220,14 @@ public final class RedisRunStore implements RunStore {
         }
     }
 
+    @Override
+    public long nowMs() {
+        try (Jedis j = pool.getResource()) {
+            List<String> t = j.time();
+            return Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000;
+        }
+    }
+
     private static String text(GraphRunRecord run) {
         return new String(RecordCodec.encode(run), StandardCharsets.UTF_8);
     }

@@ -31,6 +31,7 @@ final class RedisScripts {
     final Script reap = load("reap");
     final Script cancel = load("cancel");
     final Script request = load("request");
+    final Script giveBack = load("giveback");
 
     private static Script load(String name) {
         String source = resource("lib") + "\n" + resource(name);

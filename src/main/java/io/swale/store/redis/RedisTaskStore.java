@@ -1,11 +1,14 @@
 package io.swale.store.redis;
 
+import io.swale.store.AttemptRecord;
 import io.swale.store.InstanceCodec;
 import io.swale.store.RunKey;
 import io.swale.store.TaskInstance;
 import io.swale.store.TaskStore;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Optional;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
@@ -42,9 +45,9 @@ public final class RedisTaskStore implements TaskStore {
     }
 
     @Override
-    public Claim claim(RunKey key, String runId, long leaseMs) {
+    public Claim claim(RunKey key, String runId, long leaseMs, String worker) {
         List<?> r = (List<?>) call(scripts.claim, List.of(keys.instances(key), keys.inputs(key)),
-                List.of(runId, Long.toString(leaseMs)));
+                List.of(runId, Long.toString(leaseMs), worker));
         if (!"claimed".equals(r.get(0))) {
             return new Claim.Refused((String) r.get(0));
         }
@@ -68,9 +71,9 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public Finish finish(RunKey key, String runId, long token, String recordField, String recordJson, String status,
-            long rerun) {
-        String r = (String) call(scripts.finish, List.of(keys.instances(key), keys.nodeRecords(key)),
-                List.of(runId, Long.toString(token), recordField, recordJson, status, Long.toString(rerun)));
+            long rerun, String error) {
+        String r = (String) call(scripts.finish, List.of(keys.instances(key), keys.nodeRecords(key), keys.attempts(key)),
+                List.of(runId, Long.toString(token), recordField, recordJson, status, Long.toString(rerun), error));
         return switch (r) {
             case "ok" -> Finish.OK;
             case "cancelling" -> Finish.CANCELLING;
@@ -82,7 +85,7 @@ public final class RedisTaskStore implements TaskStore {
     @Override
     public Park park(RunKey key, String runId, long token, long delayMs, String error, boolean nextStep,
             String stepState) {
-        List<?> r = (List<?>) call(scripts.retry, List.of(keys.instances(key), keys.inputs(key)),
+        List<?> r = (List<?>) call(scripts.retry, List.of(keys.instances(key), keys.inputs(key), keys.attempts(key)),
                 List.of(runId, Long.toString(token), Long.toString(delayMs), error, nextStep ? "1" : "0", stepState));
         return switch ((String) r.get(0)) {
             case "waiting" -> new Park.Waiting(Long.parseLong((String) r.get(1)));
@@ -105,13 +108,40 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public Reap reap(RunKey key, String runId) {
-        List<?> r = (List<?>) call(scripts.reap, List.of(keys.instances(key)), List.of(runId));
+        List<?> r = (List<?>) call(scripts.reap, List.of(keys.instances(key), keys.attempts(key)), List.of(runId));
         return switch ((String) r.get(0)) {
             case "redispatch" -> new Reap.Redispatch();
             case "cancel" -> new Reap.Cancel(Long.parseLong((String) r.get(1)));
             case "exhausted" -> new Reap.Exhausted(Long.parseLong((String) r.get(1)));
             default -> new Reap.None();
         };
+    }
+
+    @Override
+    public GiveBack giveBack(RunKey key, String runId, long token, String reason) {
+        List<?> r = (List<?>) call(scripts.giveBack, List.of(keys.instances(key), keys.attempts(key)),
+                List.of(runId, Long.toString(token), reason));
+        return switch ((String) r.get(0)) {
+            case "released" -> GiveBack.RELEASED;
+            case "cancelling" -> GiveBack.CANCELLING;
+            default -> GiveBack.LOST;
+        };
+    }
+
+    @Override
+    public List<AttemptRecord> history(RunKey key, String runId) {
+        try (Jedis j = pool.getResource()) {
+            return AttemptRecord.parseAll(j.hget(keys.attempts(key), runId));
+        }
+    }
+
+    @Override
+    public Map<String, List<AttemptRecord>> histories(RunKey key) {
+        try (Jedis j = pool.getResource()) {
+            Map<String, List<AttemptRecord>> out = new TreeMap<>();
+            j.hgetAll(keys.attempts(key)).forEach((runId, json) -> out.put(runId, AttemptRecord.parseAll(json)));
+            return out;
+        }
     }
 
     @Override

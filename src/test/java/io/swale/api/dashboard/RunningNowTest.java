@@ -19,7 +19,8 @@ class RunningNowTest {
 
     private static TaskInstance instance(String node, InstanceStatus status, long attempt, long token, Long startedMs) {
         return new TaskInstance(KEY.runId(node, 0), status, node, Optional.empty(), "h", 0, "pool_" + node, 0, attempt,
-                3, token, Optional.empty(), Optional.empty(), 0, Optional.ofNullable(startedMs), Optional.empty());
+                3, token, Optional.empty(), Optional.empty(), 0, Optional.ofNullable(startedMs), Optional.empty(),
+                Optional.empty());
     }
 
     private static RunView view(TaskInstance... instances) {

@@ -75,17 +75,17 @@ class RedisTaskStoreIT {
     @Test
     void onlyOneClaimWinsAndAStaleTokenCannotSettle() {
         submit(2);
-        TaskStore.Claim first = tasks.claim(key, runId(), 60_000);
-        TaskStore.Claim second = tasks.claim(key, runId(), 60_000);
+        TaskStore.Claim first = tasks.claim(key, runId(), 60_000, "w1");
+        TaskStore.Claim second = tasks.claim(key, runId(), 60_000, "w1");
 
         assertThat(first).isInstanceOf(TaskStore.Claim.Claimed.class);
         assertThat(second).isEqualTo(new TaskStore.Claim.Refused("running"));
         long token = ((TaskStore.Claim.Claimed) first).token();
-        assertThat(tasks.finish(key, runId(), token + 1, "t:n", record(0), "succeeded", 0))
+        assertThat(tasks.finish(key, runId(), token + 1, "t:n", record(0), "succeeded", 0, ""))
                 .isEqualTo(TaskStore.Finish.LOST);
-        assertThat(tasks.finish(key, runId(), token, "t:n", record(0), "succeeded", 0)).isEqualTo(TaskStore.Finish.OK);
-        assertThat(tasks.finish(key, runId(), token, "t:n", record(0), "succeeded", 0)).isEqualTo(TaskStore.Finish.LOST);
-        assertThat(tasks.claim(key, runId(), 60_000)).isEqualTo(new TaskStore.Claim.Refused("succeeded"));
+        assertThat(tasks.finish(key, runId(), token, "t:n", record(0), "succeeded", 0, "")).isEqualTo(TaskStore.Finish.OK);
+        assertThat(tasks.finish(key, runId(), token, "t:n", record(0), "succeeded", 0, "")).isEqualTo(TaskStore.Finish.LOST);
+        assertThat(tasks.claim(key, runId(), 60_000, "w1")).isEqualTo(new TaskStore.Claim.Refused("succeeded"));
     }
 
     @Test
@@ -93,12 +93,12 @@ class RedisTaskStoreIT {
         RunKey k = key;
         String r1 = k.runId("n", 1);
         tasks.submit(k, r1, InstanceCodec.pending("n", Optional.empty(), "h", 1, "default", 1), "{}");
-        long t1 = ((TaskStore.Claim.Claimed) tasks.claim(k, r1, 60_000)).token();
-        tasks.finish(k, r1, t1, "t:n", record(1), "succeeded", 1);
+        long t1 = ((TaskStore.Claim.Claimed) tasks.claim(k, r1, 60_000, "w1")).token();
+        tasks.finish(k, r1, t1, "t:n", record(1), "succeeded", 1, "");
         // A late r0 termination must not overwrite r1's record.
         submit(1);
-        long t0 = ((TaskStore.Claim.Claimed) tasks.claim(k, runId(), 60_000)).token();
-        assertThat(tasks.finish(k, runId(), t0, "t:n", record(0), "failed", 0)).isEqualTo(TaskStore.Finish.OK);
+        long t0 = ((TaskStore.Claim.Claimed) tasks.claim(k, runId(), 60_000, "w1")).token();
+        assertThat(tasks.finish(k, runId(), t0, "t:n", record(0), "failed", 0, "")).isEqualTo(TaskStore.Finish.OK);
 
         String stored = runs.read(k).map(v -> v.nodeRecords().get("t:n")).orElseGet(() -> rawRecord(k));
         assertThat(stored).contains("\"rerun\":1");
@@ -108,24 +108,24 @@ class RedisTaskStoreIT {
     void cancelEndsPendingAtOnceAndFlagsRunning() {
         submit(1);
         assertThat(tasks.cancel(key, runId(), "t:n", record(0), 0)).isEqualTo(TaskStore.Cancel.CANCELLED);
-        assertThat(tasks.claim(key, runId(), 60_000)).isEqualTo(new TaskStore.Claim.Refused("cancelled"));
+        assertThat(tasks.claim(key, runId(), 60_000, "w1")).isEqualTo(new TaskStore.Claim.Refused("cancelled"));
 
         RunKey other = new RunKey(key.graph() + "x", key.partition());
         String id = other.runId("n", 0);
         tasks.submit(other, id, InstanceCodec.pending("n", Optional.empty(), "h", 0, "default", 1), "{}");
-        long token = ((TaskStore.Claim.Claimed) tasks.claim(other, id, 60_000)).token();
+        long token = ((TaskStore.Claim.Claimed) tasks.claim(other, id, 60_000, "w1")).token();
         assertThat(tasks.cancel(other, id, "t:n", record(0), 0)).isEqualTo(TaskStore.Cancel.CANCELLING);
         assertThat(tasks.heartbeat(other, id, token, 60_000)).isEqualTo(TaskStore.Heartbeat.CANCELLING);
-        assertThat(tasks.finish(other, id, token, "t:n", record(0), "succeeded", 0)).isEqualTo(TaskStore.Finish.CANCELLING);
-        assertThat(tasks.finish(other, id, token, "t:n", record(0), "cancelled", 0)).isEqualTo(TaskStore.Finish.OK);
+        assertThat(tasks.finish(other, id, token, "t:n", record(0), "succeeded", 0, "")).isEqualTo(TaskStore.Finish.CANCELLING);
+        assertThat(tasks.finish(other, id, token, "t:n", record(0), "cancelled", 0, "")).isEqualTo(TaskStore.Finish.OK);
     }
 
     @Test
     void anExpiredLeaseIsRedispatchedWhileAttemptsRemainThenExhausted() {
         submit(2);
-        tasks.claim(key, runId(), 0);
+        tasks.claim(key, runId(), 0, "w1");
         assertThat(tasks.reap(key, runId())).isEqualTo(new TaskStore.Reap.Redispatch());
-        TaskStore.Claim.Claimed again = (TaskStore.Claim.Claimed) tasks.claim(key, runId(), 0);
+        TaskStore.Claim.Claimed again = (TaskStore.Claim.Claimed) tasks.claim(key, runId(), 0, "w1");
         assertThat(again.attempt()).isEqualTo(2);
         assertThat(tasks.reap(key, runId())).isEqualTo(new TaskStore.Reap.Exhausted(again.token()));
     }
@@ -133,7 +133,7 @@ class RedisTaskStoreIT {
     @Test
     void parkedInstancesAreReleasedWhenDue() {
         submit(3);
-        long token = ((TaskStore.Claim.Claimed) tasks.claim(key, runId(), 60_000)).token();
+        long token = ((TaskStore.Claim.Claimed) tasks.claim(key, runId(), 60_000, "w1")).token();
         TaskStore.Park parked = tasks.park(key, runId(), token, 0, "boom", false, "");
         assertThat(parked).isInstanceOf(TaskStore.Park.Waiting.class);
         var released = tasks.releaseDue(key, runId());
