@@ -73,6 +73,11 @@ spec:
           env:
             - name: SWALE_ROLES
               value: {{ .roles | quote }}
+            {{- if .pool }}
+            # This Deployment serves its own pool only, never also the default pool.
+            - name: SWALE_WORKER_POOLS
+              value: {{ .pool | quote }}
+            {{- end }}
             # Let running attempts finish (or hand back their lease) before the pod is killed.
             - name: SPRING_LIFECYCLE_TIMEOUT_PER_SHUTDOWN_PHASE
               value: {{ printf "%ds" (max 5 (sub (int $spec.terminationGracePeriodSeconds) 5)) | quote }}

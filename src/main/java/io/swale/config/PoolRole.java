@@ -91,7 +91,7 @@ public class PoolRole implements SmartLifecycle {
     }
 
     private synchronized void serve(String pool, int slots) {
-        if (!running || served.containsKey(pool)) {
+        if (!running || served.containsKey(pool) || !props.getWorker().serves(pool)) {
             return;
         }
         poolTopics.ensure(pool);

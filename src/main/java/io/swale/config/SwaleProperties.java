@@ -219,6 +219,24 @@ public class SwaleProperties {
     }
 
     public static class Worker {
+        /**
+         * The pools this replica serves; empty serves every configured pool. A Deployment per pool sets its
+         * own, so a gpu worker does not also take the default pool's work.
+         */
+        private List<String> pools = List.of();
+
+        public List<String> getPools() {
+            return pools;
+        }
+
+        public void setPools(List<String> pools) {
+            this.pools = pools;
+        }
+
+        public boolean serves(String pool) {
+            return pools.isEmpty() || pools.contains(pool);
+        }
+
         private Duration lease = Duration.ofSeconds(60);
         private Duration heartbeat = Duration.ofSeconds(20);
         /** How often a running attempt checks its cancel flag. */

@@ -19,7 +19,10 @@ import tools.jackson.databind.JsonNode;
         "swale.scheduler.delayed-poll=100ms",
         // low for every test: a task longer than this must cause no rebalance (the pool listener never holds a record)
         "spring.kafka.consumer.properties.max.poll.interval.ms=4000",
-        "swale.pools.solo.slots=1"})
+        "swale.pools.solo.slots=1",
+        // a configured pool no replica of this context serves: its dispatches wait, so its group lags
+        "swale.pools.unserved.slots=1",
+        "swale.worker.pools=default,solo"})
 abstract class IntegrationTest {
     @LocalServerPort
     int port;

@@ -80,8 +80,8 @@ class OperationsIT extends IntegrationTest {
         runs.create(new RunKey(repaired, Partition.of("p")), GraphRunRecord.started(hash, System.currentTimeMillis()));
         assertThat(reconciler.pass().submitted()).isPositive();
         awaitSettled(repaired, "p");
-        // a trigger nobody in this context consumes: its group lags
-        kafka.send(topics.triggers(), "x", new byte[0]).get();
+        // a dispatch to a pool nobody in this context serves: its group lags
+        kafka.send(topics.pool("unserved"), "x", new byte[0]).get();
         lag.measure();
 
         String text = api.text("/actuator/prometheus");
