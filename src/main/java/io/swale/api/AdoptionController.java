@@ -7,6 +7,8 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
@@ -24,6 +26,10 @@ public class AdoptionController {
     }
 
     @GetMapping("/api/v1/graphs/{graph}/adoption")
+    @Operation(summary = "Whether the graph's published definition was adopted, and why not when it was refused")
+    @ApiResponse(responseCode = "200", description = "The current pointer, the adopted definition and any refusal")
+    @ApiResponse(responseCode = "400", ref = OpenApiConfiguration.BAD_REQUEST)
+    @ApiResponse(responseCode = "404", ref = OpenApiConfiguration.NOT_FOUND)
     public Map<String, Object> adoption(@PathVariable String graph) {
         Paths.name("graph", graph);
         Optional<String> current = Optional.ofNullable(definitions.currentPointers().get(graph));
