@@ -2,12 +2,13 @@
 local s = load_instance(KEYS[1], ARGV[1])
 if not s then return { 'unknown' } end
 if s.state ~= 'pending' then return { s.state } end
-local now = now_ms()
+local now, now_us = clock()
 s.attempt = s.attempt + 1
 s.token = s.token + 1
 s.state = 'running'
 s.lease = now + tonumber(ARGV[2])
 s.started = now
+s.started_us = now_us
 save_instance(KEYS[1], ARGV[1], s)
 local input = redis.call('HGET', KEYS[2], ARGV[1]) or ''
 local step_state = redis.call('HGET', KEYS[2], 'st:' .. ARGV[1]) or ''

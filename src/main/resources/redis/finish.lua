@@ -6,6 +6,6 @@ if s.state == 'cancelling' and ARGV[5] ~= 'cancelled' then return 'cancelling' e
 write_record(KEYS[2], ARGV[3], ARGV[4], tonumber(ARGV[6]))
 s.state = ARGV[5]
 s.lease = nil
-s.ended = now_ms()
+s.ended, s.ended_us = clock()
 save_instance(KEYS[1], ARGV[1], s)
 return 'ok'

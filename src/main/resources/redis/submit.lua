@@ -7,7 +7,7 @@ if existing then
   return 'exists'
 end
 local s = cjson.decode(ARGV[2])
-s.dispatched = now_ms()
+s.dispatched, s.submitted_us = clock()
 save_instance(KEYS[1], ARGV[1], s)
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 return 'new'

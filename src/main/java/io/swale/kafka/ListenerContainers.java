@@ -71,6 +71,11 @@ public final class ListenerContainers {
         return container;
     }
 
+    /** The consumer configuration a listener of this class gets, with the given overrides (the bench's baselines). */
+    public Map<String, Object> consumerConfig(Map<String, Object> overrides) {
+        return Map.copyOf(factory(overrides).getConfigurationProperties());
+    }
+
     private DefaultErrorHandler errorHandler() {
         var recoverer = new DeadLetterPublishingRecoverer(template,
                 (record, e) -> new TopicPartition(SwaleTopics.deadLetter(record.topic()), -1));

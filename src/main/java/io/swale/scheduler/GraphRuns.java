@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.slf4j.Logger;
@@ -69,8 +70,9 @@ public final class GraphRuns {
             return new Started(false, List.of());
         }
         List<String> submitted = new ArrayList<>();
+        OptionalLong ready = nowUs();
         for (Node root : graph.roots()) {
-            submitted.add(submission.submit(graph, hash, partition, root, 0, Map.of()).runId());
+            submitted.add(submission.submit(graph, hash, partition, root, 0, Map.of(), ready).runId());
         }
         log.info("started graph={} partition={} definition={} roots={}", graph.name(), partition, hash, submitted.size());
         return new Started(true, submitted);
@@ -108,6 +110,7 @@ public final class GraphRuns {
         Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
         Map<String, NodeRecord> current = Readiness.currentRecords(run, records);
         Map<String, NodeState> states = Readiness.nodeStates(graph, current);
+        OptionalLong ready = nowUs();
         int submitted = 0;
         for (String name : candidates) {
             if (states.get(name) != NodeState.READY) {
@@ -116,7 +119,7 @@ public final class GraphRuns {
             NodeRecord record = records.get(name);
             long rerun = record == null ? 0 : record.rerun() + 1;
             Node node = graph.node(name).orElseThrow();
-            if (submission.submit(graph, run.definition(), view.key().partition(), node, rerun, current).isNew()) {
+            if (submission.submit(graph, run.definition(), view.key().partition(), node, rerun, current, ready).isNew()) {
                 submitted++;
             }
         }
@@ -196,7 +199,7 @@ public final class GraphRuns {
             Definition recorded = definitions.get(record.definition());
             Node recordedNode = recorded.graph().node(nodeName).orElse(node);
             Submission.Result r = submission.submit(recorded.graph(), record.definition(), partition, recordedNode,
-                    record.rerun() + 1, current);
+                    record.rerun() + 1, current, nowUs());
             log.info("rerun graph={} partition={} node={} runId={} new={}", graphName, partition, nodeName, r.runId(), r.isNew());
             return r.isNew() ? new RerunOutcome.Submitted(r.runId()) : new RerunOutcome.Active(r.runId());
         }
@@ -250,6 +253,12 @@ public final class GraphRuns {
             return Optional.empty();
         }
         return Optional.of(key.runId(node, record.rerun() + 1));
+    }
+
+    /** Now in epoch µs, stamped into submitted instances as when their node was found ready. */
+    private OptionalLong nowUs() {
+        java.time.Instant now = clock.instant();
+        return OptionalLong.of(now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000);
     }
 
     private static boolean isActive(RunView view, String runId) {

@@ -8,6 +8,7 @@ import io.swale.store.InstanceCodec;
 import io.swale.store.RunKey;
 import io.swale.store.TaskStore;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +34,12 @@ public final class Submission {
 
     public Result submit(Graph graph, String definition, Partition partition, Node node, long rerun,
             Map<String, NodeRecord> current) {
+        return submit(graph, definition, partition, node, rerun, current, OptionalLong.empty());
+    }
+
+    /** As above, recording when the scheduler found the node ready (epoch µs) in the instance. */
+    public Result submit(Graph graph, String definition, Partition partition, Node node, long rerun,
+            Map<String, NodeRecord> current, OptionalLong readyUs) {
         if (!pools.isConfigured(node.pool())) {
             throw new SwaleException.UnknownPool(node.name(), node.pool());
         }
@@ -41,7 +48,7 @@ public final class Submission {
         String runId = identity.runId();
         String input = TaskInputs.text(TaskInputs.of(graph, node, current));
         String instance = InstanceCodec.pending(node.name(), node.produces(), definition, rerun, node.pool(),
-                node.maxAttempts());
+                node.maxAttempts(), readyUs);
         return switch (tasks.submit(key, runId, instance, input)) {
             case NEW -> {
                 dispatcher.dispatch(node.pool(), identity);

@@ -3,6 +3,7 @@ package io.swale.store;
 import io.swale.record.RecordCodec;
 import io.swale.record.RecordException;
 import java.util.Optional;
+import java.util.OptionalLong;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -13,6 +14,15 @@ public final class InstanceCodec {
     /** A new pending instance; the submit script stamps the dispatch time. */
     public static String pending(String node, Optional<String> asset, String definition, long rerun, String pool,
             long maxAttempts) {
+        return pending(node, asset, definition, rerun, pool, maxAttempts, OptionalLong.empty());
+    }
+
+    /**
+     * A new pending instance with {@code ready_us}, when the scheduler found the node ready (epoch µs, as a
+     * decimal string because the scripts' cjson keeps only 14 significant digits of a number).
+     */
+    public static String pending(String node, Optional<String> asset, String definition, long rerun, String pool,
+            long maxAttempts, OptionalLong readyUs) {
         ObjectNode o = RecordCodec.JSON.createObjectNode();
         o.put("state", InstanceStatus.PENDING.wireName());
         o.put("node", node);
@@ -24,6 +34,7 @@ public final class InstanceCodec {
         o.put("attempt", 0);
         o.put("max", maxAttempts);
         o.put("token", 0);
+        readyUs.ifPresent(us -> o.put("ready_us", Long.toString(us)));
         return RecordCodec.text(o);
     }
 

@@ -3,62 +3,62 @@ package io.swale.store.redis;
 import io.swale.store.RunKey;
 
 /** Key spelling. Every key of one graph run carries the hash tag {graph/partition}. */
-final class RedisKeys {
+public final class RedisKeys {
     private final String prefix;
 
-    RedisKeys(String prefix) {
+    public RedisKeys(String prefix) {
         this.prefix = prefix;
     }
 
-    String definition(String hash) {
+    public String definition(String hash) {
         return prefix + ":def:" + hash;
     }
 
-    String currentPointers() {
+    public String currentPointers() {
         return prefix + ":current";
     }
 
-    String graphRecords() {
+    public String graphRecords() {
         return prefix + ":graphs";
     }
 
-    String refusals() {
+    public String refusals() {
         return prefix + ":refusals";
     }
 
-    String runsOfGraph(String graph) {
+    public String runsOfGraph(String graph) {
         return prefix + ":runs:" + graph;
     }
 
-    String graphsWithRuns() {
+    public String graphsWithRuns() {
         return prefix + ":rungraphs";
     }
 
-    String activeRuns() {
+    public String activeRuns() {
         return prefix + ":active";
     }
 
-    String delayed() {
+    public String delayed() {
         return prefix + ":delayed";
     }
 
-    String expiry() {
+    public String expiry() {
         return prefix + ":expiry";
     }
 
-    String run(RunKey key) {
+    public String run(RunKey key) {
         return prefix + ":run:{" + key.id() + "}";
     }
 
-    String nodeRecords(RunKey key) {
+    public String nodeRecords(RunKey key) {
         return prefix + ":nodes:{" + key.id() + "}";
     }
 
-    String instances(RunKey key) {
+    public String instances(RunKey key) {
         return prefix + ":ti:{" + key.id() + "}";
     }
 
-    String inputs(RunKey key) {
+    public String inputs(RunKey key) {
         return prefix + ":in:{" + key.id() + "}";
     }
 }
