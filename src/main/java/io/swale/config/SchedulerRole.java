@@ -25,8 +25,8 @@ public class SchedulerRole implements SmartLifecycle {
         this.props = props;
         this.sync = sync;
         EventsListener listener = new EventsListener(graphRuns);
-        this.events = containers.recordListener(topics.events(), "swale-scheduler",
-                props.getKafka().getListenerConcurrency(), listener::onEvent);
+        this.events = containers.batchListener(topics.events(), "swale-scheduler",
+                props.getKafka().getListenerConcurrency(), listener::onEvents);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.swale.kafka;
 
 import io.swale.scheduler.SwaleException;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -11,6 +12,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.AcknowledgingMessageListener;
+import org.springframework.kafka.listener.BatchMessageListener;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
@@ -54,6 +56,25 @@ public final class ListenerContainers {
     }
 
     /**
+     * A batch listener with dead letters: the handler names a failed record with a
+     * {@link org.springframework.kafka.listener.BatchListenerFailedException} whose cause is a
+     * {@link PermanentFailure} when no retry can help. Offsets are committed asynchronously after each batch:
+     * the handlers are idempotent, so a lost commit only means records seen again.
+     */
+    public ConcurrentMessageListenerContainer<String, byte[]> batchListener(String topic, String group, int concurrency,
+            Consumer<List<ConsumerRecord<String, byte[]>>> handler) {
+        ContainerProperties props = new ContainerProperties(topic);
+        props.setGroupId(group);
+        props.setSyncCommits(false);
+        props.setMessageListener((BatchMessageListener<String, byte[]>) handler::accept);
+        var container = new ConcurrentMessageListenerContainer<>(factory(Map.of()), props);
+        container.setConcurrency(concurrency);
+        container.setCommonErrorHandler(errorHandler());
+        container.setBeanName("swale-" + topic);
+        return container;
+    }
+
+    /**
      * One consumer fetching one record per poll, committing manually: a pool listener commits right after
      * the claim and pauses while its executor is full.
      */
@@ -62,6 +83,8 @@ public final class ListenerContainers {
         ContainerProperties props = new ContainerProperties(topic);
         props.setGroupId(group);
         props.setAckMode(ContainerProperties.AckMode.MANUAL_IMMEDIATE);
+        // the claim in Redis fences a redelivered dispatch, so the commit need not wait for the broker
+        props.setSyncCommits(false);
         props.setMessageListener(listener);
         var container = new ConcurrentMessageListenerContainer<>(
                 factory(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1)), props);

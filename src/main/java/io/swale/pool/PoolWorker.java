@@ -75,25 +75,30 @@ public final class PoolWorker implements AutoCloseable {
     }
 
     /**
-     * Handles one dispatch on the listener thread: claim, commit, hand off. The listener is paused as soon as
-     * the slots are full, so a slot is always free here.
+     * Handles one dispatch on the listener thread: claim, hand off, commit. The listener is paused as soon as
+     * the slots are full, so a slot is always free here. The attempt starts before the commit: the claim in
+     * Redis, not the offset, is what keeps a redelivered dispatch from running twice.
      */
     public void onDispatch(TaskIdentity id, Runnable commit) throws InterruptedException {
         free.acquire();
         boolean handedOff = false;
         try {
             TaskStore.Claim claim = tasks.claim(id.runKey(), id.runId(), leaseMs);
-            commit.run();
             if (claim instanceof TaskStore.Claim.Claimed claimed) {
                 running.incrementAndGet();
                 executor.execute(() -> runAttempt(id, claimed));
                 handedOff = true;
                 if (free.availablePermits() == 0) {
                     flow.pause();
+                    // an attempt that ended between the check and the pause found nothing to resume
+                    if (free.availablePermits() > 0) {
+                        flow.resume();
+                    }
                 }
             } else {
                 log.debug("dispatch refused runId={} claim={}", id.runId(), claim);
             }
+            commit.run();
         } finally {
             if (!handedOff) {
                 free.release();

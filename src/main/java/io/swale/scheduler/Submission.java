@@ -7,6 +7,8 @@ import io.swale.record.NodeRecord;
 import io.swale.store.InstanceCodec;
 import io.swale.store.RunKey;
 import io.swale.store.TaskStore;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.slf4j.Logger;
@@ -58,5 +60,60 @@ public final class Submission {
             case EXISTS -> new Result(runId, false);
             case MISMATCH -> throw new SwaleException.InputMismatch(runId);
         };
+    }
+
+    /** A node to submit at a rerun count. */
+    public record Request(Node node, long rerun) {}
+
+    /**
+     * Submits several nodes of one run with one round trip to Redis (each still its own atomic script),
+     * then dispatches those that are new, in order. Results in the order of the requests.
+     */
+    public List<Result> submitAll(Graph graph, String definition, Partition partition, List<Request> requests,
+            Map<String, NodeRecord> current, OptionalLong readyUs) {
+        List<TaskIdentity> identities = new ArrayList<>();
+        List<TaskStore.SubmitRequest> submits = new ArrayList<>();
+        for (Request r : requests) {
+            Node node = r.node();
+            if (!pools.isConfigured(node.pool())) {
+                throw new SwaleException.UnknownPool(node.name(), node.pool());
+            }
+            TaskIdentity identity = new TaskIdentity(graph.name(), partition, node.name(), node.produces(), definition,
+                    r.rerun());
+            identities.add(identity);
+            submits.add(new TaskStore.SubmitRequest(identity.runId(),
+                    InstanceCodec.pending(node.name(), node.produces(), definition, r.rerun(), node.pool(),
+                            node.maxAttempts(), readyUs),
+                    TaskInputs.text(TaskInputs.of(graph, node, current))));
+        }
+        if (identities.isEmpty()) {
+            return List.of();
+        }
+        List<TaskStore.Submit> outcomes = tasks.submitAll(identities.getFirst().runKey(), submits);
+        List<Result> results = new ArrayList<>();
+        SwaleException.InputMismatch mismatch = null;
+        for (int i = 0; i < identities.size(); i++) {
+            TaskIdentity identity = identities.get(i);
+            switch (outcomes.get(i)) {
+                case NEW -> {
+                    dispatcher.dispatch(requests.get(i).node().pool(), identity);
+                    log.debug("submitted graph={} partition={} node={} runId={}", graph.name(), partition,
+                            identity.node(), identity.runId());
+                    results.add(new Result(identity.runId(), true));
+                }
+                case EXISTS -> results.add(new Result(identity.runId(), false));
+                case MISMATCH -> {
+                    if (mismatch == null) {
+                        mismatch = new SwaleException.InputMismatch(identity.runId());
+                    }
+                    results.add(new Result(identity.runId(), false));
+                }
+            }
+        }
+        // every new instance is dispatched before a mismatch is reported
+        if (mismatch != null) {
+            throw mismatch;
+        }
+        return results;
     }
 }

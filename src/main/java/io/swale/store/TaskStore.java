@@ -53,6 +53,17 @@ public interface TaskStore {
 
     Submit submit(RunKey key, String runId, String instanceJson, String inputJson);
 
+    /** One submission of {@link #submitAll}. */
+    record SubmitRequest(String runId, String instanceJson, String inputJson) {}
+
+    /**
+     * Several submissions to one graph run, each its own atomic script as {@link #submit}, sent together:
+     * one round trip for all of them. Outcomes in the order of the requests.
+     */
+    default List<Submit> submitAll(RunKey key, List<SubmitRequest> requests) {
+        return requests.stream().map(r -> submit(key, r.runId(), r.instanceJson(), r.inputJson())).toList();
+    }
+
     Claim claim(RunKey key, String runId, long leaseMs);
 
     Heartbeat heartbeat(RunKey key, String runId, long token, long leaseMs);
@@ -77,4 +88,12 @@ public interface TaskStore {
     List<Delayed> dueDelayed(int limit);
 
     void removeDelayed(RunKey key, String runId);
+
+    /**
+     * The store's clock (the one the scripts compare leases and due times with), ms. Lets a caller skip a
+     * transition that cannot apply yet; the default never lets it skip.
+     */
+    default long serverTimeMs() {
+        return Long.MAX_VALUE;
+    }
 }
