@@ -16,7 +16,10 @@ import org.apache.kafka.common.header.Header;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.kafka.listener.AcknowledgingMessageListener;
+import io.swale.kafka.PermanentFailure;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.springframework.kafka.listener.BatchAcknowledgingMessageListener;
+import org.springframework.kafka.listener.BatchListenerFailedException;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.stereotype.Component;
 
@@ -71,21 +74,39 @@ public class PoolRole implements SmartLifecycle {
         }
         poolTopics.ensure(pool);
         PoolWorker worker = new PoolWorker(pool, slots, tasks, runner, props.getWorker().getLease().toMillis());
-        AcknowledgingMessageListener<String, byte[]> listener = (record, ack) -> {
-            TaskIdentity id;
-            try {
-                id = TaskIdentity.fromHeaders(name -> header(record.headers().lastHeader(name)));
-            } catch (SwaleException e) {
-                log.warn("malformed dispatch pool={} offset={} error={}", pool, record.offset(), e.getMessage());
-                throw e;
+        long slotWaitMs = props.getWorker().getSlotWait().toMillis();
+        // A polled batch: claim and hand off in order while slots free up, for at most slotWait in all; what is
+        // left (slots still full) is handed back with nack, and comes again once the listener resumes.
+        BatchAcknowledgingMessageListener<String, byte[]> listener = (records, ack) -> {
+            long deadline = System.nanoTime() + slotWaitMs * 1_000_000L;
+            for (int i = 0; i < records.size(); i++) {
+                ConsumerRecord<String, byte[]> record = records.get(i);
+                TaskIdentity id;
+                try {
+                    id = TaskIdentity.fromHeaders(name -> header(record.headers().lastHeader(name)));
+                } catch (SwaleException e) {
+                    log.warn("malformed dispatch pool={} offset={} error={}", pool, record.offset(), e.getMessage());
+                    throw new BatchListenerFailedException(e.getMessage(), new PermanentFailure(e.getMessage(), e),
+                            record);
+                }
+                boolean taken;
+                try {
+                    taken = worker.offer(id, (deadline - System.nanoTime()) / 1_000_000L);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    taken = false;
+                } catch (RuntimeException e) {
+                    throw new BatchListenerFailedException(String.valueOf(e.getMessage()), e, record);
+                }
+                if (!taken) {
+                    ack.nack(i, NACK_SLEEP);
+                    return;
+                }
             }
-            try {
-                worker.onDispatch(id, ack::acknowledge);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            ack.acknowledge();
         };
-        var container = containers.dispatchListener(topics.pool(pool), "swale-pool-" + pool, listener);
+        var container = containers.dispatchListener(topics.pool(pool), "swale-pool-" + pool,
+                props.getWorker().getDispatchBatch(), listener);
         worker.attach(new PoolWorker.Flow() {
             @Override
             public void pause() {
@@ -103,6 +124,8 @@ public class PoolRole implements SmartLifecycle {
         served.put(pool, new Served(worker, container));
         log.info("serving pool={} slots={}", pool, slots);
     }
+
+    private static final java.time.Duration NACK_SLEEP = java.time.Duration.ofMillis(50);
 
     private static Optional<String> header(Header h) {
         return h == null || h.value() == null ? Optional.empty() : Optional.of(new String(h.value(), StandardCharsets.UTF_8));

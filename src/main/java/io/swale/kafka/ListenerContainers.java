@@ -11,7 +11,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.kafka.listener.AcknowledgingMessageListener;
+import org.springframework.kafka.listener.BatchAcknowledgingMessageListener;
 import org.springframework.kafka.listener.BatchMessageListener;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ContainerProperties;
@@ -75,19 +75,20 @@ public final class ListenerContainers {
     }
 
     /**
-     * One consumer fetching one record per poll, committing manually: a pool listener commits right after
-     * the claim and pauses while its executor is full.
+     * One consumer of a pool's dispatches, fetching up to {@code batch} records per poll and committing
+     * manually once per batch without waiting for the broker: the claim in Redis, not the offset, keeps a
+     * redelivered dispatch from running twice. The listener hands back with {@code nack} what it cannot
+     * start, and pauses while its executor is full.
      */
-    public ConcurrentMessageListenerContainer<String, byte[]> dispatchListener(String topic, String group,
-            AcknowledgingMessageListener<String, byte[]> listener) {
+    public ConcurrentMessageListenerContainer<String, byte[]> dispatchListener(String topic, String group, int batch,
+            BatchAcknowledgingMessageListener<String, byte[]> listener) {
         ContainerProperties props = new ContainerProperties(topic);
         props.setGroupId(group);
-        props.setAckMode(ContainerProperties.AckMode.MANUAL_IMMEDIATE);
-        // the claim in Redis fences a redelivered dispatch, so the commit need not wait for the broker
+        props.setAckMode(ContainerProperties.AckMode.MANUAL);
         props.setSyncCommits(false);
         props.setMessageListener(listener);
         var container = new ConcurrentMessageListenerContainer<>(
-                factory(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1)), props);
+                factory(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.max(1, batch))), props);
         container.setConcurrency(1);
         container.setCommonErrorHandler(errorHandler());
         container.setBeanName("swale-" + topic);

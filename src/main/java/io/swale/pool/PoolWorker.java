@@ -74,13 +74,23 @@ public final class PoolWorker implements AutoCloseable {
         return running.get();
     }
 
-    /**
-     * Handles one dispatch on the listener thread: claim, hand off, commit. The listener is paused as soon as
-     * the slots are full, so a slot is always free here. The attempt starts before the commit: the claim in
-     * Redis, not the offset, is what keeps a redelivered dispatch from running twice.
-     */
+    /** Handles one dispatch on its own: waits for a slot however long it takes, claims, hands off, commits. */
     public void onDispatch(TaskIdentity id, Runnable commit) throws InterruptedException {
-        free.acquire();
+        offer(id, Long.MAX_VALUE / 2_000_000L);
+        commit.run();
+    }
+
+    /**
+     * Handles one dispatch of a polled batch on the listener thread: waits up to {@code waitMs} for a free
+     * slot, then claims and hands off. Returns false when no slot freed in time: the caller leaves that record
+     * and the rest of its batch for redelivery (the listener is paused by then), so no record is held while
+     * long attempts run.
+     */
+    public boolean offer(TaskIdentity id, long waitMs) throws InterruptedException {
+        if (!free.tryAcquire(Math.max(0, waitMs), TimeUnit.MILLISECONDS)) {
+            pauseIfFull();
+            return false;
+        }
         boolean handedOff = false;
         try {
             TaskStore.Claim claim = tasks.claim(id.runKey(), id.runId(), leaseMs);
@@ -88,20 +98,24 @@ public final class PoolWorker implements AutoCloseable {
                 running.incrementAndGet();
                 executor.execute(() -> runAttempt(id, claimed));
                 handedOff = true;
-                if (free.availablePermits() == 0) {
-                    flow.pause();
-                    // an attempt that ended between the check and the pause found nothing to resume
-                    if (free.availablePermits() > 0) {
-                        flow.resume();
-                    }
-                }
+                pauseIfFull();
             } else {
                 log.debug("dispatch refused runId={} claim={}", id.runId(), claim);
             }
-            commit.run();
+            return true;
         } finally {
             if (!handedOff) {
                 free.release();
+            }
+        }
+    }
+
+    private void pauseIfFull() {
+        if (free.availablePermits() == 0) {
+            flow.pause();
+            // an attempt that ended between the check and the pause found nothing to resume
+            if (free.availablePermits() > 0) {
+                flow.resume();
             }
         }
     }
