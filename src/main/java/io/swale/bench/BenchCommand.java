@@ -75,7 +75,8 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--scale-runs", description = "Active runs of the reconciler pass, 0 to skip (default: ${DEFAULT-VALUE}).")
     int scaleRuns = 10_000;
 
-    @Option(names = "--kafka", description = "Kafka bootstrap servers (default: an embedded broker).")
+    @Option(names = "--kafka", description = "Kafka bootstrap servers (default: an embedded broker; give both "
+            + "addresses or neither, as an address turns local mode off).")
     String kafka;
 
     @Option(names = "--redis", description = "Redis host:port (default: an embedded redis-server).")
@@ -131,10 +132,11 @@ public final class BenchCommand implements Callable<Integer> {
             long timeoutMs = timeoutS * 1000L;
             try {
                 if (!noWarmup) {
+                    // enough task instances for the JIT to compile the hot path (C2 needs thousands of calls)
                     progress("warming up");
-                    runner.run("warmup", Shapes.chain("bench_warm_chain_" + id, 10), 20, true, timeoutMs);
-                    runner.run("warmup", Shapes.diamond("bench_warm_runs_" + id), Math.min(runs, 100), false, timeoutMs);
-                    runner.run("warmup", Shapes.wide("bench_warm_wide_" + id, Math.min(wide, 200)), 1, false, timeoutMs);
+                    runner.run("warmup", Shapes.diamond("bench_warm_runs_" + id), Math.min(runs, 300), false, timeoutMs);
+                    runner.run("warmup", Shapes.wide("bench_warm_wide_" + id, Math.min(wide, 1000)), 1, false, timeoutMs);
+                    runner.run("warmup", Shapes.chain("bench_warm_chain_" + id, 10), 30, true, timeoutMs);
                 }
                 progress("baselines: Kafka hop, two-hop ping-pong, records/s; Redis round trip");
                 Baselines baselines = new Baselines(report.producerConfig, report.consumerConfig,
