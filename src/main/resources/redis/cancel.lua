@@ -5,7 +5,7 @@ if s.state == 'pending' or s.state == 'waiting' then
   write_record(KEYS[2], ARGV[2], ARGV[3], tonumber(ARGV[4]))
   s.state = 'cancelled'
   s.due = nil
-  s.ended = now_ms()
+  s.ended, s.ended_us = clock()
   save_instance(KEYS[1], ARGV[1], s)
   return 'cancelled'
 end

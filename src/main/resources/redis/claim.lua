@@ -2,15 +2,16 @@
 local s = load_instance(KEYS[1], ARGV[1])
 if not s then return { 'unknown' } end
 if s.state ~= 'pending' then return { s.state } end
-local now = now_ms()
+local now, now_us = clock()
 s.attempt = s.attempt + 1
 s.token = s.token + 1
 s.state = 'running'
 s.lease = now + tonumber(ARGV[2])
 s.started = now
 s.worker = ARGV[3]
+s.started_us = now_us
 save_instance(KEYS[1], ARGV[1], s)
 local input = redis.call('HGET', KEYS[2], ARGV[1]) or ''
 local step_state = redis.call('HGET', KEYS[2], 'st:' .. ARGV[1]) or ''
 return { 'claimed', tostring(s.token), tostring(s.attempt), tostring(s.step), input, step_state, tostring(now), tostring(s.max),
-  tostring(s.submitted or s.dispatched or now) }
+  tostring(s.submitted_us and math.floor(tonumber(s.submitted_us) / 1000) or s.dispatched or now) }

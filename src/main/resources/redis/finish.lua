@@ -4,10 +4,11 @@ if not s then return 'unknown' end
 if tostring(s.token) ~= ARGV[2] or (s.state ~= 'running' and s.state ~= 'cancelling') then return 'lost' end
 if s.state == 'cancelling' and ARGV[5] ~= 'cancelled' then return 'cancelling' end
 write_record(KEYS[2], ARGV[3], ARGV[4], tonumber(ARGV[6]))
-local now = now_ms()
+local now, now_us = clock()
 append_history(KEYS[3], ARGV[1], s, now, ARGV[5], ARGV[7])
 s.state = ARGV[5]
 s.lease = nil
 s.ended = now
+s.ended_us = now_us
 save_instance(KEYS[1], ARGV[1], s)
 return 'ok'

@@ -1,7 +1,11 @@
 -- shared prelude (prepended to every script)
-local function now_ms()
+-- Redis time in ms, and the same instant in µs as a decimal string (cjson would round a 16-digit number)
+local function clock()
   local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), t[1] .. string.format('%06d', tonumber(t[2]))
+end
+local function now_ms()
+  return (clock())
 end
 local ACTIVE = { pending = true, running = true, waiting = true, cancelling = true }
 local function load_instance(key, run_id)

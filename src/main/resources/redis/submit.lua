@@ -9,8 +9,7 @@ if existing then
   return 'exists'
 end
 local s = cjson.decode(ARGV[2])
-s.dispatched = now_ms()
-s.submitted = s.dispatched
+s.dispatched, s.submitted_us = clock()
 save_instance(KEYS[1], ARGV[1], s)
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 if KEYS[3] then

@@ -28,8 +28,8 @@ public class SchedulerRole implements SmartLifecycle {
         this.props = props;
         this.sync = sync;
         EventsListener listener = new EventsListener(graphRuns);
-        this.events = containers.recordListener(topics.events(), "swale-scheduler",
-                props.getKafka().getListenerConcurrency(), listener::onEvent);
+        this.events = containers.batchListener(topics.events(), "swale-scheduler",
+                props.getKafka().getListenerConcurrency(), listener::onEvents);
         TriggersListener triggersListener = new TriggersListener(triggerHandler);
         this.triggers = containers.recordListener(topics.triggers(), "swale-scheduler-triggers",
                 props.getKafka().getListenerConcurrency(), triggersListener::onTrigger);

@@ -8,8 +8,8 @@ import io.swale.scheduler.DelayedMover;
 import io.swale.scheduler.SwaleMetrics;
 import io.swale.scheduler.Terminations;
 import io.swale.store.TaskStore;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -19,11 +19,14 @@ public class WorkerConfiguration {
 
     @Bean(destroyMethod = "shutdownNow")
     ScheduledExecutorService attemptTicker() {
-        return Executors.newScheduledThreadPool(2, r -> {
+        ScheduledThreadPoolExecutor ticker = new ScheduledThreadPoolExecutor(2, r -> {
             Thread t = new Thread(r, "swale-heartbeat");
             t.setDaemon(true);
             return t;
         });
+        // every attempt cancels its ticker when it ends: drop it from the queue then, not a poll interval later
+        ticker.setRemoveOnCancelPolicy(true);
+        return ticker;
     }
 
     @Bean

@@ -6,11 +6,22 @@ import io.swale.record.RecordCodec;
 import io.swale.scheduler.GraphRuns;
 import io.swale.scheduler.SwaleException;
 import io.swale.store.RunKey;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.springframework.kafka.listener.BatchListenerFailedException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
-/** Handles task-terminated events: advance the downstreams of the node (spec §7.6). */
+/**
+ * Handles task-terminated events: advance the downstreams of the node (spec §7.6). The events of one poll
+ * are coalesced by graph run, so a run whose nodes end faster than the scheduler reads it is read once per
+ * poll rather than once per event; one event at a time behaves exactly as before.
+ */
 public final class EventsListener {
     private final GraphRuns graphRuns;
 
@@ -19,6 +30,54 @@ public final class EventsListener {
     }
 
     public void onEvent(ConsumerRecord<String, byte[]> record) {
+        Event e = parse(record);
+        try (LogContext ignored = LogContext.of(e.key().graph(), e.key().partition().key(), e.node(), null)) {
+            graphRuns.onTaskTerminated(e.key(), e.node());
+        }
+    }
+
+    /**
+     * The events of one poll, in order of each run's first event. A failure names the first record of its
+     * run for the error handler: the records before it are done, it is retried or dead-lettered, the rest
+     * come again (advancing is idempotent).
+     */
+    public void onEvents(List<ConsumerRecord<String, byte[]>> records) {
+        Map<RunKey, Group> groups = new LinkedHashMap<>();
+        for (ConsumerRecord<String, byte[]> record : records) {
+            Event e;
+            try {
+                e = parse(record);
+            } catch (SwaleException malformed) {
+                advance(groups);
+                throw new BatchListenerFailedException(malformed.getMessage(),
+                        new PermanentFailure(malformed.getMessage(), malformed), record);
+            }
+            groups.computeIfAbsent(e.key(), k -> new Group(record, new LinkedHashSet<>())).nodes().add(e.node());
+        }
+        advance(groups);
+    }
+
+    private void advance(Map<RunKey, Group> groups) {
+        for (Map.Entry<RunKey, Group> g : groups.entrySet()) {
+            Set<String> nodes = g.getValue().nodes();
+            try (LogContext ignored = LogContext.of(g.getKey().graph(), g.getKey().partition().key(),
+                    nodes.size() == 1 ? nodes.iterator().next() : null, null)) {
+                graphRuns.onTasksTerminated(g.getKey(), new ArrayList<>(g.getValue().nodes()));
+            } catch (SwaleException e) {
+                throw new BatchListenerFailedException(e.getMessage(),
+                        e.permanent() ? new PermanentFailure(e.getMessage(), e) : e, g.getValue().first());
+            } catch (RuntimeException e) {
+                throw new BatchListenerFailedException(String.valueOf(e.getMessage()), e, g.getValue().first());
+            }
+        }
+        groups.clear();
+    }
+
+    private record Event(RunKey key, String node) {}
+
+    private record Group(ConsumerRecord<String, byte[]> first, Set<String> nodes) {}
+
+    private static Event parse(ConsumerRecord<String, byte[]> record) {
         JsonNode event;
         try {
             event = record.value() == null ? null : RecordCodec.JSON.readTree(record.value());
@@ -29,9 +88,7 @@ public final class EventsListener {
                 || !event.path("partition").isString() || !Partition.isValid(event.path("partition").asString())) {
             throw new SwaleException.Malformed("not a task-terminated event");
         }
-        RunKey key = new RunKey(event.get("graph").asString(), Partition.of(event.get("partition").asString()));
-        try (LogContext ignored = LogContext.of(key.graph(), key.partition().key(), event.get("node").asString(), null)) {
-            graphRuns.onTaskTerminated(key, event.get("node").asString());
-        }
+        return new Event(new RunKey(event.get("graph").asString(), Partition.of(event.get("partition").asString())),
+                event.get("node").asString());
     }
 }

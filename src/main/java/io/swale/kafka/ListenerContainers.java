@@ -3,6 +3,7 @@ package io.swale.kafka;
 import io.swale.scheduler.SwaleException;
 import java.nio.charset.StandardCharsets;
 import io.swale.scheduler.SwaleMetrics;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -14,7 +15,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.kafka.listener.AcknowledgingMessageListener;
+import org.springframework.kafka.listener.BatchAcknowledgingMessageListener;
+import org.springframework.kafka.listener.BatchMessageListener;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
@@ -65,21 +67,49 @@ public final class ListenerContainers {
     }
 
     /**
-     * One consumer fetching one record per poll, committing manually: a pool listener commits right after
-     * the claim and pauses while its executor is full.
+     * A batch listener with dead letters: the handler names a failed record with a
+     * {@link org.springframework.kafka.listener.BatchListenerFailedException} whose cause is a
+     * {@link PermanentFailure} when no retry can help. Offsets are committed asynchronously after each batch:
+     * the handlers are idempotent, so a lost commit only means records seen again.
      */
-    public ConcurrentMessageListenerContainer<String, byte[]> dispatchListener(String topic, String group,
-            AcknowledgingMessageListener<String, byte[]> listener) {
+    public ConcurrentMessageListenerContainer<String, byte[]> batchListener(String topic, String group, int concurrency,
+            Consumer<List<ConsumerRecord<String, byte[]>>> handler) {
+        ContainerProperties props = new ContainerProperties(topic);
+        props.setGroupId(group);
+        props.setSyncCommits(false);
+        props.setMessageListener((BatchMessageListener<String, byte[]>) handler::accept);
+        var container = new ConcurrentMessageListenerContainer<>(factory(Map.of()), props);
+        container.setConcurrency(concurrency);
+        container.setCommonErrorHandler(errorHandler());
+        container.setBeanName("swale-" + topic);
+        return container;
+    }
+
+    /**
+     * One consumer of a pool's dispatches, fetching up to {@code batch} records per poll. The listener
+     * acknowledges each record by its index right after claiming it ({@code MANUAL_IMMEDIATE}), and the commit
+     * is sent without waiting for the broker: the claim in Redis, not the offset, keeps a redelivered dispatch
+     * from running twice. The listener hands back with {@code nack} what it cannot start, and pauses while its
+     * executor is full.
+     */
+    public ConcurrentMessageListenerContainer<String, byte[]> dispatchListener(String topic, String group, int batch,
+            BatchAcknowledgingMessageListener<String, byte[]> listener) {
         ContainerProperties props = new ContainerProperties(topic);
         props.setGroupId(group);
         props.setAckMode(ContainerProperties.AckMode.MANUAL_IMMEDIATE);
+        props.setSyncCommits(false);
         props.setMessageListener(listener);
         var container = new ConcurrentMessageListenerContainer<>(
-                factory(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1)), props);
+                factory(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.max(1, batch))), props);
         container.setConcurrency(1);
         container.setCommonErrorHandler(errorHandler());
         container.setBeanName("swale-" + topic);
         return container;
+    }
+
+    /** The consumer configuration a listener of this class gets, with the given overrides (the bench's baselines). */
+    public Map<String, Object> consumerConfig(Map<String, Object> overrides) {
+        return Map.copyOf(factory(overrides).getConfigurationProperties());
     }
 
     private DefaultErrorHandler errorHandler() {

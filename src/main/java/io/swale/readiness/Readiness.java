@@ -11,6 +11,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -116,23 +117,27 @@ public final class Readiness {
         return r != null && r.status() == status;
     }
 
-    /** Kahn's order, ties broken by definition order; the graph is acyclic once checked. */
+    /**
+     * Kahn's order in O(nodes + edges): roots in definition order, then each node as soon as its last upstream
+     * is placed. The graph is acyclic once checked; any node left on a cycle is left out, as before.
+     */
     private static List<String> topologicalOrder(Graph graph) {
-        Map<String, Integer> pending = new LinkedHashMap<>();
+        Map<String, Integer> pending = new HashMap<>();
+        Deque<String> ready = new ArrayDeque<>();
         for (Node n : graph.nodes()) {
-            pending.put(n.name(), graph.upstreams(n.name()).size());
+            int ups = graph.upstreams(n.name()).size();
+            pending.put(n.name(), ups);
+            if (ups == 0) {
+                ready.add(n.name());
+            }
         }
-        List<String> order = new ArrayList<>();
-        boolean progressed = true;
-        while (order.size() < pending.size() && progressed) {
-            progressed = false;
-            for (Node n : graph.nodes()) {
-                String name = n.name();
-                if (pending.get(name) == 0) {
-                    pending.put(name, -1);
-                    order.add(name);
-                    graph.downstreams(name).forEach(d -> pending.merge(d, -1, Integer::sum));
-                    progressed = true;
+        List<String> order = new ArrayList<>(pending.size());
+        while (!ready.isEmpty()) {
+            String name = ready.poll();
+            order.add(name);
+            for (String d : graph.downstreams(name)) {
+                if (pending.merge(d, -1, Integer::sum) == 0) {
+                    ready.add(d);
                 }
             }
         }

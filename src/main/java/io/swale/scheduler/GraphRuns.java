@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -79,8 +80,9 @@ public final class GraphRuns {
         }
         metrics.runStarted(graph.name());
         List<String> submitted = new ArrayList<>();
-        for (Node root : graph.roots()) {
-            submitted.add(submission.submit(graph, hash, partition, root, 0, Map.of()).runId());
+        List<Submission.Request> roots = graph.roots().stream().map(root -> new Submission.Request(root, 0)).toList();
+        for (Submission.Result r : submission.submitAll(graph, hash, partition, roots, Map.of(), nowUs())) {
+            submitted.add(r.runId());
         }
         try (LogContext ignored = LogContext.run(graph.name(), partition.key())) {
             log.info("started graph={} partition={} definition={} roots={}", graph.name(), partition, hash,
@@ -103,33 +105,65 @@ public final class GraphRuns {
 
     /** Handles a task-terminated event: advances the downstreams of the node, which also settles. */
     public void onTaskTerminated(RunKey key, String node) {
+        onTasksTerminated(key, List.of(node));
+    }
+
+    /**
+     * Handles the task-terminated events of several nodes of one run with one read: advances the union of
+     * their downstreams, which also settles.
+     */
+    public void onTasksTerminated(RunKey key, List<String> nodes) {
         Optional<RunView> view = runs.read(key);
         if (view.isEmpty() || view.get().run().state() != RunState.ACTIVE) {
             return;
         }
         Graph graph = definitions.get(view.get().run().definition()).graph();
-        if (!graph.hasNode(node)) {
-            return;
+        java.util.Set<String> candidates = new java.util.LinkedHashSet<>();
+        boolean known = false;
+        for (String node : nodes) {
+            if (graph.hasNode(node)) {
+                known = true;
+                candidates.addAll(graph.downstreams(node));
+            }
         }
-        advance(view.get(), List.copyOf(graph.downstreams(node)));
+        if (known) {
+            advance(view.get(), List.copyOf(candidates));
+        }
     }
 
     /** Submits the candidates that are ready, then settles the run if nothing is left to run. */
     public Advanced advance(RunView view, List<String> candidates) {
+        return advance(view, candidates, false);
+    }
+
+    /**
+     * As above; with {@code skipActive}, a ready node whose instance the view shows active is left alone
+     * without a round trip (its submit could only answer `exists`, or `mismatch` for inputs that changed under
+     * a running instance, which the event path reports).
+     */
+    private Advanced advance(RunView view, List<String> candidates, boolean skipActive) {
         GraphRunRecord run = view.run();
         Graph graph = definitions.get(run.definition()).graph();
         Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
         Map<String, NodeRecord> current = Readiness.currentRecords(run, records);
         Map<String, NodeState> states = Readiness.nodeStates(graph, current);
-        int submitted = 0;
+        OptionalLong readyAt = nowUs();
+        List<Submission.Request> ready = new ArrayList<>();
         for (String name : candidates) {
             if (states.get(name) != NodeState.READY) {
                 continue;
             }
             NodeRecord record = records.get(name);
             long rerun = record == null ? 0 : record.rerun() + 1;
-            Node node = graph.node(name).orElseThrow();
-            if (submission.submit(graph, run.definition(), view.key().partition(), node, rerun, current).isNew()) {
+            if (skipActive && isActive(view, view.key().runId(name, rerun))) {
+                continue;
+            }
+            ready.add(new Submission.Request(graph.node(name).orElseThrow(), rerun));
+        }
+        int submitted = 0;
+        for (Submission.Result r : submission.submitAll(graph, run.definition(), view.key().partition(), ready, current,
+                readyAt)) {
+            if (r.isNew()) {
                 submitted++;
             }
         }
@@ -140,7 +174,7 @@ public final class GraphRuns {
     /** Advances every node of the run: what the reconciler does for an active run. */
     public Advanced advanceAll(RunView view) {
         Graph graph = definitions.get(view.run().definition()).graph();
-        return advance(view, graph.nodes().stream().map(Node::name).toList());
+        return advance(view, graph.nodes().stream().map(Node::name).toList(), true);
     }
 
     private boolean settle(RunView view, Graph graph, Map<String, NodeRecord> records, Map<String, NodeState> states) {
@@ -221,7 +255,7 @@ public final class GraphRuns {
             Definition recorded = definitions.get(record.definition());
             Node recordedNode = recorded.graph().node(nodeName).orElse(node);
             Submission.Result r = submission.submit(recorded.graph(), record.definition(), partition, recordedNode,
-                    record.rerun() + 1, current, request);
+                    record.rerun() + 1, current, nowUs(), request);
             try (LogContext ignored = LogContext.of(graphName, partition.key(), nodeName, r.runId())) {
                 log.info("rerun graph={} partition={} node={} runId={} new={}", graphName, partition, nodeName,
                         r.runId(), r.isNew());
@@ -284,6 +318,12 @@ public final class GraphRuns {
             return Optional.empty();
         }
         return Optional.of(key.runId(node, record.rerun() + 1));
+    }
+
+    /** Now in epoch µs, stamped into submitted instances as when their node was found ready. */
+    private OptionalLong nowUs() {
+        java.time.Instant now = clock.instant();
+        return OptionalLong.of(now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000);
     }
 
     private static boolean isActive(RunView view, String runId) {

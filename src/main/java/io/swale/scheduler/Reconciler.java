@@ -60,11 +60,12 @@ public final class Reconciler {
         for (int from = 0; from < active.size(); from += BATCH) {
             List<RunKey> batch = active.subList(from, Math.min(active.size(), from + BATCH));
             List<RunView> views = runs.readAll(batch);
+            long now = tasks.serverTimeMs();
             Set<RunKey> present = new HashSet<>();
             for (RunView view : views) {
                 present.add(view.key());
                 try {
-                    int[] repaired = repairInstances(view);
+                    int[] repaired = repairInstances(view, now);
                     redispatched += repaired[0];
                     reaped += repaired[1];
                     switch (view.run().state()) {
@@ -93,27 +94,38 @@ public final class Reconciler {
         return pass;
     }
 
-    /** Returns {redispatched, reaped}. */
-    private int[] repairInstances(RunView view) {
+    /**
+     * Returns {redispatched, reaped}. An instance whose read state shows nothing due at {@code now} (the
+     * store's time, read after the view) costs no round trip: its dispatch is fresh, its retry not yet due,
+     * its lease not yet over. The scripts check again themselves.
+     */
+    private int[] repairInstances(RunView view, long now) {
         int redispatched = 0, reaped = 0;
         for (TaskInstance i : view.instances().values()) {
             TaskIdentity identity = new TaskIdentity(view.key().graph(), view.key().partition(), i.node(), i.asset(),
                     i.definition(), i.rerun());
             switch (i.status()) {
                 case PENDING -> {
-                    if (tasks.redispatchIfStale(view.key(), i.runId(), staleDispatchMs)) {
+                    if (i.dispatchedMs() <= now - staleDispatchMs
+                            && tasks.redispatchIfStale(view.key(), i.runId(), staleDispatchMs)) {
                         dispatcher.dispatch(i.pool(), identity);
                         redispatched++;
                     }
                 }
                 case WAITING -> {
-                    if (tasks.releaseDue(view.key(), i.runId()).isPresent()) {
+                    if (i.dueMs().map(due -> due <= now).orElse(true)
+                            && tasks.releaseDue(view.key(), i.runId()).isPresent()) {
                         tasks.removeDelayed(view.key(), i.runId());
                         dispatcher.dispatch(i.pool(), identity);
                         redispatched++;
                     }
                 }
-                case RUNNING, CANCELLING -> reaped += reaper.reap(view.key(), i) ? 1 : 0;
+                case RUNNING, CANCELLING -> {
+                    if (i.leaseUntilMs().map(lease -> lease > now).orElse(false)) {
+                        continue;
+                    }
+                    reaped += reaper.reap(view.key(), i) ? 1 : 0;
+                }
                 default -> { }
             }
         }

@@ -8,8 +8,12 @@ import io.swale.store.InstanceCodec;
 import io.swale.store.RunKey;
 import io.swale.store.TaskStore;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,26 +46,27 @@ public final class Submission {
         this.clock = clock;
     }
 
-    /**
-     * When the node became ready: the latest termination among its upstreams' current records, or now for a
-     * root or a node submitted by request.
-     */
-    private long readyAt(Map<String, NodeRecord> current, Graph graph, Node node) {
-        long at = -1;
-        for (String up : graph.upstreams(node.name())) {
-            NodeRecord r = current.get(up);
-            if (r != null) {
-                at = Math.max(at, r.terminatedAtMs());
-            }
-        }
-        long now = clock.millis();
-        return at < 0 || at > now ? now : at;
+    /** Now on the scheduler's clock, epoch µs. */
+    private long nowUs() {
+        Instant now = clock.instant();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
     }
 
+    /** The ready-to-submitted latency of a new instance, from its {@code ready_us} stamp. */
+    private void recordSubmitted(Node node, long readyUs) {
+        metrics.submitted(node.pool(), Math.max(0, (nowUs() - readyUs) / 1_000));
+    }
+
+    /** Submits a node found ready now (a root, or a node submitted by request). */
     public Result submit(Graph graph, String definition, Partition partition, Node node, long rerun,
             Map<String, NodeRecord> current) {
-        return submit(graph, definition, partition, node, rerun, current, readyAt(current, graph, node),
-                id -> Optional.empty());
+        return submit(graph, definition, partition, node, rerun, current, OptionalLong.empty(), id -> Optional.empty());
+    }
+
+    /** As above, recording when the scheduler found the node ready (epoch µs; now when empty) in the instance. */
+    public Result submit(Graph graph, String definition, Partition partition, Node node, long rerun,
+            Map<String, NodeRecord> current, OptionalLong readyUs) {
+        return submit(graph, definition, partition, node, rerun, current, readyUs, id -> Optional.empty());
     }
 
     /**
@@ -70,11 +75,16 @@ public final class Submission {
      */
     public Result submit(Graph graph, String definition, Partition partition, Node node, long rerun,
             Map<String, NodeRecord> current, Function<String, Optional<TaskStore.RequestWrite>> request) {
-        return submit(graph, definition, partition, node, rerun, current, clock.millis(), request);
+        return submit(graph, definition, partition, node, rerun, current, OptionalLong.empty(), request);
     }
 
-    private Result submit(Graph graph, String definition, Partition partition, Node node, long rerun,
-            Map<String, NodeRecord> current, long readyAt, Function<String, Optional<TaskStore.RequestWrite>> request) {
+    /**
+     * Submits with both: the ready stamp ({@code ready_us}, epoch µs; now when empty) and the request record
+     * that commits only with a new instance.
+     */
+    public Result submit(Graph graph, String definition, Partition partition, Node node, long rerun,
+            Map<String, NodeRecord> current, OptionalLong readyUs,
+            Function<String, Optional<TaskStore.RequestWrite>> request) {
         if (!pools.isConfigured(node.pool())) {
             throw new SwaleException.UnknownPool(node.name(), node.pool());
         }
@@ -82,11 +92,12 @@ public final class Submission {
         RunKey key = identity.runKey();
         String runId = identity.runId();
         String input = TaskInputs.text(TaskInputs.of(graph, node, current));
+        long ready = readyUs.orElseGet(this::nowUs);
         String instance = InstanceCodec.pending(node.name(), node.produces(), definition, rerun, node.pool(),
-                node.maxAttempts(), readyAt);
+                node.maxAttempts(), OptionalLong.of(ready));
         return switch (tasks.submit(key, runId, instance, input, request.apply(runId))) {
             case NEW -> {
-                metrics.submitted(node.pool(), Math.max(0, clock.millis() - readyAt));
+                recordSubmitted(node, ready);
                 dispatcher.dispatch(node.pool(), identity);
                 log.debug("submitted graph={} partition={} node={} runId={}", graph.name(), partition, node.name(), runId);
                 yield new Result(runId, true);
@@ -94,5 +105,62 @@ public final class Submission {
             case EXISTS -> new Result(runId, false);
             case MISMATCH -> throw new SwaleException.InputMismatch(runId);
         };
+    }
+
+    /** A node to submit at a rerun count. */
+    public record Request(Node node, long rerun) {}
+
+    /**
+     * Submits several nodes of one run with one round trip to Redis (each still its own atomic script),
+     * then dispatches those that are new, in order. Results in the order of the requests.
+     */
+    public List<Result> submitAll(Graph graph, String definition, Partition partition, List<Request> requests,
+            Map<String, NodeRecord> current, OptionalLong readyUs) {
+        long ready = readyUs.orElseGet(this::nowUs);
+        List<TaskIdentity> identities = new ArrayList<>();
+        List<TaskStore.SubmitRequest> submits = new ArrayList<>();
+        for (Request r : requests) {
+            Node node = r.node();
+            if (!pools.isConfigured(node.pool())) {
+                throw new SwaleException.UnknownPool(node.name(), node.pool());
+            }
+            TaskIdentity identity = new TaskIdentity(graph.name(), partition, node.name(), node.produces(), definition,
+                    r.rerun());
+            identities.add(identity);
+            submits.add(new TaskStore.SubmitRequest(identity.runId(),
+                    InstanceCodec.pending(node.name(), node.produces(), definition, r.rerun(), node.pool(),
+                            node.maxAttempts(), OptionalLong.of(ready)),
+                    TaskInputs.text(TaskInputs.of(graph, node, current))));
+        }
+        if (identities.isEmpty()) {
+            return List.of();
+        }
+        List<TaskStore.Submit> outcomes = tasks.submitAll(identities.getFirst().runKey(), submits);
+        List<Result> results = new ArrayList<>();
+        SwaleException.InputMismatch mismatch = null;
+        for (int i = 0; i < identities.size(); i++) {
+            TaskIdentity identity = identities.get(i);
+            switch (outcomes.get(i)) {
+                case NEW -> {
+                    recordSubmitted(requests.get(i).node(), ready);
+                    dispatcher.dispatch(requests.get(i).node().pool(), identity);
+                    log.debug("submitted graph={} partition={} node={} runId={}", graph.name(), partition,
+                            identity.node(), identity.runId());
+                    results.add(new Result(identity.runId(), true));
+                }
+                case EXISTS -> results.add(new Result(identity.runId(), false));
+                case MISMATCH -> {
+                    if (mismatch == null) {
+                        mismatch = new SwaleException.InputMismatch(identity.runId());
+                    }
+                    results.add(new Result(identity.runId(), false));
+                }
+            }
+        }
+        // every new instance is dispatched before a mismatch is reported
+        if (mismatch != null) {
+            throw mismatch;
+        }
+        return results;
     }
 }

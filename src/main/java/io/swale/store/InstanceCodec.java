@@ -3,6 +3,7 @@ package io.swale.store;
 import io.swale.record.RecordCodec;
 import io.swale.record.RecordException;
 import java.util.Optional;
+import java.util.OptionalLong;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -13,12 +14,17 @@ public final class InstanceCodec {
     /** A new pending instance; the submit script stamps the dispatch time. */
     public static String pending(String node, Optional<String> asset, String definition, long rerun, String pool,
             long maxAttempts) {
-        return pending(node, asset, definition, rerun, pool, maxAttempts, -1);
+        return pending(node, asset, definition, rerun, pool, maxAttempts, OptionalLong.empty());
     }
 
-    /** @param readyMs when the node became ready (the scheduler's clock), kept for latency measurements */
+    /**
+     * A new pending instance with {@code ready_us}, when the scheduler found the node ready (epoch µs, as a
+     * decimal string because the scripts' cjson keeps only 14 significant digits of a number). The scripts add
+     * {@code submitted_us}, {@code started_us} and {@code ended_us} the same way; the latency metrics and the
+     * bench both read these stamps.
+     */
     public static String pending(String node, Optional<String> asset, String definition, long rerun, String pool,
-            long maxAttempts, long readyMs) {
+            long maxAttempts, OptionalLong readyUs) {
         ObjectNode o = RecordCodec.JSON.createObjectNode();
         o.put("state", InstanceStatus.PENDING.wireName());
         o.put("node", node);
@@ -30,9 +36,7 @@ public final class InstanceCodec {
         o.put("attempt", 0);
         o.put("max", maxAttempts);
         o.put("token", 0);
-        if (readyMs >= 0) {
-            o.put("ready", readyMs);
-        }
+        readyUs.ifPresent(us -> o.put("ready_us", Long.toString(us)));
         return RecordCodec.text(o);
     }
 

@@ -73,6 +73,17 @@ public interface TaskStore {
     /** Claims a pending instance for {@code worker}: attempt + 1, a new fencing token, a lease from Redis time. */
     Claim claim(RunKey key, String runId, long leaseMs, String worker);
 
+    /** One submission of {@link #submitAll}. */
+    record SubmitRequest(String runId, String instanceJson, String inputJson) {}
+
+    /**
+     * Several submissions to one graph run, each its own atomic script as {@link #submit}, sent together:
+     * one round trip for all of them. Outcomes in the order of the requests.
+     */
+    default List<Submit> submitAll(RunKey key, List<SubmitRequest> requests) {
+        return requests.stream().map(r -> submit(key, r.runId(), r.instanceJson(), r.inputJson())).toList();
+    }
+
     Heartbeat heartbeat(RunKey key, String runId, long token, long leaseMs);
 
     /** Terminates the instance held with {@code token}: node record, terminal state and history entry at once. */
@@ -105,4 +116,12 @@ public interface TaskStore {
     List<Delayed> dueDelayed(int limit);
 
     void removeDelayed(RunKey key, String runId);
+
+    /**
+     * The store's clock (the one the scripts compare leases and due times with), ms. Lets a caller skip a
+     * transition that cannot apply yet; the default never lets it skip.
+     */
+    default long serverTimeMs() {
+        return Long.MAX_VALUE;
+    }
 }

@@ -134,4 +134,25 @@ class GraphRunIT extends IntegrationTest {
         assertThat(SwaleClient.node(run, "next").get("instance").isNull()).isTrue();
         assertThat(api.postJson("/api/v1/graphs/" + g + "/runs/p/cancel", "").status()).isEqualTo(409);
     }
+
+    @Test
+    void moreLongAttemptsThanSlotsAllRun() {
+        String g = unique("slots");
+        StringBuilder toml = new StringBuilder("[graph]\nname = \"" + g + "\"\n");
+        for (int i = 0; i < 7; i++) {
+            toml.append("[[node]]\nname = \"s").append(i).append("\"\noperator = \"shell\"\n")
+                    .append("[node.params]\ncommand = \"sleep 1; printf '{}'\"\n");
+        }
+        api.publish(toml.toString());
+        api.start(g, "p");
+
+        JsonNode run = awaitSettled(g, "p");
+
+        assertThat(run.get("state").asString()).isEqualTo("complete");
+        // the default pool has 4 slots: the dispatches that found them full were handed back and came again
+        for (int i = 0; i < 7; i++) {
+            JsonNode record = SwaleClient.node(run, "s" + i).get("record");
+            assertThat(record.get("status").asString()).isEqualTo("succeeded");
+        }
+    }
 }

@@ -53,6 +53,34 @@ class RedeliveryIT extends IntegrationTest {
         assertThat(api.run(g, "p")).isEqualTo(before);
     }
 
+    @Test
+    void malformedEventGoesToTheDeadLetterTopicAndEventsAroundItStillCount() throws Exception {
+        String g = unique("malformed");
+        api.publish(Graphs.chain(g, 3));
+        String dlt = SwaleTopics.deadLetter(topics.events());
+        long before = endOffsets(dlt);
+
+        awaitConsumed("swale-scheduler", send(topics.events(), g + "/p", "not json".getBytes(), Map.of()));
+        api.start(g, "p");
+
+        assertThat(awaitSettled(g, "p").get("state").asString()).isEqualTo("complete");
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+                .until(() -> endOffsets(dlt) > before);
+    }
+
+    private long endOffsets(String topic) throws Exception {
+        try (AdminClient client = AdminClient.create(admin.getConfigurationProperties())) {
+            if (!client.listTopics().names().get().contains(topic)) {
+                return 0;
+            }
+            var partitions = client.describeTopics(java.util.List.of(topic)).allTopicNames().get().get(topic).partitions();
+            Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new java.util.HashMap<>();
+            partitions.forEach(p -> latest.put(new TopicPartition(topic, p.partition()),
+                    org.apache.kafka.clients.admin.OffsetSpec.latest()));
+            return client.listOffsets(latest).all().get().values().stream().mapToLong(o -> o.offset()).sum();
+        }
+    }
+
     private static byte[] event(String g, String node) {
         ObjectNode e = RecordCodec.JSON.createObjectNode();
         e.put("graph", g);

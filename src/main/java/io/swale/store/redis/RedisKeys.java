@@ -10,48 +10,48 @@ public final class RedisKeys {
         this.prefix = prefix;
     }
 
-    String definition(String hash) {
+    public String definition(String hash) {
         return prefix + ":def:" + hash;
     }
 
-    String currentPointers() {
+    public String currentPointers() {
         return prefix + ":current";
     }
 
-    String graphRecords() {
+    public String graphRecords() {
         return prefix + ":graphs";
     }
 
-    String refusals() {
+    public String refusals() {
         return prefix + ":refusals";
     }
 
-    String runsOfGraph(String graph) {
+    public String runsOfGraph(String graph) {
         return prefix + ":runs:" + graph;
     }
 
-    String graphsWithRuns() {
+    public String graphsWithRuns() {
         return prefix + ":rungraphs";
     }
 
-    String activeRuns() {
+    public String activeRuns() {
         return prefix + ":active";
     }
 
-    String delayed() {
+    public String delayed() {
         return prefix + ":delayed";
     }
 
-    String expiry() {
+    public String expiry() {
         return prefix + ":expiry";
     }
 
     /** Watermark per schedule (graph), never expired. */
-    String watermarks() {
+    public String watermarks() {
         return prefix + ":watermarks";
     }
 
-    String request(String id) {
+    public String request(String id) {
         return prefix + ":req:" + id;
     }
 
@@ -60,23 +60,23 @@ public final class RedisKeys {
         return "req:" + id;
     }
 
-    String run(RunKey key) {
+    public String run(RunKey key) {
         return prefix + ":run:{" + key.id() + "}";
     }
 
-    String nodeRecords(RunKey key) {
+    public String nodeRecords(RunKey key) {
         return prefix + ":nodes:{" + key.id() + "}";
     }
 
-    String instances(RunKey key) {
+    public String instances(RunKey key) {
         return prefix + ":ti:{" + key.id() + "}";
     }
 
-    String attempts(RunKey key) {
+    public String attempts(RunKey key) {
         return prefix + ":att:{" + key.id() + "}";
     }
 
-    String inputs(RunKey key) {
+    public String inputs(RunKey key) {
         return prefix + ":in:{" + key.id() + "}";
     }
 }

@@ -79,9 +79,7 @@ public final class RedisRunStore implements RunStore {
             }
             RunKey key = runKeys.get(i);
             GraphRunRecord run = RecordCodec.decodeRun(keys.run(key), raw.getBytes(StandardCharsets.UTF_8));
-            Map<String, TaskInstance> byRunId = new LinkedHashMap<>();
-            instances.get(i).get().forEach((runId, json) -> byRunId.put(runId, InstanceCodec.decode(runId, json)));
-            views.add(new RunView(key, raw, run, nodes.get(i).get(), byRunId));
+            views.add(new RunView(key, raw, run, nodes.get(i).get(), new LazyInstances(instances.get(i).get())));
         }
         return views;
     }
@@ -225,6 +223,46 @@ public final class RedisRunStore implements RunStore {
         try (Jedis j = pool.getResource()) {
             List<String> t = j.time();
             return Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000;
+        }
+    }
+
+    /**
+     * Task instances by run id, each decoded when first looked at: an event that settles nothing never
+     * needs them, and a wide run has many.
+     */
+    private static final class LazyInstances extends java.util.AbstractMap<String, TaskInstance> {
+        private final Map<String, String> raw;
+        private final Map<String, TaskInstance> decoded = new java.util.HashMap<>();
+        private Set<Entry<String, TaskInstance>> entries;
+
+        LazyInstances(Map<String, String> raw) {
+            this.raw = raw;
+        }
+
+        @Override
+        public TaskInstance get(Object runId) {
+            String json = raw.get(runId);
+            return json == null ? null : decoded.computeIfAbsent((String) runId, id -> InstanceCodec.decode(id, json));
+        }
+
+        @Override
+        public boolean containsKey(Object runId) {
+            return raw.containsKey(runId);
+        }
+
+        @Override
+        public int size() {
+            return raw.size();
+        }
+
+        @Override
+        public Set<Entry<String, TaskInstance>> entrySet() {
+            if (entries == null) {
+                Map<String, TaskInstance> all = new LinkedHashMap<>();
+                raw.keySet().forEach(id -> all.put(id, get(id)));
+                entries = java.util.Collections.unmodifiableMap(all).entrySet();
+            }
+            return entries;
         }
     }
 

@@ -36,7 +36,40 @@ public final class RedisTaskStore implements TaskStore {
             a.add(Long.toString(w.handledAtMs()));
             a.add(RedisKeys.requestExpiryMember(w.id()));
         });
-        String r = (String) call(scripts.submit, k, a);
+        return submitOutcome((String) call(scripts.submit, k, a));
+    }
+
+    @Override
+    public List<Submit> submitAll(RunKey key, List<SubmitRequest> requests) {
+        if (requests.size() < 2) {
+            return TaskStore.super.submitAll(key, requests);
+        }
+        List<String> k = List.of(keys.instances(key), keys.inputs(key));
+        List<redis.clients.jedis.Response<Object>> responses = new ArrayList<>();
+        try (Jedis j = pool.getResource()) {
+            redis.clients.jedis.Pipeline p = j.pipelined();
+            for (SubmitRequest r : requests) {
+                responses.add(p.evalsha(scripts.submit.sha(), k, List.of(r.runId(), r.instanceJson(), r.inputJson())));
+            }
+            p.sync();
+        }
+        List<Submit> out = new ArrayList<>();
+        for (int i = 0; i < requests.size(); i++) {
+            Object r;
+            try {
+                r = responses.get(i).get();
+            } catch (redis.clients.jedis.exceptions.JedisNoScriptException e) {
+                // NOSCRIPT after a restart of Redis: this one alone, through the loading path
+                SubmitRequest q = requests.get(i);
+                out.add(submit(key, q.runId(), q.instanceJson(), q.inputJson()));
+                continue;
+            }
+            out.add(submitOutcome((String) r));
+        }
+        return out;
+    }
+
+    private static Submit submitOutcome(String r) {
         return switch (r) {
             case "new" -> Submit.NEW;
             case "mismatch" -> Submit.MISMATCH;
@@ -186,6 +219,14 @@ public final class RedisTaskStore implements TaskStore {
     public void removeDelayed(RunKey key, String runId) {
         try (Jedis j = pool.getResource()) {
             j.zrem(keys.delayed(), key.id() + "|" + runId);
+        }
+    }
+
+    @Override
+    public long serverTimeMs() {
+        try (Jedis j = pool.getResource()) {
+            List<String> time = j.time();
+            return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
         }
     }
 

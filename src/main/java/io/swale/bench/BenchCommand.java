@@ -1,0 +1,253 @@
+package io.swale.bench;
+
+import io.swale.SwaleApplication;
+import io.swale.config.SwaleProperties;
+import io.swale.kafka.ListenerContainers;
+import io.swale.scheduler.Adoption;
+import io.swale.scheduler.DefinitionCatalog;
+import io.swale.scheduler.GraphRuns;
+import io.swale.scheduler.Reconciler;
+import io.swale.store.RunStore;
+import io.swale.store.TaskStore;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.kafka.core.KafkaAdmin;
+import org.springframework.kafka.core.KafkaTemplate;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import redis.clients.jedis.JedisPool;
+
+/**
+ * {@code swale bench}: starts the whole application in this process (on an embedded Kafka broker and
+ * redis-server unless addresses are given), measures the physical floor with the application's own client
+ * settings, then runs noop graphs of several shapes and reports edge latency, throughput, CPU, heap and
+ * the reconciler at scale.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Measures how fast Swale moves work against the Kafka and Redis floor of this machine.")
+public final class BenchCommand implements Callable<Integer> {
+
+    @Option(names = "--shapes", split = ",", description = "Shapes to run: chain, fanout, wide, runs (default: all).")
+    List<String> shapes = List.of("chain", "fanout", "wide", "runs");
+
+    @Option(names = "--chain", description = "Nodes of the chain whose edges are measured (default: ${DEFAULT-VALUE}).")
+    int chain = 10;
+
+    @Option(names = "--chain-repeat", description = "Chain runs, one after another (default: ${DEFAULT-VALUE}).")
+    int chainRepeat = 50;
+
+    @Option(names = "--chain-sizes", split = ",",
+            description = "Chain lengths of the makespan sweep (default: ${DEFAULT-VALUE}).")
+    List<Integer> chainSizes = List.of(1, 2, 5, 10, 20, 50);
+
+    @Option(names = "--sweep-repeat", description = "Runs per chain length of the sweep (default: ${DEFAULT-VALUE}).")
+    int sweepRepeat = 5;
+
+    @Option(names = "--fanout", description = "Middle nodes of 1 → N → 1 (default: ${DEFAULT-VALUE}).")
+    int fanout = 100;
+
+    @Option(names = "--fanout-repeat", description = "Fan-out runs, one after another (default: ${DEFAULT-VALUE}).")
+    int fanoutRepeat = 5;
+
+    @Option(names = "--wide", description = "Independent roots of the wide run (default: ${DEFAULT-VALUE}).")
+    int wide = 2000;
+
+    @Option(names = "--runs", description = "Concurrent runs of the ten-node diamond (default: ${DEFAULT-VALUE}).")
+    int runs = 500;
+
+    @Option(names = "--no-warmup", description = "Measure without warming up first.")
+    boolean noWarmup;
+
+    @Option(names = "--samples", description = "Samples of each latency baseline (default: ${DEFAULT-VALUE}).")
+    int samples = 2000;
+
+    @Option(names = "--kafka-records", description = "Records of the Kafka throughput baseline (default: ${DEFAULT-VALUE}).")
+    int kafkaRecords = 200_000;
+
+    @Option(names = "--scale-runs", description = "Active runs of the reconciler pass, 0 to skip (default: ${DEFAULT-VALUE}).")
+    int scaleRuns = 10_000;
+
+    @Option(names = "--kafka", description = "Kafka bootstrap servers (default: an embedded broker; give both "
+            + "addresses or neither, as an address turns local mode off).")
+    String kafka;
+
+    @Option(names = "--redis", description = "Redis host:port (default: an embedded redis-server).")
+    String redis;
+
+    @Option(names = {"-p", "--property"}, description = "An application property, e.g. -p swale.default-slots=8.")
+    Map<String, String> properties = new LinkedHashMap<>();
+
+    @Option(names = "--timeout", description = "Seconds a shape may take before the bench gives up (default: ${DEFAULT-VALUE}).")
+    int timeoutS = 300;
+
+    @Option(names = "--json", description = "Write every figure to this JSON file.")
+    Path json;
+
+    @Option(names = "--chart", description = "Write the edge-latency distribution and throughput chart to this PNG.")
+    Path chart;
+
+    /** Runs the bench on a thread of its own, so that its CPU time is told apart from the application's. */
+    public static int run(String... args) {
+        int[] exit = {1};
+        Thread t = new Thread(() -> exit[0] = new CommandLine(new BenchCommand()).execute(args), "bench-main");
+        t.start();
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            t.interrupt();
+        }
+        return exit[0];
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        Report report = new Report();
+        report.loadBefore = loadAverage();
+        report.options = options();
+        String id = Long.toString(System.currentTimeMillis(), 36);
+        try (ConfigurableApplicationContext app = start()) {
+            SwaleProperties props = app.getBean(SwaleProperties.class);
+            JedisPool pool = app.getBean(JedisPool.class);
+            @SuppressWarnings("unchecked")
+            KafkaTemplate<String, byte[]> template = app.getBean(KafkaTemplate.class);
+            ListenerContainers containers = app.getBean(ListenerContainers.class);
+            report.producerConfig = template.getProducerFactory().getConfigurationProperties();
+            report.consumerConfig = containers.consumerConfig(Map.of());
+            ShapeRunner runner = new ShapeRunner(app.getBean(DefinitionCatalog.class), app.getBean(Adoption.class),
+                    app.getBean(GraphRuns.class), pool, props.getRedis().getKeyPrefix());
+            long timeoutMs = timeoutS * 1000L;
+            try {
+                if (!noWarmup) {
+                    // enough task instances for the JIT to compile the hot path (C2 needs thousands of calls)
+                    progress("warming up");
+                    runner.run("warmup", Shapes.diamond("bench_warm_runs_" + id), Math.min(runs, 300), false, timeoutMs);
+                    runner.run("warmup", Shapes.wide("bench_warm_wide_" + id, Math.min(wide, 1000)), 1, false, timeoutMs);
+                    runner.run("warmup", Shapes.chain("bench_warm_chain_" + id, 10), 30, true, timeoutMs);
+                }
+                progress("baselines: Kafka hop, two-hop ping-pong, records/s; Redis round trip");
+                Baselines baselines = new Baselines(report.producerConfig, report.consumerConfig,
+                        app.getBean(KafkaAdmin.class).getConfigurationProperties(), pool, id);
+                baselines.run(samples, kafkaRecords);
+                report.baselines = baselines;
+                for (String shape : shapes) {
+                    progress("shape " + shape);
+                    report.shapes.add(switch (shape) {
+                        case "chain" -> runner.run("chain", Shapes.chain("bench_chain_" + id, chain), chainRepeat, true,
+                                timeoutMs);
+                        case "fanout" -> runner.run("fanout", Shapes.fanout("bench_fanout_" + id, fanout), fanoutRepeat,
+                                true, timeoutMs);
+                        case "wide" -> runner.run("wide", Shapes.wide("bench_wide_" + id, wide), 1, false, timeoutMs);
+                        case "runs" -> runner.run("runs", Shapes.diamond("bench_runs_" + id), runs, false, timeoutMs);
+                        default -> throw new CommandLine.ParameterException(new CommandLine(this),
+                                "unknown shape `" + shape + "`: chain, fanout, wide or runs");
+                    });
+                }
+                if (shapes.contains("chain")) {
+                    for (int n : chainSizes) {
+                        progress("chain makespan, " + n + " nodes");
+                        report.sweep.add(runner.run("chain" + n, Shapes.chain("bench_sweep" + n + "_" + id, n),
+                                sweepRepeat, true, timeoutMs));
+                    }
+                }
+                if (scaleRuns > 0) {
+                    progress("reconciler over " + scaleRuns + " active runs");
+                    ScaleBench scale = new ScaleBench();
+                    scale.run(runner, app.getBean(RunStore.class), app.getBean(TaskStore.class),
+                            app.getBean(Reconciler.class), pool, props.getRedis().getKeyPrefix(), "bench_scale_" + id,
+                            scaleRuns);
+                    report.scale = scale;
+                }
+            } finally {
+                runner.close();
+                // listeners and producers first: the embedded broker stops as the context closes
+                app.stop();
+                template.getProducerFactory().reset();
+            }
+        }
+        report.loadAfter = loadAverage();
+        System.out.println(report.table());
+        if (json != null) {
+            report.writeJson(json);
+            progress("figures written to " + json);
+        }
+        if (chart != null) {
+            Charts.write(report, chart);
+            progress("chart written to " + chart);
+        }
+        return 0;
+    }
+
+    private ConfigurableApplicationContext start() {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("spring.main.banner-mode", "off");
+        p.put("logging.level.root", "WARN");
+        p.put("logging.level.io.swale", "WARN");
+        p.put("logging.level.org.apache.kafka.clients.NetworkClient", "ERROR");
+        p.put("server.port", "0");
+        p.put("server.address", "127.0.0.1");
+        p.put("swale.examples", "");
+        // the bench times its own reconciler passes; a scheduled pass would land in the middle of a shape
+        p.put("swale.scheduler.reconcile-interval", "1h");
+        if (kafka != null) {
+            p.put("spring.kafka.bootstrap-servers", kafka);
+            p.put("swale.auto-create-pools", "true");
+        }
+        if (redis != null) {
+            int colon = redis.lastIndexOf(':');
+            p.put("spring.data.redis.host", colon < 0 ? redis : redis.substring(0, colon));
+            if (colon >= 0) {
+                p.put("spring.data.redis.port", redis.substring(colon + 1));
+            }
+        }
+        p.putAll(properties);
+        List<String> args = new ArrayList<>();
+        p.forEach((k, v) -> args.add("--" + k + "=" + v));
+        progress("starting Swale in this process" + (kafka == null && redis == null ? " on embedded Kafka and Redis" : ""));
+        return new SpringApplicationBuilder(SwaleApplication.class).run(args.toArray(String[]::new));
+    }
+
+    private Map<String, Object> options() {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("shapes", shapes);
+        o.put("chain", chain);
+        o.put("chain_repeat", chainRepeat);
+        o.put("chain_sizes", chainSizes);
+        o.put("sweep_repeat", sweepRepeat);
+        o.put("fanout", fanout);
+        o.put("fanout_repeat", fanoutRepeat);
+        o.put("wide", wide);
+        o.put("runs", runs);
+        o.put("warmup", !noWarmup);
+        o.put("samples", samples);
+        o.put("kafka_records", kafkaRecords);
+        o.put("scale_runs", scaleRuns);
+        o.put("kafka", kafka == null ? "embedded" : kafka);
+        o.put("redis", redis == null ? "embedded" : redis);
+        o.put("properties", properties);
+        return o;
+    }
+
+    static double loadAverage() {
+        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    }
+
+    private static final long STARTED = System.nanoTime();
+
+    static void progress(String what) {
+        System.err.printf("bench: %6.1f s  %s%n", (System.nanoTime() - STARTED) / 1e9, what);
+    }
+}

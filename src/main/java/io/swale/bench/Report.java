@@ -1,0 +1,249 @@
+package io.swale.bench;
+
+import io.swale.record.RecordCodec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Every figure of one bench: the table on stdout and the JSON file. */
+final class Report {
+    double loadBefore;
+    double loadAfter;
+    Map<String, Object> options;
+    Map<String, Object> producerConfig;
+    Map<String, Object> consumerConfig;
+    Baselines baselines;
+    final List<ShapeResult> shapes = new ArrayList<>();
+    final List<ShapeResult> sweep = new ArrayList<>();
+    ScaleBench scale;
+
+    Optional<ShapeResult> shape(String name) {
+        return shapes.stream().filter(s -> s.name.equals(name)).findFirst();
+    }
+
+    /** The edges the latency targets speak of: the chain's (one edge at a time), else any shape's. */
+    ShapeResult latencyShape() {
+        return shape("chain").orElse(shapes.isEmpty() ? new ShapeResult("none", 0, 0) : shapes.getFirst());
+    }
+
+    double tasksPerS() {
+        double min = Double.NaN;
+        for (String s : List.of("wide", "runs")) {
+            Optional<ShapeResult> r = shape(s);
+            if (r.isPresent()) {
+                min = Double.isNaN(min) ? r.get().tasksPerS() : Math.min(min, r.get().tasksPerS());
+            }
+        }
+        return min;
+    }
+
+    Optional<ShapeResult> chainOf(int nodes) {
+        return sweep.stream().filter(s -> s.nodesPerRun == nodes).findFirst()
+                .or(() -> shape("chain").filter(s -> s.nodesPerRun == nodes));
+    }
+
+    ObjectNode json() {
+        ObjectNode o = RecordCodec.JSON.createObjectNode();
+        o.put("load_average_1m_before", round(loadBefore));
+        o.put("load_average_1m_after", round(loadAfter));
+        o.put("cpus", Runtime.getRuntime().availableProcessors());
+        o.put("java", System.getProperty("java.version"));
+        ShapeResult lat = latencyShape();
+        o.put("edge_shape", lat.name);
+        lat.edge.put(o, "edge");
+        lat.terminatedToReady.put(o, "terminated_to_ready");
+        lat.readyToSubmitted.put(o, "ready_to_submitted");
+        lat.submittedToStarted.put(o, "submitted_to_started");
+        lat.startedToTerminated.put(o, "started_to_terminated");
+        o.put("tasks_per_s", round(tasksPerS()));
+        for (ShapeResult s : shapes) {
+            o.put(s.name + "_tasks_per_s", round(s.tasksPerS()));
+            o.put(s.name + "_edge_p50_ms", round(s.edge.ms(50)));
+            o.put(s.name + "_edge_p99_ms", round(s.edge.ms(99)));
+        }
+        chainOf(10).ifPresent(c -> {
+            o.put("chain10_makespan_p50_ms", round(c.makespan.ms(50)));
+            o.put("chain10_makespan_max_ms", round(c.makespan.maxMs()));
+        });
+        if (baselines != null) {
+            baselines.kafkaHop.put(o, "kafka_hop");
+            baselines.kafkaTwoHop.put(o, "kafka_two_hop");
+            o.put("kafka_records_per_s", round(baselines.kafkaRecordsPerS));
+            baselines.redisRtt.put(o, "redis_rtt");
+            baselines.redisScriptRtt.put(o, "redis_script_rtt");
+            o.put("redis_ops_per_s", round(baselines.redisOpsPerS));
+            ObjectNode ratio = o.putObject("ratios");
+            ratio.put("edge_p50_over_kafka_two_hop_p50", round(lat.edge.ms(50) / baselines.kafkaTwoHop.ms(50)));
+            ratio.put("edge_p99_over_kafka_two_hop_p99", round(lat.edge.ms(99) / baselines.kafkaTwoHop.ms(99)));
+            ratio.put("terminated_to_ready_p50_over_kafka_hop_p50",
+                    round(lat.terminatedToReady.ms(50) / baselines.kafkaHop.ms(50)));
+            ratio.put("submitted_to_started_p50_over_kafka_hop_p50",
+                    round(lat.submittedToStarted.ms(50) / baselines.kafkaHop.ms(50)));
+            ratio.put("ready_to_submitted_p50_over_redis_script_rtt_p50",
+                    round(lat.readyToSubmitted.ms(50) / baselines.redisScriptRtt.ms(50)));
+            ratio.put("tasks_per_s_over_kafka_records_per_s", round(tasksPerS() / baselines.kafkaRecordsPerS));
+            ratio.put("tasks_per_s_over_redis_ops_per_s", round(tasksPerS() / baselines.redisOpsPerS));
+        }
+        if (scale != null) {
+            o.put("scale_active_runs", scale.runs);
+            o.put("reconciler_pass_ms", round(scale.passWarmMs));
+            o.put("reconciler_pass_cold_ms", round(scale.passColdMs));
+            o.put("reconciler_round_trips_per_run", round(scale.passBorrowsPerRun));
+            o.put("reconciler_commands_per_run", round(scale.passCommandsPerRun));
+            o.put("reconciler_pass_allocated_kb_per_run", round(scale.passAllocatedMbPerRun * 1024));
+            o.put("reconciler_pass_without_active_runs_ms", round(scale.passInactiveMs));
+            o.put("scale_create_s", round(scale.createS));
+            o.put("heap_after_gc_before_runs_mb", round(scale.heapBeforeMb));
+            o.put("scheduler_heap_mb", round(scale.heapWithRunsMb));
+            o.put("heap_peak_during_pass_mb", round(scale.passPeakHeapMb));
+        }
+        ObjectNode targets = o.putObject("targets");
+        if (baselines != null) {
+            targets.put("edge_p50_le_2ms", lat.edge.ms(50) <= 2);
+            targets.put("edge_p99_le_10ms", lat.edge.ms(99) <= 10);
+            targets.put("edge_p50_le_3x_two_hop", lat.edge.ms(50) <= 3 * baselines.kafkaTwoHop.ms(50));
+        }
+        chainOf(10).ifPresent(c -> targets.put("chain10_le_50ms", c.makespan.ms(50) <= 50));
+        shape("wide").ifPresent(s -> targets.put("wide_ge_5000_per_s", s.tasksPerS() >= 5000));
+        shape("runs").ifPresent(s -> targets.put("runs_ge_5000_per_s", s.tasksPerS() >= 5000));
+        if (scale != null) {
+            targets.put("reconciler_pass_le_2s", scale.passWarmMs <= 2000);
+            targets.put("scheduler_heap_le_512mb", scale.heapWithRunsMb <= 512 && scale.passPeakHeapMb <= 512);
+        }
+        ObjectNode byShape = o.putObject("shapes");
+        for (ShapeResult s : shapes) {
+            byShape.set(s.name, shapeJson(s));
+        }
+        ArrayNode sweepJson = o.putArray("makespan_vs_nodes");
+        for (ShapeResult s : sweep) {
+            ObjectNode m = sweepJson.addObject();
+            m.put("nodes", s.nodesPerRun);
+            m.put("runs", s.runs);
+            m.put("makespan_p50_ms", round(s.makespan.ms(50)));
+            m.put("makespan_max_ms", round(s.makespan.maxMs()));
+            m.put("edge_p50_ms", round(s.edge.ms(50)));
+        }
+        ObjectNode settings = o.putObject("client_settings");
+        ObjectNode producer = settings.putObject("producer");
+        producerConfig.forEach((k, v) -> producer.put(k, String.valueOf(v instanceof Class<?> c ? c.getName() : v)));
+        ObjectNode consumer = settings.putObject("consumer");
+        consumerConfig.forEach((k, v) -> consumer.put(k, String.valueOf(v instanceof Class<?> c ? c.getName() : v)));
+        o.set("options", RecordCodec.JSON.valueToTree(options));
+        return o;
+    }
+
+    private static ObjectNode shapeJson(ShapeResult s) {
+        ObjectNode o = RecordCodec.JSON.createObjectNode();
+        o.put("runs", s.runs);
+        o.put("nodes_per_run", s.nodesPerRun);
+        o.put("tasks", s.tasks);
+        o.put("tasks_per_s", round(s.tasksPerS()));
+        o.put("span_s", round(s.spanS));
+        o.put("wall_s", round(s.wallS));
+        s.edge.put(o, "edge");
+        s.terminatedToReady.put(o, "terminated_to_ready");
+        s.readyToSubmitted.put(o, "ready_to_submitted");
+        s.submittedToStarted.put(o, "submitted_to_started");
+        s.startedToTerminated.put(o, "started_to_terminated");
+        s.makespan.put(o, "makespan");
+        ObjectNode cpu = o.putObject("cpu_ms");
+        s.cpuMs.forEach((k, v) -> cpu.put(k, round(v)));
+        cpu.put("redis_server", round(s.redisCpuMs));
+        ObjectNode perTask = o.putObject("cpu_us_per_task");
+        s.cpuMs.forEach((k, v) -> perTask.put(k, round(1000 * s.cpuMsPerTask(k))));
+        perTask.put("redis_server", round(1000 * s.redisCpuMs / Math.max(1, s.tasks)));
+        o.put("redis_round_trips_per_task", round(s.redisBorrows / (double) Math.max(1, s.tasks)));
+        o.put("redis_commands_per_task", round(s.redisCommands / (double) Math.max(1, s.tasks)));
+        o.put("heap_after_gc_mb", round(s.heapAfterGcMb));
+        return o;
+    }
+
+    void writeJson(Path file) throws IOException {
+        if (file.toAbsolutePath().getParent() != null) {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+        }
+        Files.writeString(file, RecordCodec.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(json()) + "\n");
+    }
+
+    String table() {
+        StringBuilder t = new StringBuilder();
+        t.append(String.format("%nSwale bench   load average %.2f before, %.2f after   %d cpus   Java %s%n", loadBefore,
+                loadAfter, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version")));
+        if (baselines != null) {
+            Baselines b = baselines;
+            t.append(String.format("%nBaselines (the application's client settings)%n"));
+            t.append(String.format("  %-34s %s%n", "Kafka produce → consume, one hop", b.kafkaHop.line()));
+            t.append(String.format("  %-34s %s%n", "Kafka two-hop ping-pong", b.kafkaTwoHop.line()));
+            t.append(String.format("  %-34s %,.0f records/s%n", "Kafka throughput", b.kafkaRecordsPerS));
+            t.append(String.format("  %-34s %s%n", "Redis GET round trip", b.redisRtt.line()));
+            t.append(String.format("  %-34s %s%n", "Redis EVALSHA round trip", b.redisScriptRtt.line()));
+            t.append(String.format("  %-34s %,.0f ops/s%n", "Redis GET, 8 connections", b.redisOpsPerS));
+        }
+        t.append(String.format("%nShapes (noop)        runs nodes   tasks    tasks/s  edge p50   p95     p99     max  ms"
+                + "   RT/task  cmd/task  CPU µs/task sched / worker / kafka / broker+other / redis%n"));
+        for (ShapeResult s : shapes) {
+            t.append(String.format("  %-18s %5d %5d %7d %10.0f  %7.3f %7.3f %7.3f %7.3f   %7.2f  %8.2f  %6.0f / %6.0f / %6.0f / %6.0f / %6.0f%n",
+                    s.name, s.runs, s.nodesPerRun, s.tasks, s.tasksPerS(), s.edge.ms(50), s.edge.ms(95), s.edge.ms(99),
+                    s.edge.maxMs(), s.redisBorrows / (double) Math.max(1, s.tasks),
+                    s.redisCommands / (double) Math.max(1, s.tasks), 1000 * s.cpuMsPerTask("scheduler"),
+                    1000 * s.cpuMsPerTask("worker"), 1000 * s.cpuMsPerTask("kafka_clients"),
+                    1000 * s.cpuMsPerTask("broker_and_other"), 1000 * s.redisCpuMs / Math.max(1, s.tasks)));
+        }
+        ShapeResult lat = latencyShape();
+        t.append(String.format("%nOne edge of the %s, by leg%n", lat.name));
+        t.append(String.format("  %-34s %s%n", "upstream terminated → started", lat.edge.line()));
+        t.append(String.format("  %-34s %s%n", "  terminated → found ready", lat.terminatedToReady.line()));
+        t.append(String.format("  %-34s %s%n", "  ready → submitted", lat.readyToSubmitted.line()));
+        t.append(String.format("  %-34s %s%n", "  submitted → started", lat.submittedToStarted.line()));
+        t.append(String.format("  %-34s %s%n", "started → terminated (noop)", lat.startedToTerminated.line()));
+        for (ShapeResult s : shapes) {
+            if (s != lat) {
+                t.append(String.format("  %-9s ready → submitted %s%n", s.name, s.readyToSubmitted.line()));
+                t.append(String.format("  %-9s submitted → started %s%n", s.name, s.submittedToStarted.line()));
+            }
+        }
+        if (baselines != null) {
+            t.append(String.format("%nRatios to the baselines%n"));
+            t.append(String.format("  edge p50 / two-hop p50             %6.2f×%n", lat.edge.ms(50) / baselines.kafkaTwoHop.ms(50)));
+            t.append(String.format("  edge p99 / two-hop p99             %6.2f×%n", lat.edge.ms(99) / baselines.kafkaTwoHop.ms(99)));
+            t.append(String.format("  terminated → ready p50 / hop p50   %6.2f×%n", lat.terminatedToReady.ms(50) / baselines.kafkaHop.ms(50)));
+            t.append(String.format("  submitted → started p50 / hop p50  %6.2f×%n", lat.submittedToStarted.ms(50) / baselines.kafkaHop.ms(50)));
+            t.append(String.format("  ready → submitted p50 / EVALSHA p50 %5.2f×%n", lat.readyToSubmitted.ms(50) / baselines.redisScriptRtt.ms(50)));
+            t.append(String.format("  tasks/s / Kafka records/s          %6.3f%n", tasksPerS() / baselines.kafkaRecordsPerS));
+            t.append(String.format("  tasks/s / Redis ops/s              %6.3f%n", tasksPerS() / baselines.redisOpsPerS));
+        }
+        if (!sweep.isEmpty()) {
+            t.append(String.format("%nChain makespan (run requested → settled) by node count%n"));
+            for (ShapeResult s : sweep) {
+                t.append(String.format("  %3d nodes  p50 %7.1f ms  max %7.1f ms  (%d runs)   edge p50 %.3f ms%n", s.nodesPerRun,
+                        s.makespan.ms(50), s.makespan.maxMs(), s.runs, s.edge.ms(50)));
+            }
+        }
+        if (scale != null) {
+            ScaleBench s = scale;
+            t.append(String.format("%nReconciler over %,d active runs (created in %.1f s)%n", s.runs, s.createS));
+            t.append(String.format("  pass %.0f ms (first %.0f ms), %.2f round trips and %.2f commands per run, %.1f KB allocated per run%n",
+                    s.passWarmMs, s.passColdMs, s.passBorrowsPerRun, s.passCommandsPerRun, s.passAllocatedMbPerRun * 1024));
+            t.append(String.format("  heap after GC %.0f MB without them, %.0f MB with them; peak during a pass ≤ %.0f MB%n",
+                    s.heapBeforeMb, s.heapWithRunsMb, s.passPeakHeapMb));
+            t.append(String.format("  the same runs out of the active index: pass %.1f ms%n", s.passInactiveMs));
+        }
+        t.append(String.format("%nTargets%n"));
+        json().get("targets").properties().forEach(e -> t.append(String.format("  %-28s %s%n", e.getKey(),
+                e.getValue().asBoolean() ? "met" : "MISSED")));
+        return t.toString();
+    }
+
+    static double round(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            return -1;
+        }
+        return Math.round(v * 1000) / 1000.0;
+    }
+}

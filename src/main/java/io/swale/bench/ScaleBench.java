@@ -1,0 +1,136 @@
+package io.swale.bench;
+
+import io.swale.graph.Graph;
+import io.swale.graph.Node;
+import io.swale.graph.Partition;
+import io.swale.record.GraphRunRecord;
+import io.swale.record.NodeRecord;
+import io.swale.record.NodeStatus;
+import io.swale.record.RecordCodec;
+import io.swale.scheduler.Reconciler;
+import io.swale.scheduler.RunRecords;
+import io.swale.scheduler.TaskInputs;
+import io.swale.store.InstanceCodec;
+import io.swale.store.RunKey;
+import io.swale.store.RunStore;
+import io.swale.store.TaskStore;
+import io.swale.store.redis.RedisKeys;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import redis.clients.jedis.JedisPool;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The reconciler at scale: N active runs of the ten-node diamond created directly through the stores, each
+ * mid-flight (a succeeded with its record, b and c claimed and running on a long lease), then timed
+ * passes. Finally the runs leave the active index and one more pass shows a pass does not grow with runs
+ * that are no longer active.
+ */
+final class ScaleBench {
+    int runs;
+    double createS;
+    double heapBeforeMb;
+    double heapWithRunsMb;
+    double passColdMs;
+    double passWarmMs;
+    double passBorrowsPerRun;
+    double passCommandsPerRun;
+    double passPeakHeapMb;
+    double passAllocatedMbPerRun;
+    double passInactiveMs;
+    Reconciler.Pass lastPass;
+
+    void run(ShapeRunner shapes, RunStore runStore, TaskStore tasks, Reconciler reconciler, JedisPool pool,
+            String keyPrefix, String graphName, int n) throws Exception {
+        runs = n;
+        Graph graph = shapes.publish(Shapes.diamond(graphName));
+        String hash = findHash(shapes, graphName);
+        heapBeforeMb = CpuMeter.heapAfterGcMb();
+        long t0 = System.nanoTime();
+        ExecutorService creators = Executors.newFixedThreadPool(4, r -> new Thread(r, "bench-scale"));
+        try {
+            List<Future<?>> parts = new ArrayList<>();
+            for (int part = 0; part < 4; part++) {
+                int first = part;
+                parts.add(creators.submit(() -> {
+                    for (int i = first; i < n; i += 4) {
+                        create(runStore, tasks, graph, hash, new RunKey(graphName, Partition.of("s" + i)));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : parts) {
+                f.get();
+            }
+        } finally {
+            creators.shutdown();
+        }
+        createS = (System.nanoTime() - t0) / 1e9;
+        heapWithRunsMb = CpuMeter.heapAfterGcMb();
+
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long self = Thread.currentThread().threadId();
+        passColdMs = timedPass(reconciler);
+        CpuMeter.heapAfterGcMb();
+        CpuMeter.resetHeapPeaks();
+        long borrows0 = pool.getBorrowedCount();
+        long commands0 = shapes.redisCommands();
+        long alloc0 = threads.getThreadAllocatedBytes(self);
+        passWarmMs = timedPass(reconciler);
+        long alloc = threads.getThreadAllocatedBytes(self) - alloc0;
+        passCommandsPerRun = (shapes.redisCommands() - commands0) / (double) n;
+        passBorrowsPerRun = (pool.getBorrowedCount() - borrows0) / (double) n;
+        passPeakHeapMb = CpuMeter.heapPeakMb();
+        passAllocatedMbPerRun = alloc / 1048576.0 / n;
+        if (lastPass.activeRuns() < n || lastPass.submitted() > 0 || lastPass.settled() > 0) {
+            throw new IllegalStateException("the scale pass saw " + lastPass);
+        }
+
+        RedisKeys keys = new RedisKeys(keyPrefix);
+        String[] ids = new String[n];
+        for (int i = 0; i < n; i++) {
+            ids[i] = new RunKey(graphName, Partition.of("s" + i)).id();
+        }
+        shapes.own().zrem(keys.activeRuns(), ids);
+        passInactiveMs = timedPass(reconciler);
+    }
+
+    private double timedPass(Reconciler reconciler) {
+        long t = System.nanoTime();
+        lastPass = reconciler.pass();
+        return (System.nanoTime() - t) / 1e6;
+    }
+
+    private static String findHash(ShapeRunner shapes, String graph) {
+        return shapes.graphHash(graph);
+    }
+
+    /** One run mid-flight: a succeeded, b and c running. */
+    private static void create(RunStore runStore, TaskStore tasks, Graph graph, String hash, RunKey key) {
+        runStore.create(key, GraphRunRecord.started(hash, System.currentTimeMillis()));
+        Node a = graph.node("a").orElseThrow();
+        String aId = key.runId("a", 0);
+        tasks.submit(key, aId, InstanceCodec.pending("a", Optional.empty(), hash, 0, a.pool(), a.maxAttempts()),
+                TaskInputs.text(TaskInputs.of(graph, a, Map.of())));
+        long token = ((TaskStore.Claim.Claimed) tasks.claim(key, aId, 3_600_000, "bench")).token();
+        ObjectNode output = RecordCodec.JSON.createObjectNode().put("node", "a");
+        NodeRecord record = new NodeRecord(NodeStatus.SUCCEEDED, aId, hash, 0, System.currentTimeMillis(),
+                Optional.of(output), false, Optional.empty());
+        tasks.finish(key, aId, token, RunRecords.field(a), new String(RecordCodec.encode(record), StandardCharsets.UTF_8),
+                NodeStatus.SUCCEEDED.wireName(), 0, "");
+        Map<String, NodeRecord> current = Map.of("a", record);
+        for (String name : List.of("b", "c")) {
+            Node node = graph.node(name).orElseThrow();
+            String id = key.runId(name, 0);
+            tasks.submit(key, id, InstanceCodec.pending(name, Optional.empty(), hash, 0, node.pool(), node.maxAttempts()),
+                    TaskInputs.text(TaskInputs.of(graph, node, current)));
+            tasks.claim(key, id, 3_600_000, "bench");
+        }
+    }
+}

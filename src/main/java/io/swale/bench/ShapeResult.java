@@ -1,0 +1,47 @@
+package io.swale.bench;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** What one shape measured. All stamps come from one clock (this machine's), in microseconds. */
+final class ShapeResult {
+    final String name;
+    final int runs;
+    final int nodesPerRun;
+    long tasks;
+    /** upstream terminated (finish script) → downstream started (claim script). */
+    final Dist edge = new Dist();
+    /** upstream terminated → scheduler found the downstream ready: event hop, run read, readiness. */
+    final Dist terminatedToReady = new Dist();
+    /** ready → submitted (submit script). */
+    final Dist readyToSubmitted = new Dist();
+    /** submitted → started: dispatch hop and claim. */
+    final Dist submittedToStarted = new Dist();
+    /** started → terminated: render, the noop operator, the finish script. */
+    final Dist startedToTerminated = new Dist();
+    /** run record requested → settled, ms resolution (the scheduler's clock). */
+    final Dist makespan = new Dist();
+    /** first ready → last terminated of the shape. */
+    double spanS;
+    /** start call → last run seen settled by the bench. */
+    double wallS;
+    Map<String, Double> cpuMs = new LinkedHashMap<>();
+    double redisCpuMs;
+    long redisBorrows;
+    long redisCommands;
+    double heapAfterGcMb;
+
+    ShapeResult(String name, int runs, int nodesPerRun) {
+        this.name = name;
+        this.runs = runs;
+        this.nodesPerRun = nodesPerRun;
+    }
+
+    double tasksPerS() {
+        return spanS <= 0 ? Double.NaN : tasks / spanS;
+    }
+
+    double cpuMsPerTask(String group) {
+        return tasks == 0 ? Double.NaN : cpuMs.getOrDefault(group, 0.0) / tasks;
+    }
+}

@@ -1,0 +1,230 @@
+package io.swale.bench;
+
+import io.swale.definition.DefinitionFormat;
+import io.swale.graph.Graph;
+import io.swale.graph.Partition;
+import io.swale.record.GraphRunRecord;
+import io.swale.record.RecordCodec;
+import io.swale.record.RunState;
+import io.swale.scheduler.Adoption;
+import io.swale.scheduler.DefinitionCatalog;
+import io.swale.scheduler.GraphRuns;
+import io.swale.store.RunKey;
+import io.swale.store.redis.RedisKeys;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Response;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Runs a graph through the application (publish, adopt, start runs through {@link GraphRuns}) and reads
+ * back the stamps the scripts and the scheduler left in each task instance.
+ */
+final class ShapeRunner {
+    private final DefinitionCatalog catalog;
+    private final Adoption adoption;
+    private final GraphRuns graphRuns;
+    private final JedisPool pool;
+    private final RedisKeys keys;
+    private final Jedis own;
+    private final CpuMeter cpu = new CpuMeter();
+    /** Commands the bench sent on its own connection, left out of the application's counts. */
+    private long ownCommands;
+    private final Map<String, String> hashes = new HashMap<>();
+
+    ShapeRunner(DefinitionCatalog catalog, Adoption adoption, GraphRuns graphRuns, JedisPool pool, String keyPrefix) {
+        this.catalog = catalog;
+        this.adoption = adoption;
+        this.graphRuns = graphRuns;
+        this.pool = pool;
+        this.keys = new RedisKeys(keyPrefix);
+        this.own = pool.getResource();
+    }
+
+    Jedis own() {
+        return own;
+    }
+
+    /** Publishes and adopts a definition; returns its graph. */
+    Graph publish(String toml) {
+        var published = catalog.publish(toml.getBytes(StandardCharsets.UTF_8), DefinitionFormat.TOML);
+        hashes.put(published.graph(), published.hash());
+        var report = adoption.sync();
+        if (!report.adopted().contains(published.graph()) && report.refused().containsKey(published.graph())) {
+            throw new IllegalStateException("not adopted: " + report.refused().get(published.graph()));
+        }
+        return published.definition().graph();
+    }
+
+    String graphHash(String graph) {
+        return hashes.get(graph);
+    }
+
+    /**
+     * Runs {@code runs} partitions of the graph: one after another when {@code sequential}, all started at
+     * once otherwise.
+     */
+    ShapeResult run(String name, String toml, int runs, boolean sequential, long timeoutMs) {
+        Graph graph = publish(toml);
+        List<Partition> partitions = new ArrayList<>();
+        for (int i = 0; i < runs; i++) {
+            partitions.add(Partition.of("r" + i));
+        }
+        ShapeResult r = new ShapeResult(name, runs, graph.nodes().size());
+        Map<Long, long[]> cpu0 = cpu.snapshot();
+        double redisCpu0 = redisCpuMs();
+        long borrows0 = pool.getBorrowedCount();
+        long commands0 = redisCommands();
+        long t0 = System.nanoTime();
+        if (sequential) {
+            for (Partition p : partitions) {
+                graphRuns.startRuns(graph.name(), List.of(p));
+                awaitSettled(graph.name(), List.of(p), timeoutMs);
+            }
+        } else {
+            graphRuns.startRuns(graph.name(), partitions);
+            awaitSettled(graph.name(), partitions, timeoutMs);
+        }
+        r.wallS = (System.nanoTime() - t0) / 1e9;
+        r.cpuMs = CpuMeter.delta(cpu0, cpu.snapshot());
+        r.redisCpuMs = redisCpuMs() - redisCpu0;
+        r.redisBorrows = pool.getBorrowedCount() - borrows0;
+        r.redisCommands = redisCommands() - commands0;
+        collect(graph, partitions, r);
+        r.heapAfterGcMb = CpuMeter.heapAfterGcMb();
+        return r;
+    }
+
+    /**
+     * Polls the runs' records until each has settled, oldest first and stopping at the first still active,
+     * so that watching a thousand runs costs the system under test next to nothing. The figures come from
+     * the stamps, not from when this loop noticed.
+     */
+    private void awaitSettled(String graph, List<Partition> partitions, long timeoutMs) {
+        java.util.ArrayDeque<RunKey> open = new java.util.ArrayDeque<>();
+        for (Partition part : partitions) {
+            open.add(new RunKey(graph, part));
+        }
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (!open.isEmpty()) {
+            while (!open.isEmpty()) {
+                String json = own.get(keys.run(open.peek()));
+                ownCommands++;
+                if (json == null || RecordCodec.decodeRun(keys.run(open.peek()), json.getBytes(StandardCharsets.UTF_8))
+                        .state() == RunState.ACTIVE) {
+                    break;
+                }
+                open.poll();
+            }
+            if (open.isEmpty()) {
+                return;
+            }
+            if (System.currentTimeMillis() > deadline) {
+                throw new IllegalStateException(open.size() + " run(s) of " + graph + " not settled after " + timeoutMs
+                        + " ms, e.g. " + open.peek().id());
+            }
+            sleep(partitions.size() > 1 ? 20 : 2);
+        }
+    }
+
+    /** Reads each run's record and task instances and fills the distributions. */
+    private void collect(Graph graph, List<Partition> partitions, ShapeResult r) {
+        long firstReady = Long.MAX_VALUE;
+        long lastEnded = Long.MIN_VALUE;
+        for (int from = 0; from < partitions.size(); from += 200) {
+            List<Partition> batch = partitions.subList(from, Math.min(partitions.size(), from + 200));
+            Pipeline p = own.pipelined();
+            List<Response<String>> runs = new ArrayList<>();
+            List<Response<Map<String, String>>> instances = new ArrayList<>();
+            for (Partition part : batch) {
+                RunKey k = new RunKey(graph.name(), part);
+                runs.add(p.get(keys.run(k)));
+                instances.add(p.hgetAll(keys.instances(k)));
+            }
+            p.sync();
+            for (int i = 0; i < batch.size(); i++) {
+                RunKey k = new RunKey(graph.name(), batch.get(i));
+                GraphRunRecord run = RecordCodec.decodeRun(keys.run(k), runs.get(i).get().getBytes(StandardCharsets.UTF_8));
+                if (run.state() != RunState.COMPLETE) {
+                    throw new IllegalStateException("run " + k.id() + " settled " + run.state().wireName());
+                }
+                run.settledAtMs().ifPresent(s -> r.makespan.recordUs((s - run.requestedAtMs()) * 1000));
+                Map<String, long[]> stamps = new HashMap<>();
+                instances.get(i).get().forEach((runId, json) -> {
+                    JsonNode o = RecordCodec.JSON.readTree(json);
+                    stamps.put(o.path("node").asString(), new long[] {us(o, "ready_us"), us(o, "submitted_us"),
+                            us(o, "started_us"), us(o, "ended_us")});
+                });
+                r.tasks += stamps.size();
+                for (var e : stamps.entrySet()) {
+                    long[] s = e.getValue();
+                    firstReady = Math.min(firstReady, s[0]);
+                    lastEnded = Math.max(lastEnded, s[3]);
+                    r.readyToSubmitted.recordUs(s[1] - s[0]);
+                    r.submittedToStarted.recordUs(s[2] - s[1]);
+                    r.startedToTerminated.recordUs(s[3] - s[2]);
+                    long upstreamEnded = Long.MIN_VALUE;
+                    for (String up : graph.upstreams(e.getKey())) {
+                        upstreamEnded = Math.max(upstreamEnded, stamps.get(up)[3]);
+                    }
+                    if (upstreamEnded != Long.MIN_VALUE) {
+                        r.edge.recordUs(s[2] - upstreamEnded);
+                        r.terminatedToReady.recordUs(s[0] - upstreamEnded);
+                    }
+                }
+            }
+            ownCommands += 2L * batch.size();
+        }
+        r.spanS = (lastEnded - firstReady) / 1e6;
+    }
+
+    private static long us(JsonNode o, String field) {
+        String v = o.path(field).asString("");
+        if (v.isEmpty()) {
+            throw new IllegalStateException("task instance without `" + field + "`: " + o);
+        }
+        return Long.parseLong(v);
+    }
+
+    /** used_cpu_sys + used_cpu_user of the Redis server, ms. */
+    double redisCpuMs() {
+        ownCommands++;
+        double ms = 0;
+        for (String line : own.info("cpu").split("\r?\n")) {
+            if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
+                ms += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim()) * 1000;
+            }
+        }
+        return ms;
+    }
+
+    /** Commands the server processed, less those this bench sent on its own connection. */
+    long redisCommands() {
+        ownCommands++;
+        for (String line : own.info("stats").split("\r?\n")) {
+            if (line.startsWith("total_commands_processed:")) {
+                return Long.parseLong(line.substring(line.indexOf(':') + 1).trim()) - ownCommands;
+            }
+        }
+        return -1;
+    }
+
+    static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    void close() {
+        own.close();
+    }
+}

@@ -1,0 +1,45 @@
+package io.swale.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.swale.record.RecordCodec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/** A bench with tiny sizes, so the command cannot rot: any numbers, every field. */
+class BenchCommandIT {
+
+    @Test
+    void tinyBenchWritesEveryFigureAndTheChart(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("bench.json");
+        Path chart = dir.resolve("bench.png");
+
+        int exit = BenchCommand.run("--no-warmup", "--chain", "3", "--chain-repeat", "2", "--chain-sizes", "1,3",
+                "--sweep-repeat", "1", "--fanout", "3", "--fanout-repeat", "1", "--wide", "5", "--runs", "3",
+                "--samples", "20", "--kafka-records", "200", "--scale-runs", "20", "--json", json.toString(),
+                "--chart", chart.toString());
+
+        assertThat(exit).isZero();
+        JsonNode o = RecordCodec.JSON.readTree(Files.readString(json));
+        for (String field : new String[] {"edge_p50_ms", "edge_p95_ms", "edge_p99_ms", "edge_max_ms", "tasks_per_s",
+                "ready_to_submitted_p50_ms", "submitted_to_started_p50_ms", "terminated_to_ready_p50_ms",
+                "kafka_hop_p50_ms", "kafka_two_hop_p50_ms", "kafka_two_hop_p99_ms", "kafka_records_per_s",
+                "redis_rtt_p50_ms", "redis_ops_per_s", "chain_tasks_per_s", "wide_tasks_per_s", "runs_tasks_per_s",
+                "reconciler_pass_ms", "reconciler_round_trips_per_run", "scheduler_heap_mb", "load_average_1m_before"}) {
+            assertThat(o.has(field)).as(field).isTrue();
+            assertThat(o.get(field).isNumber()).as(field).isTrue();
+        }
+        assertThat(o.get("edge_count").asLong()).isEqualTo(2 * 2);
+        assertThat(o.get("shapes").get("wide").get("tasks").asLong()).isEqualTo(5);
+        assertThat(o.get("shapes").get("runs").get("tasks").asLong()).isEqualTo(30);
+        assertThat(o.get("shapes").get("fanout").get("tasks").asLong()).isEqualTo(5);
+        assertThat(o.get("ratios").get("edge_p50_over_kafka_two_hop_p50").isNumber()).isTrue();
+        assertThat(o.get("makespan_vs_nodes").size()).isEqualTo(2);
+        assertThat(o.get("scale_active_runs").asInt()).isEqualTo(20);
+        assertThat(o.get("targets").has("edge_p50_le_2ms")).isTrue();
+        assertThat(Files.size(chart)).isPositive();
+    }
+}
