@@ -43,9 +43,10 @@ final class Report {
         return min;
     }
 
+    /** The makespans of chains of this length: the chain shape's many runs if it has that length, else the sweep's. */
     Optional<ShapeResult> chainOf(int nodes) {
-        return sweep.stream().filter(s -> s.nodesPerRun == nodes).findFirst()
-                .or(() -> shape("chain").filter(s -> s.nodesPerRun == nodes));
+        return shape("chain").filter(s -> s.nodesPerRun == nodes)
+                .or(() -> sweep.stream().filter(s -> s.nodesPerRun == nodes).findFirst());
     }
 
     ObjectNode json() {
@@ -186,7 +187,7 @@ final class Report {
             t.append(String.format("  %-34s %,.0f ops/s%n", "Redis GET, 8 connections", b.redisOpsPerS));
         }
         t.append(String.format("%nShapes (noop)        runs nodes   tasks    tasks/s  edge p50   p95     p99     max  ms"
-                + "   RT/task  cmd/task  CPU µs/task sched / worker / kafka / broker+other / redis%n"));
+                + "   RT/task  cmd/task  CPU µs/task sched / worker / kafka clients / broker+other / redis%n"));
         for (ShapeResult s : shapes) {
             t.append(String.format("  %-18s %5d %5d %7d %10.0f  %7.3f %7.3f %7.3f %7.3f   %7.2f  %8.2f  %6.0f / %6.0f / %6.0f / %6.0f / %6.0f%n",
                     s.name, s.runs, s.nodesPerRun, s.tasks, s.tasksPerS(), s.edge.ms(50), s.edge.ms(95), s.edge.ms(99),
@@ -218,6 +219,9 @@ final class Report {
             t.append(String.format("  tasks/s / Kafka records/s          %6.3f%n", tasksPerS() / baselines.kafkaRecordsPerS));
             t.append(String.format("  tasks/s / Redis ops/s              %6.3f%n", tasksPerS() / baselines.redisOpsPerS));
         }
+        t.append(String.format("%n  RT/task: Redis connections taken per task instance (one round trip each, a pipeline once);%n"
+                + "  cmd/task: commands Redis processed per task instance, those inside the scripts included.%n"));
+        t.append(String.format("  CPU: this process's threads by role (the embedded broker is in broker+other) and redis-server.%n"));
         if (!sweep.isEmpty()) {
             t.append(String.format("%nChain makespan (run requested → settled) by node count%n"));
             for (ShapeResult s : sweep) {
