@@ -1,6 +1,7 @@
 package io.swale.config;
 
 import io.swale.kafka.ListenerContainers;
+import io.swale.kafka.PermanentFailure;
 import io.swale.kafka.PoolTopics;
 import io.swale.kafka.SwaleTopics;
 import io.swale.pool.AttemptRunner;
@@ -13,12 +14,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-import io.swale.kafka.PermanentFailure;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.kafka.listener.BatchAcknowledgingMessageListener;
 import org.springframework.kafka.listener.BatchListenerFailedException;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
@@ -28,6 +28,8 @@ import org.springframework.stereotype.Component;
 @Component
 public class PoolRole implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(PoolRole.class);
+    /** How long a handed-back batch stays away at least; the paused listener keeps it away until a slot frees. */
+    private static final java.time.Duration NACK_SLEEP = java.time.Duration.ofMillis(50);
 
     private record Served(PoolWorker worker, ConcurrentMessageListenerContainer<String, byte[]> container) {}
 
@@ -157,8 +159,6 @@ public class PoolRole implements SmartLifecycle {
         served.put(pool, new Served(worker, container));
         log.info("serving pool={} slots={}", pool, slots);
     }
-
-    private static final java.time.Duration NACK_SLEEP = java.time.Duration.ofMillis(50);
 
     private static Optional<String> header(Header h) {
         return h == null || h.value() == null ? Optional.empty() : Optional.of(new String(h.value(), StandardCharsets.UTF_8));
