@@ -1,7 +1,6 @@
 package io.swale.config;
 
 import io.swale.kafka.ListenerContainers;
-import io.swale.kafka.PermanentFailure;
 import io.swale.kafka.PoolTopics;
 import io.swale.kafka.SwaleTopics;
 import io.swale.pool.AttemptRunner;
@@ -14,13 +13,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.kafka.listener.BatchAcknowledgingMessageListener;
-import org.springframework.kafka.listener.BatchListenerFailedException;
+import org.springframework.kafka.listener.AcknowledgingMessageListener;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.stereotype.Component;
 
@@ -28,8 +25,6 @@ import org.springframework.stereotype.Component;
 @Component
 public class PoolRole implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(PoolRole.class);
-    /** How long a handed-back batch stays away at least; the paused listener keeps it away until a slot frees. */
-    private static final java.time.Duration NACK_SLEEP = java.time.Duration.ofMillis(50);
 
     private record Served(PoolWorker worker, ConcurrentMessageListenerContainer<String, byte[]> container) {}
 
@@ -101,47 +96,21 @@ public class PoolRole implements SmartLifecycle {
         }
         poolTopics.ensure(pool);
         PoolWorker worker = new PoolWorker(pool, slots, tasks, runner, dispatcher, settings);
-        long slotWaitMs = props.getWorker().getSlotWait().toMillis();
-        // A polled batch: in order, each dispatch is claimed, its offset committed at once (an asynchronous
-        // commit of that record, spec §14 #8) and the attempt handed off, while slots free up for at most
-        // slotWait in all. What is left when the slots stay full is handed back with nack and comes again once
-        // the listener resumes. Once draining, the rest of the batch is neither claimed nor committed.
-        BatchAcknowledgingMessageListener<String, byte[]> listener = (records, ack) -> {
-            long deadline = System.nanoTime() + slotWaitMs * 1_000_000L;
-            for (int i = 0; i < records.size(); i++) {
-                ConsumerRecord<String, byte[]> record = records.get(i);
-                TaskIdentity id;
-                try {
-                    id = TaskIdentity.fromHeaders(name -> header(record.headers().lastHeader(name)));
-                } catch (SwaleException e) {
-                    log.warn("malformed dispatch pool={} offset={} error={}", pool, record.offset(), e.getMessage());
-                    throw new BatchListenerFailedException(e.getMessage(), new PermanentFailure(e.getMessage(), e),
-                            record);
-                }
-                int index = i;
-                PoolWorker.Offer offer;
-                try {
-                    offer = worker.offer(id, (deadline - System.nanoTime()) / 1_000_000L, () -> ack.acknowledge(index));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    offer = worker.isDraining() ? PoolWorker.Offer.DRAINING : PoolWorker.Offer.FULL;
-                } catch (RuntimeException e) {
-                    throw new BatchListenerFailedException(String.valueOf(e.getMessage()), e, record);
-                }
-                switch (offer) {
-                    case TAKEN -> { }
-                    case FULL -> {
-                        ack.nack(i, NACK_SLEEP);
-                        return;
-                    }
-                    case DRAINING -> {
-                        return;
-                    }
-                }
+        AcknowledgingMessageListener<String, byte[]> listener = (record, ack) -> {
+            TaskIdentity id;
+            try {
+                id = TaskIdentity.fromHeaders(name -> header(record.headers().lastHeader(name)));
+            } catch (SwaleException e) {
+                log.warn("malformed dispatch pool={} offset={} error={}", pool, record.offset(), e.getMessage());
+                throw e;
+            }
+            try {
+                worker.onDispatch(id, ack::acknowledge);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         };
-        var container = containers.dispatchListener(topics.pool(pool), "swale-pool-" + pool,
-                props.getWorker().getDispatchBatch(), listener);
+        var container = containers.dispatchListener(topics.pool(pool), "swale-pool-" + pool, listener);
         worker.attach(new PoolWorker.Flow() {
             @Override
             public void pause() {

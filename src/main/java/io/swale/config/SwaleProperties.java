@@ -274,27 +274,6 @@ public class SwaleProperties {
             this.id = id;
         }
 
-        /** Dispatches a pool listener fetches per poll. */
-        private int dispatchBatch = 32;
-        /** How long a polled batch waits in all for slots before handing the rest back for redelivery. */
-        private Duration slotWait = Duration.ofMillis(500);
-
-        public int getDispatchBatch() {
-            return dispatchBatch;
-        }
-
-        public void setDispatchBatch(int dispatchBatch) {
-            this.dispatchBatch = dispatchBatch;
-        }
-
-        public Duration getSlotWait() {
-            return slotWait;
-        }
-
-        public void setSlotWait(Duration slotWait) {
-            this.slotWait = slotWait;
-        }
-
         public Duration getLease() {
             return lease;
         }

@@ -15,7 +15,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.kafka.listener.BatchAcknowledgingMessageListener;
+import org.springframework.kafka.listener.AcknowledgingMessageListener;
 import org.springframework.kafka.listener.BatchMessageListener;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ContainerProperties;
@@ -86,21 +86,19 @@ public final class ListenerContainers {
     }
 
     /**
-     * One consumer of a pool's dispatches, fetching up to {@code batch} records per poll. The listener
-     * acknowledges each record by its index right after claiming it ({@code MANUAL_IMMEDIATE}), and the commit
-     * is sent without waiting for the broker: the claim in Redis, not the offset, keeps a redelivered dispatch
-     * from running twice. The listener hands back with {@code nack} what it cannot start, and pauses while its
-     * executor is full.
+     * One consumer of a pool's dispatches, one record per poll, committing manually: the listener commits
+     * right after the claim ({@code MANUAL_IMMEDIATE}) without waiting for the broker — the claim in Redis,
+     * not the offset, keeps a redelivered dispatch from running twice — and pauses while its executor is full.
      */
-    public ConcurrentMessageListenerContainer<String, byte[]> dispatchListener(String topic, String group, int batch,
-            BatchAcknowledgingMessageListener<String, byte[]> listener) {
+    public ConcurrentMessageListenerContainer<String, byte[]> dispatchListener(String topic, String group,
+            AcknowledgingMessageListener<String, byte[]> listener) {
         ContainerProperties props = new ContainerProperties(topic);
         props.setGroupId(group);
         props.setAckMode(ContainerProperties.AckMode.MANUAL_IMMEDIATE);
         props.setSyncCommits(false);
         props.setMessageListener(listener);
         var container = new ConcurrentMessageListenerContainer<>(
-                factory(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.max(1, batch))), props);
+                factory(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1)), props);
         container.setConcurrency(1);
         container.setCommonErrorHandler(errorHandler());
         container.setBeanName("swale-" + topic);

@@ -102,52 +102,21 @@ public final class PoolWorker implements AutoCloseable {
         return draining;
     }
 
-    /** What became of one dispatch offered to this worker. */
-    public enum Offer {
-        /** Claimed and handed off, or refused at the claim; either way its offset was committed. */
-        TAKEN,
-        /** No slot freed in time: nothing claimed, nothing committed; the caller hands it back. */
-        FULL,
-        /** Shutting down: nothing claimed, nothing committed, now or for any later dispatch. */
-        DRAINING
-    }
-
     /**
-     * Handles one dispatch on the listener thread: claim, commit, hand off, waiting for a slot however long it
-     * takes. The listener is paused as soon as the slots are full, so a slot is normally free here. Once
-     * draining, nothing is claimed or committed.
+     * Handles one dispatch on the listener thread: claim, commit, hand off. The listener is paused as soon as
+     * the slots are full, so a slot is normally free here. Once draining, nothing is claimed or committed.
      */
     public void onDispatch(TaskIdentity id, Runnable commit) throws InterruptedException {
-        offer(id, Long.MAX_VALUE / 2_000_000L, commit);
-    }
-
-    /**
-     * Handles one dispatch of a polled batch on the listener thread: waits up to {@code waitMs} for a free
-     * slot, then claims, commits ({@code commit}, right after the claim) and hands off. {@link Offer#FULL}
-     * when no slot freed in time: the caller leaves that record and the rest of its batch for redelivery (the
-     * listener is paused by then), so no record is held while long attempts run. The drain flag is checked
-     * while waiting and right before the claim: once it is set, nothing more is claimed or committed.
-     */
-    public Offer offer(TaskIdentity id, long waitMs, Runnable commit) throws InterruptedException {
-        long deadline = System.nanoTime() + Math.max(0, waitMs) * 1_000_000L;
-        while (true) {
+        while (!free.tryAcquire(100, TimeUnit.MILLISECONDS)) {
             if (draining) {
-                return Offer.DRAINING;
-            }
-            long left = (deadline - System.nanoTime()) / 1_000_000L;
-            if (free.tryAcquire(Math.max(0, Math.min(100, left)), TimeUnit.MILLISECONDS)) {
-                break;
-            }
-            if (left <= 100) {
-                pauseIfFull();
-                return Offer.FULL;
+                return;
             }
         }
         boolean handedOff = false;
         try {
             if (draining) {
                 log.info("dispatch left for another replica: shutting down pool={} runId={}", pool, id.runId());
-                return Offer.DRAINING;
+                return;
             }
             TaskStore.Claim claim = tasks.claim(id.runKey(), id.runId(), settings.leaseMs(), settings.workerId());
             commit.run();
@@ -156,25 +125,16 @@ public final class PoolWorker implements AutoCloseable {
                 inFlight.put(id.runId(), new InFlight(id, claimed.token(), cancellation));
                 executor.execute(() -> runAttempt(id, claimed, cancellation));
                 handedOff = true;
-                pauseIfFull();
+                if (free.availablePermits() == 0) {
+                    flow.pause();
+                }
             } else {
                 log.info("dispatch refused at claim graph={} partition={} node={} runId={} state={}", id.graph(),
                         id.partition(), id.node(), id.runId(), ((TaskStore.Claim.Refused) claim).state());
             }
-            return Offer.TAKEN;
         } finally {
             if (!handedOff) {
                 free.release();
-            }
-        }
-    }
-
-    private void pauseIfFull() {
-        if (free.availablePermits() == 0) {
-            flow.pause();
-            // an attempt that ended between the check and the pause found nothing to resume
-            if (free.availablePermits() > 0) {
-                flow.resume();
             }
         }
     }
