@@ -68,33 +68,27 @@ final class S3MockServer implements AutoCloseable {
     }
 
     private void awaitReady() {
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("S3Mock exited with " + process.exitValue() + "; see target/s3mock.log");
-            }
-            try {
-                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create(endpoint() + "/" + BUCKET + "/none"))
-                        .method("HEAD", HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(2)).build(),
-                        HttpResponse.BodyHandlers.discarding());
-                if (r.statusCode() == 404 || r.statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
+        try {
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+                    .until(this::answers);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            close();
+            throw new IllegalStateException("S3Mock did not start within 90 s; see target/s3mock.log", e);
         }
-        close();
-        throw new IllegalStateException("S3Mock did not start within 90 s; see target/s3mock.log");
+    }
+
+    private boolean answers() throws InterruptedException {
+        if (!process.isAlive()) {
+            throw new IllegalStateException("S3Mock exited with " + process.exitValue() + "; see target/s3mock.log");
+        }
+        try {
+            HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create(endpoint() + "/" + BUCKET + "/none"))
+                    .method("HEAD", HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(2)).build(),
+                    HttpResponse.BodyHandlers.discarding());
+            return r.statusCode() == 404 || r.statusCode() == 200;
+        } catch (IOException e) {
+            return false; // not listening yet
+        }
     }
 
     private static int freePort() {

@@ -3,7 +3,9 @@ package io.swale.operator;
 import static io.swale.operator.TestAttempts.attempt;
 import static io.swale.operator.TestAttempts.object;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -20,16 +22,18 @@ class ConcurrentProgramsTest {
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     void aCancelledShellDoesNotRunItsNextCommand(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
             throws Exception {
+        java.nio.file.Path started = dir.resolve("started");
         java.nio.file.Path done = dir.resolve("done");
         Cancellation cancellation = new Cancellation();
         CompletableFuture<OperatorResult> run = CompletableFuture.supplyAsync(() -> new ShellOperator().execute(
-                attempt(object("{\"command\": \"sleep 1.5; touch '" + done + "'\"}")).cancellation(cancellation)
-                        .build()));
-        Thread.sleep(700);
+                attempt(object("{\"command\": \"touch '" + started + "'; sleep 1.5; touch '" + done + "'\"}"))
+                        .cancellation(cancellation).build()));
+        await().atMost(Duration.ofSeconds(10)).until(() -> java.nio.file.Files.exists(started));
         cancellation.cancel("stop");
         assertThat(run.get()).isInstanceOf(OperatorResult.TransientError.class);
-        Thread.sleep(1_500);
-        assertThat(done).doesNotExist();
+        // past the moment the sleep would have ended, the next command has still not run
+        await().during(Duration.ofMillis(1_500)).atMost(Duration.ofSeconds(3))
+                .until(() -> !java.nio.file.Files.exists(done));
     }
 
     @Test
