@@ -1,12 +1,9 @@
 package io.swale.cli;
 
-import io.swale.graph.Partition;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -19,11 +16,8 @@ final class CancelCommand implements Callable<Integer> {
     @Mixin
     Remote remote;
 
-    @Option(names = "--idempotency-key", description = "request id; a retry with the same id is applied once")
-    String key;
-
-    @Option(names = "--wait", description = "accepted for compatibility: the service always answers with the outcome")
-    boolean waitFlag;
+    @Mixin
+    RequestOptions request;
 
     @Parameters(index = "0", paramLabel = "GRAPH")
     String graph;
@@ -33,15 +27,12 @@ final class CancelCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!Partition.isValid(partition)) {
-            throw new ParameterException(spec.commandLine(), "invalid partition key `" + partition + "`");
-        }
-        Remote.Answer a = remote.postJson("/api/v1/graphs/" + graph + "/runs/" + partition + "/cancel", "", key);
-        if (!a.ok()) {
-            spec.commandLine().getErr().println("refused: " + a.detail());
+        RequestOptions.partition(spec, partition);
+        Remote.Answer a = remote.postJson("/api/v1/graphs/" + graph + "/runs/" + partition + "/cancel", "", request.key);
+        if (RequestOptions.refused(spec, a, "refused: ")) {
             return SwaleCli.FAILED;
         }
-        spec.commandLine().getOut().println("request " + a.body().path("requestId").asString("") + ": cancelled "
+        spec.commandLine().getOut().println("request " + RequestOptions.requestId(a) + ": cancelled "
                 + graph + "/" + partition);
         return SwaleCli.OK;
     }

@@ -1,12 +1,9 @@
 package io.swale.cli;
 
-import io.swale.graph.Partition;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -19,11 +16,8 @@ final class RerunCommand implements Callable<Integer> {
     @Mixin
     Remote remote;
 
-    @Option(names = "--idempotency-key", description = "request id; a retry with the same id is applied once")
-    String key;
-
-    @Option(names = "--wait", description = "accepted for compatibility: the service always answers with the outcome")
-    boolean waitFlag;
+    @Mixin
+    RequestOptions request;
 
     @Parameters(index = "0", paramLabel = "GRAPH")
     String graph;
@@ -36,16 +30,13 @@ final class RerunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!Partition.isValid(partition)) {
-            throw new ParameterException(spec.commandLine(), "invalid partition key `" + partition + "`");
-        }
+        RequestOptions.partition(spec, partition);
         Remote.Answer a = remote.postJson("/api/v1/graphs/" + graph + "/runs/" + partition + "/nodes/" + node + "/rerun",
-                "", key);
-        if (!a.ok()) {
-            spec.commandLine().getErr().println("refused: " + a.detail());
+                "", request.key);
+        if (RequestOptions.refused(spec, a, "refused: ")) {
             return SwaleCli.FAILED;
         }
-        spec.commandLine().getOut().println("request " + a.body().path("requestId").asString("") + ": submitted "
+        spec.commandLine().getOut().println("request " + RequestOptions.requestId(a) + ": submitted "
                 + a.body().get("runId").asString());
         return SwaleCli.OK;
     }

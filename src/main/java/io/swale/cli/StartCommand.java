@@ -1,13 +1,10 @@
 package io.swale.cli;
 
-import io.swale.graph.Partition;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import tools.jackson.databind.node.ArrayNode;
@@ -22,11 +19,8 @@ final class StartCommand implements Callable<Integer> {
     @Mixin
     Remote remote;
 
-    @Option(names = "--idempotency-key", description = "request id; a retry with the same id is applied once")
-    String key;
-
-    @Option(names = "--wait", description = "accepted for compatibility: the service always answers with the outcome")
-    boolean waitFlag;
+    @Mixin
+    RequestOptions request;
 
     @Parameters(index = "0", paramLabel = "GRAPH")
     String graph;
@@ -39,19 +33,14 @@ final class StartCommand implements Callable<Integer> {
         ObjectNode body = io.swale.record.RecordCodec.JSON.createObjectNode();
         ArrayNode list = body.putArray("partitions");
         for (String p : partitions) {
-            if (!Partition.isValid(p)) {
-                throw new ParameterException(spec.commandLine(), "invalid partition key `" + p
-                        + "`: 1 to 16 characters of [A-Za-z0-9_]");
-            }
-            list.add(p);
+            list.add(RequestOptions.partition(spec, p));
         }
-        Remote.Answer a = remote.postJson("/api/v1/graphs/" + graph + "/runs", body.toString(), key);
-        if (!a.ok()) {
-            spec.commandLine().getErr().println("error: " + a.detail());
+        Remote.Answer a = remote.postJson("/api/v1/graphs/" + graph + "/runs", body.toString(), request.key);
+        if (RequestOptions.refused(spec, a, "error: ")) {
             return SwaleCli.FAILED;
         }
         var started = a.body().get("started");
-        String id = a.body().path("requestId").asString("");
+        String id = RequestOptions.requestId(a);
         if (started.isEmpty()) {
             spec.commandLine().getOut().println("request " + id + ": every partition already had a run");
         } else {
