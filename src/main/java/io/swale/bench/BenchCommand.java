@@ -202,6 +202,9 @@ public final class BenchCommand implements Callable<Integer> {
         p.put("swale.examples", "");
         // the bench times its own reconciler passes; a scheduled pass would land in the middle of a shape
         p.put("swale.scheduler.reconcile-interval", "1h");
+        // noop attempts hold a slot for about a millisecond: four slots, the default for real work, would
+        // measure the slot count rather than the path (-p swale.default-slots=4 measures exactly that)
+        p.put("swale.default-slots", "16");
         if (kafka != null) {
             p.put("spring.kafka.bootstrap-servers", kafka);
             p.put("swale.auto-create-pools", "true");

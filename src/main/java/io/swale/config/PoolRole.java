@@ -1,23 +1,18 @@
 package io.swale.config;
 
+import io.swale.kafka.DispatchIntake;
 import io.swale.kafka.ListenerContainers;
 import io.swale.kafka.PoolTopics;
 import io.swale.kafka.SwaleTopics;
 import io.swale.pool.AttemptRunner;
 import io.swale.pool.PoolWorker;
 import io.swale.scheduler.Dispatcher;
-import io.swale.scheduler.SwaleException;
-import io.swale.scheduler.TaskIdentity;
 import io.swale.store.TaskStore;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.kafka.common.header.Header;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.kafka.listener.AcknowledgingMessageListener;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.stereotype.Component;
 
@@ -37,6 +32,7 @@ public class PoolRole implements SmartLifecycle {
     private final AttemptRunner runner;
     private final Dispatcher dispatcher;
     private final PoolWorker.Settings settings;
+    private final DispatchIntake intake;
     private final Map<String, Served> served = new ConcurrentHashMap<>();
     private volatile boolean running;
 
@@ -50,6 +46,7 @@ public class PoolRole implements SmartLifecycle {
         this.tasks = tasks;
         this.runner = runner;
         this.dispatcher = dispatcher;
+        this.intake = new DispatchIntake(containers);
         this.settings = new PoolWorker.Settings(workerId(props.getWorker().getId()),
                 props.getWorker().getLease().toMillis());
     }
@@ -96,21 +93,14 @@ public class PoolRole implements SmartLifecycle {
         }
         poolTopics.ensure(pool);
         PoolWorker worker = new PoolWorker(pool, slots, tasks, runner, dispatcher, settings);
-        AcknowledgingMessageListener<String, byte[]> listener = (record, ack) -> {
-            TaskIdentity id;
-            try {
-                id = TaskIdentity.fromHeaders(name -> header(record.headers().lastHeader(name)));
-            } catch (SwaleException e) {
-                log.warn("malformed dispatch pool={} offset={} error={}", pool, record.offset(), e.getMessage());
-                throw e;
-            }
-            try {
-                worker.onDispatch(id, ack::acknowledge);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        };
-        var container = containers.dispatchListener(topics.pool(pool), "swale-pool-" + pool, listener);
+        var container = containers.dispatchListener(topics.pool(pool), "swale-pool-" + pool,
+                props.getWorker().getDispatchBatch(), (records, ack, consumer) -> {
+                    try {
+                        intake.take(worker, records, consumer, props.getWorker().getSlotWait().toMillis());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
         worker.attach(new PoolWorker.Flow() {
             @Override
             public void pause() {
@@ -127,10 +117,6 @@ public class PoolRole implements SmartLifecycle {
         container.start();
         served.put(pool, new Served(worker, container));
         log.info("serving pool={} slots={}", pool, slots);
-    }
-
-    private static Optional<String> header(Header h) {
-        return h == null || h.value() == null ? Optional.empty() : Optional.of(new String(h.value(), StandardCharsets.UTF_8));
     }
 
     /**

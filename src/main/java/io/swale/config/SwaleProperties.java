@@ -237,6 +237,41 @@ public class SwaleProperties {
             return pools.isEmpty() || pools.contains(pool);
         }
 
+        /**
+         * Dispatches a pool's listener takes in one poll: as many as its free slots allow are claimed in one
+         * round trip and committed together; the rest go back to the topic.
+         */
+        private int dispatchBatch = 64;
+
+        public int getDispatchBatch() {
+            return dispatchBatch;
+        }
+
+        public void setDispatchBatch(int dispatchBatch) {
+            if (dispatchBatch < 1) {
+                throw new IllegalArgumentException("swale.worker.dispatch-batch must be at least 1, got " + dispatchBatch);
+            }
+            this.dispatchBatch = dispatchBatch;
+        }
+
+        /**
+         * How long the dispatch listener waits for a slot while every slot is busy before it hands the rest
+         * of its poll back and pauses until one frees up. Short attempts end within it, so the listener
+         * keeps its prefetched dispatches instead of fetching them again.
+         */
+        private Duration slotWait = Duration.ofMillis(200);
+
+        public Duration getSlotWait() {
+            return slotWait;
+        }
+
+        public void setSlotWait(Duration slotWait) {
+            if (slotWait.isNegative()) {
+                throw new IllegalArgumentException("swale.worker.slot-wait must not be negative, got " + slotWait);
+            }
+            this.slotWait = slotWait;
+        }
+
         private Duration lease = Duration.ofSeconds(60);
         private Duration heartbeat = Duration.ofSeconds(20);
         /** How often a running attempt checks its cancel flag. */

@@ -15,7 +15,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.kafka.listener.AcknowledgingMessageListener;
+import org.springframework.kafka.listener.BatchAcknowledgingConsumerAwareMessageListener;
 import org.springframework.kafka.listener.BatchMessageListener;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ContainerProperties;
@@ -31,6 +31,8 @@ import org.springframework.util.backoff.ExponentialBackOff;
 public final class ListenerContainers {
     /** The header of a dead-lettered record that says why it could not be handled. */
     public static final String REASON_HEADER = "swale.error";
+    /** How often a batch listener commits its offsets at most. */
+    public static final java.time.Duration BATCH_COMMIT_INTERVAL = java.time.Duration.ofMillis(100);
     private final Map<String, Object> consumerProperties;
     private final KafkaTemplate<String, byte[]> template;
     private volatile SwaleMetrics metrics = SwaleMetrics.NONE;
@@ -69,14 +71,17 @@ public final class ListenerContainers {
     /**
      * A batch listener with dead letters: the handler names a failed record with a
      * {@link org.springframework.kafka.listener.BatchListenerFailedException} whose cause is a
-     * {@link PermanentFailure} when no retry can help. Offsets are committed asynchronously after each batch:
-     * the handlers are idempotent, so a lost commit only means records seen again.
+     * {@link PermanentFailure} when no retry can help. Offsets are committed asynchronously at most every
+     * {@link #BATCH_COMMIT_INTERVAL} rather than after every poll: the handlers are idempotent, so a lost or
+     * late commit only means records seen again, and under load one commit covers many polls.
      */
     public ConcurrentMessageListenerContainer<String, byte[]> batchListener(String topic, String group, int concurrency,
             Consumer<List<ConsumerRecord<String, byte[]>>> handler) {
         ContainerProperties props = new ContainerProperties(topic);
         props.setGroupId(group);
         props.setSyncCommits(false);
+        props.setAckMode(ContainerProperties.AckMode.TIME);
+        props.setAckTime(BATCH_COMMIT_INTERVAL.toMillis());
         props.setMessageListener((BatchMessageListener<String, byte[]>) handler::accept);
         var container = new ConcurrentMessageListenerContainer<>(factory(Map.of()), props);
         container.setConcurrency(concurrency);
@@ -86,23 +91,29 @@ public final class ListenerContainers {
     }
 
     /**
-     * One consumer of a pool's dispatches, one record per poll, committing manually: the listener commits
-     * right after the claim ({@code MANUAL_IMMEDIATE}) without waiting for the broker — the claim in Redis,
-     * not the offset, keeps a redelivered dispatch from running twice — and pauses while its executor is full.
+     * One consumer of a pool's dispatches, up to {@code batch} records a poll, committing nothing itself: the
+     * listener claims what its free slots allow, commits those offsets without waiting for the broker — the
+     * claim in Redis, not the offset, keeps a redelivered dispatch from running twice — seeks back to the
+     * rest, and pauses while its executor is full.
      */
-    public ConcurrentMessageListenerContainer<String, byte[]> dispatchListener(String topic, String group,
-            AcknowledgingMessageListener<String, byte[]> listener) {
+    public ConcurrentMessageListenerContainer<String, byte[]> dispatchListener(String topic, String group, int batch,
+            BatchAcknowledgingConsumerAwareMessageListener<String, byte[]> listener) {
         ContainerProperties props = new ContainerProperties(topic);
         props.setGroupId(group);
-        props.setAckMode(ContainerProperties.AckMode.MANUAL_IMMEDIATE);
+        props.setAckMode(ContainerProperties.AckMode.MANUAL);
         props.setSyncCommits(false);
         props.setMessageListener(listener);
         var container = new ConcurrentMessageListenerContainer<>(
-                factory(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1)), props);
+                factory(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, batch)), props);
         container.setConcurrency(1);
         container.setCommonErrorHandler(errorHandler());
         container.setBeanName("swale-" + topic);
         return container;
+    }
+
+    /** Sends a record no listener can handle to {@code <topic>.DLT} with its reason, as the error handler would. */
+    public void deadLetter(ConsumerRecord<String, byte[]> record, Exception reason) {
+        recoverer().accept(record, reason);
     }
 
     /** The consumer configuration a listener of this class gets, with the given overrides (the bench's baselines). */
@@ -111,6 +122,14 @@ public final class ListenerContainers {
     }
 
     private DefaultErrorHandler errorHandler() {
+        ExponentialBackOff backOff = new ExponentialBackOff(200, 2.0);
+        backOff.setMaxElapsedTime(3_000);
+        DefaultErrorHandler handler = new DefaultErrorHandler(recoverer(), backOff);
+        handler.addNotRetryableExceptions(PermanentFailure.class);
+        return handler;
+    }
+
+    private DeadLetterPublishingRecoverer recoverer() {
         var recoverer = new DeadLetterPublishingRecoverer(template, (record, e) -> {
             metrics.deadLetter(SwaleTopics.deadLetter(record.topic()));
             return new TopicPartition(SwaleTopics.deadLetter(record.topic()), -1);
@@ -120,11 +139,7 @@ public final class ListenerContainers {
             headers.add(REASON_HEADER, reason(e).getBytes(StandardCharsets.UTF_8));
             return headers;
         });
-        ExponentialBackOff backOff = new ExponentialBackOff(200, 2.0);
-        backOff.setMaxElapsedTime(3_000);
-        DefaultErrorHandler handler = new DefaultErrorHandler(recoverer, backOff);
-        handler.addNotRetryableExceptions(PermanentFailure.class);
-        return handler;
+        return recoverer;
     }
 
     /** The failure of the innermost Swale exception, else of the root cause. */

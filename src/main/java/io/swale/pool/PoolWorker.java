@@ -18,12 +18,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The executor side of one pool on this replica: at most {@code slots} attempts at once. A dispatch is
- * claimed in Redis, its offset committed, and the attempt handed to the executor, so no record is held
- * while an operator runs. The listener pauses while every slot is taken.
+ * The executor side of one pool on this replica: at most {@code slots} attempts at once. The dispatches of
+ * one poll are claimed in Redis together, their offsets committed, and the attempts handed to the executor,
+ * so no record is held while an operator runs. Dispatches beyond the free slots go back to the topic and
+ * the listener pauses while every slot is taken.
  *
- * <p>Shutdown cannot be starved: once {@link #beginDrain()} ran, every later dispatch is neither claimed nor
- * committed (the check sits right before each claim), so a stream of ready work cannot defer it. In-flight
+ * <p>Shutdown cannot be starved: once {@link #beginDrain()} ran, no slot is reserved and no later dispatch
+ * is claimed or committed, so a stream of ready work cannot defer it. In-flight
  * attempts get a grace period; the leases of those still running after it are given back and their
  * instances dispatched again, so another replica takes them without waiting for the lease to expire.
  */
@@ -103,38 +104,86 @@ public final class PoolWorker implements AutoCloseable {
     }
 
     /**
-     * Handles one dispatch on the listener thread: claim, commit, hand off. The listener is paused as soon as
-     * the slots are full, so a slot is normally free here. Once draining, nothing is claimed or committed.
+     * Reserves up to {@code wanted} free slots for a poll of dispatches, waiting at most {@code waitMs} for
+     * the first; none once draining (checked at least every 50 ms). Every reserved slot is either used by
+     * {@link #claimAndRun} or returned with {@link #unreserve}.
      */
-    public void onDispatch(TaskIdentity id, Runnable commit) throws InterruptedException {
-        while (!free.tryAcquire(100, TimeUnit.MILLISECONDS)) {
-            if (draining) {
-                return;
+    public int reserve(int wanted, long waitMs) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
+        boolean first = false;
+        while (!draining && !first) {
+            long left = deadline - System.nanoTime();
+            first = free.tryAcquire(Math.min(TimeUnit.MILLISECONDS.toNanos(50), Math.max(0, left)), TimeUnit.NANOSECONDS);
+            if (!first && left <= 0) {
+                return 0;
             }
         }
-        boolean handedOff = false;
+        if (!first) {
+            return 0;
+        }
+        if (draining) {
+            free.release();
+            return 0;
+        }
+        int reserved = 1;
+        while (reserved < wanted && free.tryAcquire()) {
+            reserved++;
+        }
+        return reserved;
+    }
+
+    /** Returns reserved slots that no dispatch used. */
+    public void unreserve(int slots) {
+        free.release(slots);
+    }
+
+    /**
+     * Claims the dispatches of one poll (a slot reserved for each) in one round trip, runs {@code commit}
+     * (their offsets: a claim, not the offset, is what keeps a redelivered dispatch from running twice), then
+     * hands each claimed attempt to the executor.
+     */
+    public void claimAndRun(List<TaskIdentity> ids, Runnable commit) {
+        if (draining) {
+            log.info("dispatches left for another replica: shutting down pool={} count={}", pool, ids.size());
+            free.release(ids.size());
+            return;
+        }
+        List<TaskStore.Claim> claims;
         try {
-            if (draining) {
-                log.info("dispatch left for another replica: shutting down pool={} runId={}", pool, id.runId());
-                return;
-            }
-            TaskStore.Claim claim = tasks.claim(id.runKey(), id.runId(), settings.leaseMs(), settings.workerId());
-            commit.run();
-            if (claim instanceof TaskStore.Claim.Claimed claimed) {
+            claims = ids.isEmpty() ? List.of() : tasks.claimAll(
+                    ids.stream().map(id -> new TaskStore.ClaimRequest(id.runKey(), id.runId())).toList(),
+                    settings.leaseMs(), settings.workerId());
+        } catch (RuntimeException e) {
+            free.release(ids.size());
+            throw e;
+        }
+        commit.run();
+        int refused = 0;
+        for (int i = 0; i < ids.size(); i++) {
+            TaskIdentity id = ids.get(i);
+            if (claims.get(i) instanceof TaskStore.Claim.Claimed claimed) {
                 Cancellation cancellation = new Cancellation();
                 inFlight.put(id.runId(), new InFlight(id, claimed.token(), cancellation));
                 executor.execute(() -> runAttempt(id, claimed, cancellation));
-                handedOff = true;
-                if (free.availablePermits() == 0) {
-                    flow.pause();
-                }
             } else {
+                refused++;
                 log.info("dispatch refused at claim graph={} partition={} node={} runId={} state={}", id.graph(),
-                        id.partition(), id.node(), id.runId(), ((TaskStore.Claim.Refused) claim).state());
+                        id.partition(), id.node(), id.runId(), ((TaskStore.Claim.Refused) claims.get(i)).state());
             }
-        } finally {
-            if (!handedOff) {
-                free.release();
+        }
+        free.release(refused);
+    }
+
+    /**
+     * Pauses the listener while every slot is taken. The second look closes the race with an attempt that
+     * ended between the first look and the pause: its resume may have come before the pause, so whoever
+     * sees a free slot after pausing resumes.
+     */
+    public void pauseIfFull() {
+        if (free.availablePermits() == 0) {
+            flow.pause();
+            if (free.availablePermits() > 0 && !draining) {
+                flow.resume();
             }
         }
     }

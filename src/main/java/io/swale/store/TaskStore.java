@@ -73,6 +73,17 @@ public interface TaskStore {
     /** Claims a pending instance for {@code worker}: attempt + 1, a new fencing token, a lease from Redis time. */
     Claim claim(RunKey key, String runId, long leaseMs, String worker);
 
+    /** One instance of {@link #claimAll}: the graph run it belongs to and its run id. */
+    record ClaimRequest(RunKey key, String runId) {}
+
+    /**
+     * Claims several instances, each its own atomic script as {@link #claim}, sent together: one round trip
+     * for a whole poll of dispatches. Outcomes in the order of the requests.
+     */
+    default List<Claim> claimAll(List<ClaimRequest> requests, long leaseMs, String worker) {
+        return requests.stream().map(r -> claim(r.key(), r.runId(), leaseMs, worker)).toList();
+    }
+
     /** One submission of {@link #submitAll}. */
     record SubmitRequest(String runId, String instanceJson, String inputJson) {}
 

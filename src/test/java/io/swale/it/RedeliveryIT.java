@@ -68,6 +68,44 @@ class RedeliveryIT extends IntegrationTest {
                 .until(() -> endOffsets(dlt) > before);
     }
 
+    @Test
+    void burstBeyondThePoolSlotsRunsEachInstanceOnceAndAMalformedDispatchIsDeadLettered() throws Exception {
+        String g = unique("burst");
+        StringBuilder toml = new StringBuilder("[graph]\nname = \"" + g + "\"\n");
+        for (int i = 0; i < 12; i++) {
+            toml.append("[[node]]\nname = \"r").append(i).append("\"\noperator = \"noop\"\npool = \"solo\"\n");
+        }
+        api.publish(toml.toString());
+        String pool = topics.pool("solo");
+        String dlt = SwaleTopics.deadLetter(pool);
+        long deadBefore = endOffsets(dlt);
+
+        // one slot and twelve dispatches: most of every poll goes back to the topic until the slot frees
+        api.start(g, "p");
+        RecordMetadata malformed = send(pool, g + "-junk", "{}".getBytes(), Map.of());
+
+        JsonNode run = awaitSettled(g, "p");
+        assertThat(run.get("state").asString()).isEqualTo("complete");
+        for (JsonNode n : run.get("nodes")) {
+            assertThat(n.get("record").get("status").asString()).isEqualTo("succeeded");
+            assertThat(n.get("attempts")).hasSize(1);
+        }
+        awaitConsumed("swale-pool-solo", malformed);
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+                .until(() -> endOffsets(dlt) > deadBefore);
+        try (AdminClient client = AdminClient.create(admin.getConfigurationProperties())) {
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> {
+                var committed = client.listConsumerGroupOffsets("swale-pool-solo").partitionsToOffsetAndMetadata().get();
+                Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new java.util.HashMap<>();
+                committed.keySet().stream().filter(tp -> tp.topic().equals(pool))
+                        .forEach(tp -> latest.put(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()));
+                var ends = client.listOffsets(latest).all().get();
+                return !ends.isEmpty() && ends.entrySet().stream()
+                        .allMatch(e -> committed.get(e.getKey()).offset() >= e.getValue().offset());
+            });
+        }
+    }
+
     private long endOffsets(String topic) throws Exception {
         try (AdminClient client = AdminClient.create(admin.getConfigurationProperties())) {
             if (!client.listTopics().names().get().contains(topic)) {

@@ -79,8 +79,39 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public Claim claim(RunKey key, String runId, long leaseMs, String worker) {
-        List<?> r = (List<?>) call(scripts.claim, List.of(keys.instances(key), keys.inputs(key)),
-                List.of(runId, Long.toString(leaseMs), worker));
+        return claimOutcome((List<?>) call(scripts.claim, List.of(keys.instances(key), keys.inputs(key)),
+                List.of(runId, Long.toString(leaseMs), worker)));
+    }
+
+    @Override
+    public List<Claim> claimAll(List<ClaimRequest> requests, long leaseMs, String worker) {
+        if (requests.size() < 2) {
+            return TaskStore.super.claimAll(requests, leaseMs, worker);
+        }
+        String lease = Long.toString(leaseMs);
+        List<redis.clients.jedis.Response<Object>> responses = new ArrayList<>(requests.size());
+        try (Jedis j = pool.getResource()) {
+            redis.clients.jedis.Pipeline p = j.pipelined();
+            for (ClaimRequest r : requests) {
+                responses.add(p.evalsha(scripts.claim.sha(), List.of(keys.instances(r.key()), keys.inputs(r.key())),
+                        List.of(r.runId(), lease, worker)));
+            }
+            p.sync();
+        }
+        List<Claim> out = new ArrayList<>(requests.size());
+        for (int i = 0; i < requests.size(); i++) {
+            try {
+                out.add(claimOutcome((List<?>) responses.get(i).get()));
+            } catch (redis.clients.jedis.exceptions.JedisNoScriptException e) {
+                // NOSCRIPT after a restart of Redis: this one alone, through the loading path
+                ClaimRequest q = requests.get(i);
+                out.add(claim(q.key(), q.runId(), leaseMs, worker));
+            }
+        }
+        return out;
+    }
+
+    private static Claim claimOutcome(List<?> r) {
         if (!"claimed".equals(r.get(0))) {
             return new Claim.Refused((String) r.get(0));
         }

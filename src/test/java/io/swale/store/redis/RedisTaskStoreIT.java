@@ -73,6 +73,27 @@ class RedisTaskStoreIT {
     }
 
     @Test
+    void claimsOfOnePollAreEachAtomicAndAnswerInOrder() {
+        submit(1);
+        RunKey other = new RunKey("g" + SEQ.incrementAndGet(), Partition.of("q"));
+        String otherId = other.runId("m", 0);
+        assertThat(tasks.submit(other, otherId, InstanceCodec.pending("m", Optional.empty(), "h", 0, "default", 1),
+                "{\"operator\":\"noop\"}")).isEqualTo(TaskStore.Submit.NEW);
+
+        var claims = tasks.claimAll(java.util.List.of(new TaskStore.ClaimRequest(key, runId()),
+                new TaskStore.ClaimRequest(other, otherId), new TaskStore.ClaimRequest(key, key.runId("nobody", 0)),
+                new TaskStore.ClaimRequest(key, runId())), 60_000, "w1");
+
+        assertThat(claims).hasSize(4);
+        assertThat(claims.get(0)).isInstanceOf(TaskStore.Claim.Claimed.class);
+        assertThat(claims.get(1)).isInstanceOf(TaskStore.Claim.Claimed.class);
+        assertThat(claims.get(2)).isInstanceOf(TaskStore.Claim.Refused.class);
+        // the same dispatch twice in one poll: the second finds the instance running
+        assertThat(claims.get(3)).isEqualTo(new TaskStore.Claim.Refused("running"));
+        assertThat(((TaskStore.Claim.Claimed) claims.get(1)).attempt()).isEqualTo(1);
+    }
+
+    @Test
     void onlyOneClaimWinsAndAStaleTokenCannotSettle() {
         submit(2);
         TaskStore.Claim first = tasks.claim(key, runId(), 60_000, "w1");

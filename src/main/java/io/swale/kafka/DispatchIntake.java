@@ -1,0 +1,110 @@
+package io.swale.kafka;
+
+import io.swale.pool.PoolWorker;
+import io.swale.scheduler.SwaleException;
+import io.swale.scheduler.TaskIdentity;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Feeds one poll of a pool's dispatches to its worker: takes as many as the worker has free slots (in
+ * order), claims them in one round trip, commits their offsets, and goes on as slots free up. When every
+ * slot stays busy, it seeks each partition back to its first record not taken, so those come again once a
+ * slot is free, and pauses the listener. A malformed dispatch takes no slot: it goes to the dead-letter
+ * topic with the taken ones' commit.
+ */
+public final class DispatchIntake {
+    private static final Logger log = LoggerFactory.getLogger(DispatchIntake.class);
+
+    private final ListenerContainers containers;
+
+    public DispatchIntake(ListenerContainers containers) {
+        this.containers = containers;
+    }
+
+    /**
+     * Takes the records in order as slots free up, waiting for slots at most {@code slotWaitMs} in all (so a
+     * poll never keeps the listener near its poll interval); when that runs out, or the worker drains, the rest
+     * go back and the listener pauses while every slot is busy.
+     */
+    public void take(PoolWorker worker, List<ConsumerRecord<String, byte[]>> records, Consumer<?, ?> consumer,
+            long slotWaitMs) throws InterruptedException {
+        long waitUntil = System.nanoTime() + slotWaitMs * 1_000_000;
+        int next = 0;
+        while (next < records.size()) {
+            long waitMs = Math.max(0, (waitUntil - System.nanoTime()) / 1_000_000);
+            int reserved = worker.reserve(records.size() - next, waitMs);
+            if (reserved == 0) {
+                break;
+            }
+            int from = next;
+            List<TaskIdentity> taken = new ArrayList<>(reserved);
+            List<ConsumerRecord<String, byte[]>> malformed = new ArrayList<>();
+            List<SwaleException> reasons = new ArrayList<>();
+            for (; next < records.size(); next++) {
+                ConsumerRecord<String, byte[]> record = records.get(next);
+                try {
+                    TaskIdentity id = TaskIdentity.fromHeaders(name -> header(record.headers().lastHeader(name)));
+                    if (taken.size() == reserved) {
+                        break;
+                    }
+                    taken.add(id);
+                } catch (SwaleException e) {
+                    log.warn("malformed dispatch pool={} offset={} error={}", worker.pool(), record.offset(),
+                            e.getMessage());
+                    malformed.add(record);
+                    reasons.add(e);
+                }
+            }
+            worker.unreserve(reserved - taken.size());
+            Map<TopicPartition, OffsetAndMetadata> commit = nextOffsets(records.subList(from, next));
+            // A failed claim throws before any commit: the error handler's back-off hands the poll over again.
+            worker.claimAndRun(taken, () -> {
+                for (int i = 0; i < malformed.size(); i++) {
+                    containers.deadLetter(malformed.get(i),
+                            new PermanentFailure(reasons.get(i).getMessage(), reasons.get(i)));
+                }
+                consumer.commitAsync(commit, (offsets, e) -> {
+                    if (e != null) {
+                        log.debug("dispatch offsets not committed pool={} error={}", worker.pool(), e.toString());
+                    }
+                });
+            });
+        }
+        if (next < records.size()) {
+            firstOffsets(records.subList(next, records.size())).forEach(consumer::seek);
+            worker.pauseIfFull();
+        }
+    }
+
+    private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(List<ConsumerRecord<String, byte[]>> records) {
+        Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>();
+        for (ConsumerRecord<String, byte[]> r : records) {
+            out.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
+        }
+        return out;
+    }
+
+    private static Map<TopicPartition, Long> firstOffsets(List<ConsumerRecord<String, byte[]>> records) {
+        Map<TopicPartition, Long> out = new HashMap<>();
+        for (ConsumerRecord<String, byte[]> r : records) {
+            out.putIfAbsent(new TopicPartition(r.topic(), r.partition()), r.offset());
+        }
+        return out;
+    }
+
+    private static Optional<String> header(Header h) {
+        return h == null || h.value() == null ? Optional.empty() : Optional.of(new String(h.value(), StandardCharsets.UTF_8));
+    }
+}
