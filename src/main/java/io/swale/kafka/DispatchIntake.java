@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Feeds one poll of a pool's dispatches to its worker: takes as many as the worker has free slots (in
- * order), claims them in one round trip, commits their offsets, and goes on as slots free up. When every
+ * order), claims them in one round trip, and goes on as slots free up, committing the offsets of what it
+ * claimed once at the end of the poll. When every
  * slot stays busy, it seeks each partition back to its first record not taken, so those come again once a
  * slot is free, and pauses the listener. A malformed dispatch takes no slot: it goes to the dead-letter
  * topic with the taken ones' commit.
@@ -42,6 +43,7 @@ public final class DispatchIntake {
             long slotWaitMs) throws InterruptedException {
         long waitUntil = System.nanoTime() + slotWaitMs * 1_000_000;
         int next = 0;
+        int claimed = 0;
         while (next < records.size()) {
             long waitMs = Math.max(0, (waitUntil - System.nanoTime()) / 1_000_000);
             int reserved = worker.reserve(records.size() - next, waitMs);
@@ -68,18 +70,25 @@ public final class DispatchIntake {
                 }
             }
             worker.unreserve(reserved - taken.size());
-            Map<TopicPartition, OffsetAndMetadata> commit = nextOffsets(records.subList(from, next));
             // A failed claim throws before any commit: the error handler's back-off hands the poll over again.
-            worker.claimAndRun(taken, () -> {
+            boolean ran = worker.claimAndRun(taken, () -> {
                 for (int i = 0; i < malformed.size(); i++) {
                     containers.deadLetter(malformed.get(i),
                             new PermanentFailure(reasons.get(i).getMessage(), reasons.get(i)));
                 }
-                consumer.commitAsync(commit, (offsets, e) -> {
-                    if (e != null) {
-                        log.debug("dispatch offsets not committed pool={} error={}", worker.pool(), e.toString());
-                    }
-                });
+            });
+            if (!ran) {
+                next = from;
+                break;
+            }
+            claimed = next;
+        }
+        // one commit for every record of the poll that was claimed (or dead-lettered), after its claim
+        if (claimed > 0) {
+            consumer.commitAsync(nextOffsets(records.subList(0, claimed)), (offsets, e) -> {
+                if (e != null) {
+                    log.debug("dispatch offsets not committed pool={} error={}", worker.pool(), e.toString());
+                }
             });
         }
         if (next < records.size()) {

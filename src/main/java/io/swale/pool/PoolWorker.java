@@ -138,15 +138,16 @@ public final class PoolWorker implements AutoCloseable {
     }
 
     /**
-     * Claims the dispatches of one poll (a slot reserved for each) in one round trip, runs {@code commit}
-     * (their offsets: a claim, not the offset, is what keeps a redelivered dispatch from running twice), then
-     * hands each claimed attempt to the executor.
+     * Claims dispatches (a slot reserved for each) in one round trip, runs {@code afterClaims}, then hands each
+     * claimed attempt to the executor. Their offsets may be committed once this returns: a claim, not the
+     * offset, is what keeps a redelivered dispatch from running twice. Once draining it claims nothing and
+     * returns false: those dispatches are left, uncommitted, for another replica.
      */
-    public void claimAndRun(List<TaskIdentity> ids, Runnable commit) {
+    public boolean claimAndRun(List<TaskIdentity> ids, Runnable afterClaims) {
         if (draining) {
             log.info("dispatches left for another replica: shutting down pool={} count={}", pool, ids.size());
             free.release(ids.size());
-            return;
+            return false;
         }
         List<TaskStore.Claim> claims;
         try {
@@ -157,7 +158,7 @@ public final class PoolWorker implements AutoCloseable {
             free.release(ids.size());
             throw e;
         }
-        commit.run();
+        afterClaims.run();
         int refused = 0;
         for (int i = 0; i < ids.size(); i++) {
             TaskIdentity id = ids.get(i);
@@ -172,6 +173,7 @@ public final class PoolWorker implements AutoCloseable {
             }
         }
         free.release(refused);
+        return true;
     }
 
     /**
