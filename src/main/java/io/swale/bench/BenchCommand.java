@@ -199,6 +199,9 @@ public final class BenchCommand implements Callable<Integer> {
         p.put("logging.level.org.apache.kafka.clients.NetworkClient", "ERROR");
         p.put("server.port", "0");
         p.put("server.address", "127.0.0.1");
+        // the bench drives Swale in-process and its server listens on loopback only: against given addresses
+        // (no local profile) it would otherwise refuse to start without a bearer token
+        p.put("swale.security.open", "true");
         p.put("swale.examples", "");
         // the bench times its own reconciler passes; a scheduled pass would land in the middle of a shape
         p.put("swale.scheduler.reconcile-interval", "1h");

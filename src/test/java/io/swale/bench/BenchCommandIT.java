@@ -3,10 +3,14 @@ package io.swale.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.swale.record.RecordCodec;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+import redis.embedded.RedisServer;
 import tools.jackson.databind.JsonNode;
 
 /** A bench with tiny sizes, so the command cannot rot: any numbers, every field. */
@@ -41,5 +45,34 @@ class BenchCommandIT {
         assertThat(o.get("scale_active_runs").asInt()).isEqualTo(20);
         assertThat(o.get("targets").has("edge_p50_le_2ms")).isTrue();
         assertThat(Files.size(chart)).isPositive();
+    }
+
+    @Test
+    void benchRunsAgainstGivenKafkaAndRedisAddresses(@TempDir Path dir) throws Exception {
+        EmbeddedKafkaKraftBroker kafka = new EmbeddedKafkaKraftBroker(1, 1);
+        kafka.brokerProperties(Map.of("group.initial.rebalance.delay.ms", "0"));
+        kafka.brokerListProperty("bench.it.kafka.brokers");
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        RedisServer redis = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
+        kafka.afterPropertiesSet();
+        redis.start();
+        try {
+            Path json = dir.resolve("bench.json");
+            int exit = BenchCommand.run("--no-warmup", "--shapes", "chain", "--chain", "2", "--chain-repeat", "1",
+                    "--chain-sizes", "1", "--sweep-repeat", "1", "--samples", "10", "--kafka-records", "50",
+                    "--scale-runs", "0", "--kafka", kafka.getBrokersAsString(), "--redis", "127.0.0.1:" + port,
+                    "--json", json.toString());
+
+            assertThat(exit).isZero();
+            JsonNode o = RecordCodec.JSON.readTree(Files.readString(json));
+            assertThat(o.get("shapes").get("chain").get("tasks").asLong()).isEqualTo(2);
+            assertThat(o.get("kafka_hop_p50_ms").isNumber()).isTrue();
+        } finally {
+            redis.stop();
+            kafka.destroy();
+        }
     }
 }
