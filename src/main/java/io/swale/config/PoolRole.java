@@ -93,14 +93,10 @@ public class PoolRole implements SmartLifecycle {
         }
         poolTopics.ensure(pool);
         PoolWorker worker = new PoolWorker(pool, slots, tasks, runner, dispatcher, settings);
+        long slotWaitMs = props.getWorker().getSlotWait().toMillis();
         var container = containers.dispatchListener(topics.pool(pool), "swale-pool-" + pool,
-                props.getWorker().getDispatchBatch(), (records, ack, consumer) -> {
-                    try {
-                        intake.take(worker, records, consumer, props.getWorker().getSlotWait().toMillis());
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                });
+                props.getWorker().getDispatchBatch(),
+                (records, ack, consumer) -> intake.take(worker, records, consumer, slotWaitMs));
         worker.attach(new PoolWorker.Flow() {
             @Override
             public void pause() {

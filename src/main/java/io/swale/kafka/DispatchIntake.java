@@ -20,10 +20,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Feeds one poll of a pool's dispatches to its worker: takes as many as the worker has free slots (in
  * order), claims them in one round trip, and goes on as slots free up, committing the offsets of what it
- * claimed once at the end of the poll. When every
- * slot stays busy, it seeks each partition back to its first record not taken, so those come again once a
- * slot is free, and pauses the listener. A malformed dispatch takes no slot: it goes to the dead-letter
- * topic with the taken ones' commit.
+ * claimed once at the end of the poll. When every slot stays busy, it seeks each partition back to its first
+ * record not taken, so those come again once a slot is free, and pauses the listener. A malformed dispatch
+ * takes no slot: it goes to the dead-letter topic after the claims of its poll.
  */
 public final class DispatchIntake {
     private static final Logger log = LoggerFactory.getLogger(DispatchIntake.class);
@@ -40,13 +39,20 @@ public final class DispatchIntake {
      * go back and the listener pauses while every slot is busy.
      */
     public void take(PoolWorker worker, List<ConsumerRecord<String, byte[]>> records, Consumer<?, ?> consumer,
-            long slotWaitMs) throws InterruptedException {
+            long slotWaitMs) {
         long waitUntil = System.nanoTime() + slotWaitMs * 1_000_000;
         int next = 0;
         int claimed = 0;
         while (next < records.size()) {
             long waitMs = Math.max(0, (waitUntil - System.nanoTime()) / 1_000_000);
-            int reserved = worker.reserve(records.size() - next, waitMs);
+            int reserved;
+            try {
+                reserved = worker.reserve(records.size() - next, waitMs);
+            } catch (InterruptedException e) {
+                // what is claimed is committed and the rest handed back below, as when the wait runs out
+                Thread.currentThread().interrupt();
+                reserved = 0;
+            }
             if (reserved == 0) {
                 break;
             }
