@@ -106,7 +106,11 @@ public final class ListenerContainers {
         var container = new ConcurrentMessageListenerContainer<>(
                 factory(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, batch)), props);
         container.setConcurrency(1);
-        container.setCommonErrorHandler(errorHandler());
+        // a claim that fails (Redis away) is retried until it can be made: dead-lettering sound dispatches
+        // would only leave them to the reconciler; the listener dead-letters malformed ones itself
+        ExponentialBackOff untilRedisAnswers = new ExponentialBackOff(200, 2.0);
+        untilRedisAnswers.setMaxInterval(5_000);
+        container.setCommonErrorHandler(new DefaultErrorHandler(recoverer(), untilRedisAnswers));
         container.setBeanName("swale-" + topic);
         return container;
     }
