@@ -141,7 +141,8 @@ public final class PoolWorker implements AutoCloseable {
      * Claims dispatches (a slot reserved for each) in one round trip, runs {@code afterClaims}, then hands each
      * claimed attempt to the executor. Their offsets may be committed once this returns: a claim, not the
      * offset, is what keeps a redelivered dispatch from running twice. Once draining it claims nothing and
-     * returns false: those dispatches are left, uncommitted, for another replica.
+     * returns false: those dispatches are left, uncommitted, for another replica. A failure of
+     * {@code afterClaims} is thrown once the claimed attempts are handed off.
      */
     public boolean claimAndRun(List<TaskIdentity> ids, Runnable afterClaims) {
         if (draining) {
@@ -158,7 +159,13 @@ public final class PoolWorker implements AutoCloseable {
             free.release(ids.size());
             throw e;
         }
-        afterClaims.run();
+        // what was claimed runs whatever afterClaims does: a claim never handed off would hold its slot for good
+        RuntimeException afterClaimsFailed = null;
+        try {
+            afterClaims.run();
+        } catch (RuntimeException e) {
+            afterClaimsFailed = e;
+        }
         int refused = 0;
         for (int i = 0; i < ids.size(); i++) {
             TaskIdentity id = ids.get(i);
@@ -173,6 +180,9 @@ public final class PoolWorker implements AutoCloseable {
             }
         }
         free.release(refused);
+        if (afterClaimsFailed != null) {
+            throw afterClaimsFailed;
+        }
         return true;
     }
 
