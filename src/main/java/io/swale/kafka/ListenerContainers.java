@@ -106,11 +106,7 @@ public final class ListenerContainers {
         var container = new ConcurrentMessageListenerContainer<>(
                 factory(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, batch)), props);
         container.setConcurrency(1);
-        // a claim that fails (Redis away) is retried until it can be made: dead-lettering sound dispatches
-        // would only leave them to the reconciler; the listener dead-letters malformed ones itself
-        ExponentialBackOff untilRedisAnswers = new ExponentialBackOff(200, 2.0);
-        untilRedisAnswers.setMaxInterval(5_000);
-        container.setCommonErrorHandler(new DefaultErrorHandler(recoverer(), untilRedisAnswers));
+        container.setCommonErrorHandler(errorHandler());
         container.setBeanName("swale-" + topic);
         return container;
     }
