@@ -35,6 +35,9 @@ class WorkerProcessIT {
             "--spring.kafka.consumer.properties.session.timeout.ms=6000",
             "--spring.kafka.consumer.properties.heartbeat.interval.ms=1000");
 
+    /** Joins, assignments and revocations of the pool's consumer group, so a slow hand-over can be read later. */
+    static final String GROUP_EVENTS = "--logging.level.org.apache.kafka.clients.consumer.internals=INFO";
+
     @LocalServerPort
     int port;
 
@@ -129,7 +132,7 @@ class WorkerProcessIT {
                     """.formatted(i, log));
         }
         api.publish(toml.toString());
-        child = startWorkerJvm("--swale.default-slots=2", "--swale.worker.shutdown-grace=1s");
+        child = startWorkerJvm("--swale.default-slots=2", "--swale.worker.shutdown-grace=1s", GROUP_EVENTS);
         api.start(g, "p");
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100)).until(() -> {
             int held = 0;
@@ -139,7 +142,7 @@ class WorkerProcessIT {
             }
             return held == 2;
         });
-        workers.add(Workers.start(env, "survivor", "--swale.default-slots=8"));
+        workers.add(Workers.start(env, "survivor", "--swale.default-slots=8", GROUP_EVENTS));
 
         long t0 = System.nanoTime();
         new ProcessBuilder("kill", "-TERM", Long.toString(child.pid())).start().waitFor();
