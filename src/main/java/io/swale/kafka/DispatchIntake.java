@@ -3,17 +3,14 @@ package io.swale.kafka;
 import io.swale.pool.PoolWorker;
 import io.swale.scheduler.SwaleException;
 import io.swale.scheduler.TaskIdentity;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.Header;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,7 +60,7 @@ public final class DispatchIntake {
             for (; next < records.size(); next++) {
                 ConsumerRecord<String, byte[]> record = records.get(next);
                 try {
-                    TaskIdentity id = TaskIdentity.fromHeaders(name -> header(record.headers().lastHeader(name)));
+                    TaskIdentity id = TaskIdentity.fromHeaders(RecordHeaders.of(record));
                     if (taken.size() == reserved) {
                         break;
                     }
@@ -117,9 +114,5 @@ public final class DispatchIntake {
             out.putIfAbsent(new TopicPartition(r.topic(), r.partition()), r.offset());
         }
         return out;
-    }
-
-    private static Optional<String> header(Header h) {
-        return h == null || h.value() == null ? Optional.empty() : Optional.of(new String(h.value(), StandardCharsets.UTF_8));
     }
 }

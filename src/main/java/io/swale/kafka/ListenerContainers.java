@@ -35,6 +35,7 @@ public final class ListenerContainers {
     public static final java.time.Duration BATCH_COMMIT_INTERVAL = java.time.Duration.ofMillis(100);
     private final Map<String, Object> consumerProperties;
     private final KafkaTemplate<String, byte[]> template;
+    private final DeadLetterPublishingRecoverer recoverer;
     private volatile SwaleMetrics metrics = SwaleMetrics.NONE;
 
     public void metrics(SwaleMetrics metrics) {
@@ -44,6 +45,7 @@ public final class ListenerContainers {
     public ListenerContainers(Map<String, Object> consumerProperties, KafkaTemplate<String, byte[]> template) {
         this.consumerProperties = Map.copyOf(consumerProperties);
         this.template = template;
+        this.recoverer = newRecoverer();
     }
 
     /** A record listener with dead letters: the handler throws SwaleException to classify a failure. */
@@ -113,7 +115,7 @@ public final class ListenerContainers {
 
     /** Sends a record no listener can handle to {@code <topic>.DLT} with its reason, as the error handler would. */
     public void deadLetter(ConsumerRecord<String, byte[]> record, Exception reason) {
-        recoverer().accept(record, reason);
+        recoverer.accept(record, reason);
     }
 
     /** The consumer configuration a listener of this class gets, with the given overrides (the bench's baselines). */
@@ -124,12 +126,12 @@ public final class ListenerContainers {
     private DefaultErrorHandler errorHandler() {
         ExponentialBackOff backOff = new ExponentialBackOff(200, 2.0);
         backOff.setMaxElapsedTime(3_000);
-        DefaultErrorHandler handler = new DefaultErrorHandler(recoverer(), backOff);
+        DefaultErrorHandler handler = new DefaultErrorHandler(recoverer, backOff);
         handler.addNotRetryableExceptions(PermanentFailure.class);
         return handler;
     }
 
-    private DeadLetterPublishingRecoverer recoverer() {
+    private DeadLetterPublishingRecoverer newRecoverer() {
         var recoverer = new DeadLetterPublishingRecoverer(template, (record, e) -> {
             metrics.deadLetter(SwaleTopics.deadLetter(record.topic()));
             return new TopicPartition(SwaleTopics.deadLetter(record.topic()), -1);

@@ -93,17 +93,7 @@ class RedeliveryIT extends IntegrationTest {
         awaitConsumed("swale-pool-solo", malformed);
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
                 .until(() -> endOffsets(dlt) > deadBefore);
-        try (AdminClient client = AdminClient.create(admin.getConfigurationProperties())) {
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> {
-                var committed = client.listConsumerGroupOffsets("swale-pool-solo").partitionsToOffsetAndMetadata().get();
-                Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new java.util.HashMap<>();
-                committed.keySet().stream().filter(tp -> tp.topic().equals(pool))
-                        .forEach(tp -> latest.put(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()));
-                var ends = client.listOffsets(latest).all().get();
-                return !ends.isEmpty() && ends.entrySet().stream()
-                        .allMatch(e -> committed.get(e.getKey()).offset() >= e.getValue().offset());
-            });
-        }
+        ConsumerGroups.awaitCaughtUp(admin.getConfigurationProperties(), "swale-pool-solo", pool);
     }
 
     private long endOffsets(String topic) throws Exception {

@@ -5,11 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.swale.kafka.SwaleTopics;
 import java.time.Duration;
-import java.util.Map;
-import org.apache.kafka.clients.admin.AdminClient;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.kafka.core.KafkaAdmin;
@@ -123,17 +118,7 @@ class TimeoutAndCancelIT extends IntegrationTest {
         // free the slot: the queued dispatch is now delivered, and the claim refuses it
         api.cancel(blocker, "p");
         String topic = topics.pool("solo");
-        try (AdminClient client = AdminClient.create(admin.getConfigurationProperties())) {
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> {
-                Map<TopicPartition, OffsetAndMetadata> committed =
-                        client.listConsumerGroupOffsets("swale-pool-solo").partitionsToOffsetAndMetadata().get();
-                var ends = client.listOffsets(committed.keySet().stream()
-                        .filter(tp -> tp.topic().equals(topic))
-                        .collect(java.util.stream.Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest()))).all().get();
-                return !ends.isEmpty() && ends.entrySet().stream()
-                        .allMatch(e -> committed.get(e.getKey()).offset() >= e.getValue().offset());
-            });
-        }
+        ConsumerGroups.awaitCaughtUp(admin.getConfigurationProperties(), "swale-pool-solo", topic);
         JsonNode after = api.run(g, "p");
         assertThat(SwaleClient.node(after, "work").get("attempts")).isEmpty();
         assertThat(SwaleClient.node(after, "work").get("record")).isEqualTo(SwaleClient.node(cancelled, "work").get("record"));

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.Optional;
+import java.util.function.Function;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
 
@@ -45,26 +46,31 @@ public final class RedisTaskStore implements TaskStore {
             return TaskStore.super.submitAll(key, requests);
         }
         List<String> k = List.of(keys.instances(key), keys.inputs(key));
-        List<redis.clients.jedis.Response<Object>> responses = new ArrayList<>();
+        return pipelined(scripts.submit, requests, r -> k, r -> List.of(r.runId(), r.instanceJson(), r.inputJson()),
+                r -> submitOutcome((String) r), q -> submit(key, q.runId(), q.instanceJson(), q.inputJson()));
+    }
+
+    /**
+     * One script per request, all in one pipeline; outcomes in the order of the requests. A NOSCRIPT answer
+     * (Redis restarted and lost its scripts) sends that request alone through {@code alone}, which loads it.
+     */
+    private <R, T> List<T> pipelined(RedisScripts.Script script, List<R> requests, Function<R, List<String>> keysOf,
+            Function<R, List<String>> argsOf, Function<Object, T> outcome, Function<R, T> alone) {
+        List<redis.clients.jedis.Response<Object>> responses = new ArrayList<>(requests.size());
         try (Jedis j = pool.getResource()) {
             redis.clients.jedis.Pipeline p = j.pipelined();
-            for (SubmitRequest r : requests) {
-                responses.add(p.evalsha(scripts.submit.sha(), k, List.of(r.runId(), r.instanceJson(), r.inputJson())));
+            for (R r : requests) {
+                responses.add(p.evalsha(script.sha(), keysOf.apply(r), argsOf.apply(r)));
             }
             p.sync();
         }
-        List<Submit> out = new ArrayList<>();
+        List<T> out = new ArrayList<>(requests.size());
         for (int i = 0; i < requests.size(); i++) {
-            Object r;
             try {
-                r = responses.get(i).get();
+                out.add(outcome.apply(responses.get(i).get()));
             } catch (redis.clients.jedis.exceptions.JedisNoScriptException e) {
-                // NOSCRIPT after a restart of Redis: this one alone, through the loading path
-                SubmitRequest q = requests.get(i);
-                out.add(submit(key, q.runId(), q.instanceJson(), q.inputJson()));
-                continue;
+                out.add(alone.apply(requests.get(i)));
             }
-            out.add(submitOutcome((String) r));
         }
         return out;
     }
@@ -89,26 +95,9 @@ public final class RedisTaskStore implements TaskStore {
             return TaskStore.super.claimAll(requests, leaseMs, worker);
         }
         String lease = Long.toString(leaseMs);
-        List<redis.clients.jedis.Response<Object>> responses = new ArrayList<>(requests.size());
-        try (Jedis j = pool.getResource()) {
-            redis.clients.jedis.Pipeline p = j.pipelined();
-            for (ClaimRequest r : requests) {
-                responses.add(p.evalsha(scripts.claim.sha(), List.of(keys.instances(r.key()), keys.inputs(r.key())),
-                        List.of(r.runId(), lease, worker)));
-            }
-            p.sync();
-        }
-        List<Claim> out = new ArrayList<>(requests.size());
-        for (int i = 0; i < requests.size(); i++) {
-            try {
-                out.add(claimOutcome((List<?>) responses.get(i).get()));
-            } catch (redis.clients.jedis.exceptions.JedisNoScriptException e) {
-                // NOSCRIPT after a restart of Redis: this one alone, through the loading path
-                ClaimRequest q = requests.get(i);
-                out.add(claim(q.key(), q.runId(), leaseMs, worker));
-            }
-        }
-        return out;
+        return pipelined(scripts.claim, requests, r -> List.of(keys.instances(r.key()), keys.inputs(r.key())),
+                r -> List.of(r.runId(), lease, worker), r -> claimOutcome((List<?>) r),
+                q -> claim(q.key(), q.runId(), leaseMs, worker));
     }
 
     private static Claim claimOutcome(List<?> r) {
