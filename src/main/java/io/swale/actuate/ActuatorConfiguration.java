@@ -2,9 +2,9 @@ package io.swale.actuate;
 
 import io.swale.api.PoolViews;
 import io.swale.config.ConfiguredPools;
-import io.swale.config.PoolRole;
-import io.swale.config.SwaleProperties;
 import io.swale.kafka.KafkaInspector;
+import io.swale.roles.PoolRole;
+import io.swale.settings.SwaleProperties;
 import io.swale.store.RunStore;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;

@@ -1,7 +1,7 @@
 package io.swale.actuate;
 
 import io.swale.config.ConfiguredPools;
-import io.swale.config.SwaleProperties;
+import io.swale.settings.SwaleProperties;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;

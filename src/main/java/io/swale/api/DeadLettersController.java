@@ -13,7 +13,7 @@ import io.swale.kafka.KafkaInspector;
 import io.swale.kafka.SwaleTopics;
 import io.swale.request.AdminRequest;
 import io.swale.request.Requests;
-import io.swale.scheduler.TaskIdentity;
+import io.swale.task.TaskIdentity;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

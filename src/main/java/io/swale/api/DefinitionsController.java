@@ -1,20 +1,20 @@
 package io.swale.api;
 
-import io.swale.config.SwaleProperties;
-import io.swale.definition.Definition;
-import io.swale.definition.DefinitionFormat;
-import io.swale.jobs.SyncService;
-import io.swale.scheduler.DefinitionCatalog;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import io.swale.definition.Definition;
+import io.swale.definition.DefinitionFormat;
+import io.swale.periodic.SyncService;
+import io.swale.run.DefinitionCatalog;
+import io.swale.settings.SwaleProperties;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.PostMapping;
-import jakarta.servlet.http.HttpServletRequest;
-import java.io.IOException;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;

@@ -1,9 +1,9 @@
 package io.swale.api;
 
 import io.swale.config.ConfiguredPools;
-import io.swale.config.PoolRole;
 import io.swale.kafka.KafkaInspector;
 import io.swale.kafka.SwaleTopics;
+import io.swale.roles.PoolRole;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
 import io.swale.store.TaskInstance;

@@ -1,5 +1,7 @@
 package io.swale.api;
 
+import io.swale.cron.CronSchedule;
+import io.swale.cron.InvalidCronException;
 import io.swale.definition.Definition;
 import io.swale.graph.Graph;
 import io.swale.graph.Node;
@@ -9,10 +11,8 @@ import io.swale.readiness.Readiness;
 import io.swale.record.GraphRecord;
 import io.swale.record.GraphRunRecord;
 import io.swale.record.NodeRecord;
-import io.swale.schedule.CronSchedule;
-import io.swale.schedule.InvalidCronException;
-import io.swale.scheduler.DefinitionCatalog;
-import io.swale.scheduler.RunRecords;
+import io.swale.run.DefinitionCatalog;
+import io.swale.run.RunRecords;
 import io.swale.store.AttemptRecord;
 import io.swale.store.DefinitionStore;
 import io.swale.store.RunKey;

@@ -1,12 +1,12 @@
 package io.swale.bench;
 
 import io.swale.SwaleApplication;
-import io.swale.config.SwaleProperties;
 import io.swale.kafka.ListenerContainers;
-import io.swale.scheduler.Adoption;
-import io.swale.scheduler.DefinitionCatalog;
-import io.swale.scheduler.GraphRuns;
-import io.swale.scheduler.Reconciler;
+import io.swale.run.Adoption;
+import io.swale.run.DefinitionCatalog;
+import io.swale.run.GraphRuns;
+import io.swale.run.Reconciler;
+import io.swale.settings.SwaleProperties;
 import io.swale.store.RunStore;
 import io.swale.store.TaskStore;
 import java.lang.management.ManagementFactory;
@@ -20,9 +20,9 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 import redis.clients.jedis.JedisPool;
 
 /**

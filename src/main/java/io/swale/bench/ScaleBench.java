@@ -7,14 +7,15 @@ import io.swale.record.GraphRunRecord;
 import io.swale.record.NodeRecord;
 import io.swale.record.NodeStatus;
 import io.swale.record.RecordCodec;
-import io.swale.scheduler.Reconciler;
-import io.swale.scheduler.RunRecords;
-import io.swale.scheduler.TaskInputs;
+import io.swale.run.Reconciler;
+import io.swale.run.RunRecords;
+import io.swale.run.TaskInputs;
 import io.swale.store.InstanceCodec;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
 import io.swale.store.TaskStore;
 import io.swale.store.redis.RedisKeys;
+import io.swale.task.ReconcilePass;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +45,7 @@ final class ScaleBench {
     double passPeakHeapMb;
     double passAllocatedMbPerRun;
     double passInactiveMs;
-    Reconciler.Pass lastPass;
+    ReconcilePass lastPass;
 
     void run(ShapeRunner shapes, RunStore runStore, TaskStore tasks, Reconciler reconciler, JedisPool pool,
             String keyPrefix, String graphName, int n) throws Exception {

@@ -1,6 +1,6 @@
 package io.swale.config;
 
-import io.swale.scheduler.PoolCatalog;
+import io.swale.run.PoolCatalog;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -2,12 +2,13 @@ package io.swale.config;
 
 import io.swale.kafka.KafkaDispatcher;
 import io.swale.operator.OperatorRegistry;
-import io.swale.pool.AttemptRunner;
-import io.swale.pool.Backoff;
-import io.swale.scheduler.DelayedMover;
-import io.swale.scheduler.SwaleMetrics;
-import io.swale.scheduler.Terminations;
+import io.swale.settings.SwaleProperties;
 import io.swale.store.TaskStore;
+import io.swale.task.DelayedMover;
+import io.swale.task.SwaleMetrics;
+import io.swale.task.Terminations;
+import io.swale.worker.AttemptRunner;
+import io.swale.worker.Backoff;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import org.springframework.context.annotation.Bean;

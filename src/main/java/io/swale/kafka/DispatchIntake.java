@@ -1,8 +1,8 @@
 package io.swale.kafka;
 
-import io.swale.pool.PoolWorker;
-import io.swale.scheduler.SwaleException;
-import io.swale.scheduler.TaskIdentity;
+import io.swale.task.SwaleException;
+import io.swale.task.TaskIdentity;
+import io.swale.worker.PoolWorker;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.swale.kafka;
 
 import io.swale.record.RecordCodec;
-import io.swale.scheduler.SwaleMetrics;
-import io.swale.scheduler.DeadLetters;
 import io.swale.store.AttemptRecord;
+import io.swale.task.DeadLetters;
+import io.swale.task.SwaleMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import org.apache.kafka.clients.producer.ProducerRecord;

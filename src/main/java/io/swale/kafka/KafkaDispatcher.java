@@ -1,7 +1,7 @@
 package io.swale.kafka;
 
-import io.swale.scheduler.Dispatcher;
-import io.swale.scheduler.TaskIdentity;
+import io.swale.task.Dispatcher;
+import io.swale.task.TaskIdentity;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;

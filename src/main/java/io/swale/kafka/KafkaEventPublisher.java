@@ -2,8 +2,8 @@ package io.swale.kafka;
 
 import io.swale.record.NodeStatus;
 import io.swale.record.RecordCodec;
-import io.swale.scheduler.EventPublisher;
-import io.swale.scheduler.TaskIdentity;
+import io.swale.task.EventPublisher;
+import io.swale.task.TaskIdentity;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.core.KafkaTemplate;

@@ -1,6 +1,6 @@
 package io.swale.kafka;
 
-import io.swale.schedule.Firing;
+import io.swale.cron.Firing;
 import io.swale.trigger.TriggerHeaders;
 import io.swale.trigger.TriggerPublisher;
 import java.nio.charset.StandardCharsets;

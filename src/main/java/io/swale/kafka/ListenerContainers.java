@@ -1,8 +1,8 @@
 package io.swale.kafka;
 
-import io.swale.scheduler.SwaleException;
+import io.swale.task.SwaleException;
+import io.swale.task.SwaleMetrics;
 import java.nio.charset.StandardCharsets;
-import io.swale.scheduler.SwaleMetrics;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;

@@ -1,7 +1,7 @@
 package io.swale.local;
 
 import io.swale.definition.DefinitionFormat;
-import io.swale.scheduler.DefinitionCatalog;
+import io.swale.run.DefinitionCatalog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

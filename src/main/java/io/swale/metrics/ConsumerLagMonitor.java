@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.swale.kafka.KafkaInspector;
 import io.swale.kafka.SwaleTopics;
-import io.swale.scheduler.PoolCatalog;
+import io.swale.run.PoolCatalog;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

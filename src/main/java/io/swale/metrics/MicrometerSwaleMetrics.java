@@ -3,8 +3,8 @@ package io.swale.metrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.swale.scheduler.Reconciler;
-import io.swale.scheduler.SwaleMetrics;
+import io.swale.task.ReconcilePass;
+import io.swale.task.SwaleMetrics;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -69,7 +69,7 @@ public final class MicrometerSwaleMetrics implements SwaleMetrics {
     }
 
     @Override
-    public void reconcilerPass(long durationNanos, Reconciler.Pass pass) {
+    public void reconcilerPass(long durationNanos, ReconcilePass pass) {
         Timer.builder(RECONCILER_PASS).description("Duration of one reconciler pass").register(registry)
                 .record(durationNanos, TimeUnit.NANOSECONDS);
         activeRuns.set(pass.activeRuns());

@@ -2,13 +2,13 @@ package io.swale.request;
 
 import io.swale.graph.Partition;
 import io.swale.logging.LogContext;
-import io.swale.scheduler.GraphRuns;
-import io.swale.scheduler.RerunOutcome;
-import io.swale.scheduler.SwaleException;
+import io.swale.run.GraphRuns;
+import io.swale.run.RerunOutcome;
 import io.swale.store.RequestStore;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
 import io.swale.store.TaskStore;
+import io.swale.task.SwaleException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;

@@ -1,8 +1,8 @@
 package io.swale.trigger;
 
-import io.swale.schedule.CronSchedule;
-import io.swale.schedule.Firing;
-import io.swale.scheduler.DefinitionCatalog;
+import io.swale.cron.CronSchedule;
+import io.swale.cron.Firing;
+import io.swale.run.DefinitionCatalog;
 import io.swale.store.DefinitionStore;
 import io.swale.store.WatermarkStore;
 import java.time.Clock;

@@ -1,7 +1,7 @@
 package io.swale.trigger;
 
+import io.swale.cron.CronSchedule;
 import io.swale.graph.Partitioning;
-import io.swale.schedule.CronSchedule;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;

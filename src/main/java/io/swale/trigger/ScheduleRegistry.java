@@ -1,11 +1,11 @@
 package io.swale.trigger;
 
+import io.swale.cron.CronSchedule;
+import io.swale.cron.InvalidCronException;
 import io.swale.definition.Definition;
 import io.swale.graph.Graph;
 import io.swale.record.GraphRecord;
-import io.swale.schedule.CronSchedule;
-import io.swale.schedule.InvalidCronException;
-import io.swale.scheduler.DefinitionCatalog;
+import io.swale.run.DefinitionCatalog;
 import io.swale.store.DefinitionStore;
 import java.time.Duration;
 import java.util.HashMap;

@@ -2,7 +2,7 @@ package io.swale.trigger;
 
 import io.swale.graph.Partition;
 import io.swale.record.RecordCodec;
-import io.swale.scheduler.SwaleException;
+import io.swale.task.SwaleException;
 import java.time.DateTimeException;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;

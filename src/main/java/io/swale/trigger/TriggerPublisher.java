@@ -1,6 +1,6 @@
 package io.swale.trigger;
 
-import io.swale.schedule.Firing;
+import io.swale.cron.Firing;
 
 /** Sends the trigger message of a firing (empty value, the headers of §4.6), keyed by graph. */
 public interface TriggerPublisher {

@@ -3,10 +3,10 @@ package io.swale.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.swale.definition.DefinitionHash;
-import io.swale.jobs.SyncService;
+import io.swale.periodic.SyncService;
 import io.swale.record.GraphRunRecord;
-import io.swale.store.DefinitionStore;
 import io.swale.store.DefinitionStore.StoredText;
+import io.swale.store.DefinitionStore;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

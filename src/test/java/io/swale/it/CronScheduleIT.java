@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.swale.kafka.KafkaTriggerPublisher;
 import io.swale.record.GraphRunRecord;
-import io.swale.scheduler.DefinitionCatalog;
+import io.swale.run.DefinitionCatalog;
 import io.swale.store.DefinitionStore;
 import io.swale.store.WatermarkStore;
 import io.swale.trigger.CronPump;

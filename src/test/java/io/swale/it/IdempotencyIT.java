@@ -2,7 +2,7 @@ package io.swale.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.swale.config.SwaleProperties;
+import io.swale.settings.SwaleProperties;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import redis.clients.jedis.Jedis;

@@ -11,7 +11,7 @@ import io.swale.graph.Partition;
 import io.swale.kafka.SwaleTopics;
 import io.swale.metrics.ConsumerLagMonitor;
 import io.swale.record.GraphRunRecord;
-import io.swale.scheduler.Reconciler;
+import io.swale.run.Reconciler;
 import io.swale.store.DefinitionStore;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;

@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.swale.graph.Partition;
-import io.swale.jobs.SyncService;
+import io.swale.periodic.SyncService;
 import io.swale.record.GraphRunRecord;
-import io.swale.scheduler.Reconciler;
+import io.swale.run.Reconciler;
 import io.swale.store.DefinitionStore;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
+import io.swale.task.ReconcilePass;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -66,7 +67,7 @@ class ReconcilerIT {
                 .isTrue();
         assertThat(SwaleClient.node(api.run(g, "p"), "n0").get("instance").isNull()).isTrue();
 
-        Reconciler.Pass first = reconciler.pass();
+        ReconcilePass first = reconciler.pass();
         assertThat(first.submitted()).isGreaterThanOrEqualTo(1);
 
         JsonNode run = settleByPasses(api, g, "p");

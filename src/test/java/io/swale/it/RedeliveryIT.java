@@ -7,7 +7,7 @@ import io.swale.graph.Partition;
 import io.swale.kafka.SwaleTopics;
 import io.swale.record.NodeStatus;
 import io.swale.record.RecordCodec;
-import io.swale.scheduler.TaskIdentity;
+import io.swale.task.TaskIdentity;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

@@ -3,7 +3,7 @@ package io.swale.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.swale.config.PoolRole;
+import io.swale.roles.PoolRole;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

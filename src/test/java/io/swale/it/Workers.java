@@ -1,7 +1,7 @@
 package io.swale.it;
 
 import io.swale.SwaleApplication;
-import io.swale.config.PoolRole;
+import io.swale.roles.PoolRole;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.WebApplicationType;

@@ -2,8 +2,8 @@ package io.swale.trigger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.swale.cron.CronSchedule;
 import io.swale.graph.Partitioning;
-import io.swale.schedule.CronSchedule;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;

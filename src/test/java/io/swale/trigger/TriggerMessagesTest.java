@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.swale.graph.Partition;
-import io.swale.scheduler.SwaleException;
+import io.swale.task.SwaleException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.swale.api.dashboard;
 
-import io.swale.config.SwaleProperties;
+import io.swale.settings.SwaleProperties;
 import io.swale.store.RunIndex;
 import io.swale.store.redis.RedisRunIndex;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;

@@ -1,0 +1,49 @@
+package io.swale.periodic;
+
+import io.swale.settings.SwaleProperties;
+import java.time.Duration;
+import net.javacrumbs.shedlock.core.ClockProvider;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockingTaskExecutor;
+import org.quartz.DisallowConcurrentExecution;
+import org.quartz.Job;
+import org.quartz.JobExecutionContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/**
+ * A periodic scheduler-role job that runs once per interval across replicas, under a Redis lock. Each job
+ * stays correct if two replicas run it at once; the lock only saves the work.
+ */
+@DisallowConcurrentExecution
+public abstract class SingletonJob implements Job {
+    private static final Logger log = LoggerFactory.getLogger(SingletonJob.class);
+
+    @Autowired
+    private LockingTaskExecutor locks;
+
+    @Autowired
+    private SwaleProperties props;
+
+    protected abstract String lockName();
+
+    protected abstract Duration lockAtMostFor();
+
+    protected abstract void runLocked();
+
+    @Override
+    public void execute(JobExecutionContext context) {
+        if (!props.hasRole("scheduler")) {
+            return;
+        }
+        try {
+            // The lock's expiry is a real duration in Redis: it is measured on ShedLock's clock, never on the
+            // application clock, which tests move by days.
+            locks.executeWithLock((Runnable) this::runLocked,
+                    new LockConfiguration(ClockProvider.now(), lockName(), lockAtMostFor(), Duration.ZERO));
+        } catch (RuntimeException e) {
+            log.warn("job failed job={} error={}", lockName(), e.toString());
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package io.swale.roles;
+
+import io.swale.config.ConfiguredPools;
+import io.swale.kafka.DispatchIntake;
+import io.swale.kafka.ListenerContainers;
+import io.swale.kafka.PoolTopics;
+import io.swale.kafka.SwaleTopics;
+import io.swale.settings.SwaleProperties;
+import io.swale.store.TaskStore;
+import io.swale.task.Dispatcher;
+import io.swale.worker.AttemptRunner;
+import io.swale.worker.PoolWorker;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.stereotype.Component;
+
+/** The pool role: one worker and one dispatch listener per pool this replica serves. */
+@Component
+public class PoolRole implements SmartLifecycle {
+    private static final Logger log = LoggerFactory.getLogger(PoolRole.class);
+
+    private record Served(PoolWorker worker, ConcurrentMessageListenerContainer<String, byte[]> container) {}
+
+    private final SwaleProperties props;
+    private final ConfiguredPools pools;
+    private final ListenerContainers containers;
+    private final SwaleTopics topics;
+    private final PoolTopics poolTopics;
+    private final TaskStore tasks;
+    private final AttemptRunner runner;
+    private final Dispatcher dispatcher;
+    private final PoolWorker.Settings settings;
+    private final DispatchIntake intake;
+    private final Map<String, Served> served = new ConcurrentHashMap<>();
+    private volatile boolean running;
+
+    public PoolRole(SwaleProperties props, ConfiguredPools pools, ListenerContainers containers, SwaleTopics topics,
+            PoolTopics poolTopics, TaskStore tasks, AttemptRunner runner, Dispatcher dispatcher) {
+        this.props = props;
+        this.pools = pools;
+        this.containers = containers;
+        this.topics = topics;
+        this.poolTopics = poolTopics;
+        this.tasks = tasks;
+        this.runner = runner;
+        this.dispatcher = dispatcher;
+        this.intake = new DispatchIntake(containers);
+        this.settings = new PoolWorker.Settings(workerId(props.getWorker().getId()),
+                props.getWorker().getLease().toMillis());
+    }
+
+    /** The configured id, else host:pid:random (random so several contexts in one JVM differ). */
+    static String workerId(String configured) {
+        if (!configured.isBlank()) {
+            return configured;
+        }
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            host = "localhost";
+        }
+        return host + ":" + ProcessHandle.current().pid() + ":"
+                + Integer.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
+    }
+
+    public String workerId() {
+        return settings.workerId();
+    }
+
+    @Override
+    public void start() {
+        if (!props.hasRole("pool")) {
+            return;
+        }
+        running = true;
+        pools.pools().forEach(this::serve);
+        pools.onCreated(this::serve);
+    }
+
+    /** Running attempts per pool on this replica. */
+    public Map<String, Integer> running() {
+        Map<String, Integer> out = new java.util.TreeMap<>();
+        served.forEach((pool, s) -> out.put(pool, s.worker().running()));
+        return out;
+    }
+
+    private synchronized void serve(String pool, int slots) {
+        if (!running || served.containsKey(pool) || !props.getWorker().serves(pool)) {
+            return;
+        }
+        poolTopics.ensure(pool);
+        PoolWorker worker = new PoolWorker(pool, slots, tasks, runner, dispatcher, settings);
+        long slotWaitMs = props.getWorker().getSlotWait().toMillis();
+        var container = containers.dispatchListener(topics.pool(pool), "swale-pool-" + pool,
+                props.getWorker().getDispatchBatch(),
+                (records, ack, consumer) -> intake.take(worker, records, consumer, slotWaitMs));
+        worker.attach(new PoolWorker.Flow() {
+            @Override
+            public void pause() {
+                container.pause();
+            }
+
+            @Override
+            public void resume() {
+                if (container.isPauseRequested()) {
+                    container.resume();
+                }
+            }
+        });
+        container.start();
+        served.put(pool, new Served(worker, container));
+        log.info("serving pool={} slots={}", pool, slots);
+    }
+
+    /**
+     * Shutdown that cannot be starved: every worker stops claiming at once, the listeners stop, in-flight
+     * attempts get {@code swale.worker.shutdown-grace} to finish, and the leases of the rest are given back.
+     */
+    @Override
+    public synchronized void stop() {
+        running = false;
+        long t0 = System.nanoTime();
+        served.values().forEach(s -> s.worker().beginDrain());
+        served.values().forEach(s -> s.container().stop());
+        long deadline = t0 + props.getWorker().getShutdownGrace().toNanos();
+        for (Served s : served.values()) {
+            try {
+                s.worker().drain(java.time.Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                s.worker().close();
+            }
+        }
+        served.clear();
+        log.info("pool role stopped worker={} ms={}", settings.workerId(), (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return Integer.MAX_VALUE - 300;
+    }
+}

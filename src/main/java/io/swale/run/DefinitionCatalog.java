@@ -1,0 +1,102 @@
+package io.swale.run;
+
+import io.swale.definition.Definition;
+import io.swale.definition.DefinitionFormat;
+import io.swale.definition.DefinitionLoader;
+import io.swale.graph.Node;
+import io.swale.store.DefinitionStore.StoredText;
+import io.swale.store.DefinitionStore;
+import io.swale.task.SwaleException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Checked definitions by hash. A definition never changes once stored, so each is loaded once per process
+ * and cached.
+ */
+public final class DefinitionCatalog {
+    /** The result of a publish: {@code changed} is false when the graph already pointed at this hash. */
+    public record Published(String graph, String hash, boolean changed, Definition definition) {}
+
+    private final DefinitionStore store;
+    private final DefinitionLoader loader;
+    private final Map<String, Definition> cache = new ConcurrentHashMap<>();
+
+    public DefinitionCatalog(DefinitionStore store, DefinitionLoader loader) {
+        this.store = store;
+        this.loader = loader;
+    }
+
+    public DefinitionLoader loader() {
+        return loader;
+    }
+
+    /** The checked definition of {@code hash}; UnknownDefinition when the store lacks it. */
+    public Definition get(String hash) {
+        Definition cached = cache.get(hash);
+        if (cached != null) {
+            return cached;
+        }
+        StoredText text = store.text(hash).orElseThrow(() -> new SwaleException.UnknownDefinition(hash));
+        Definition d = loader.load(text.text().getBytes(StandardCharsets.UTF_8), format(text.format()));
+        if (!d.hash().equals(hash)) {
+            throw new IllegalStateException("definition stored under `" + hash + "` hashes to `" + d.hash() + "`");
+        }
+        cache.put(hash, d);
+        return d;
+    }
+
+    public Optional<Definition> find(String hash) {
+        try {
+            return Optional.of(get(hash));
+        } catch (SwaleException.UnknownDefinition e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Stores the text under its hash without moving any pointer. */
+    public Definition put(byte[] text, DefinitionFormat format) {
+        Definition d = loader.load(text, format);
+        store.putText(d.hash(), new StoredText(d.text(), format.name().toLowerCase()));
+        cache.put(d.hash(), d);
+        return d;
+    }
+
+    /**
+     * Loads, checks the assets against every other graph with a current pointer, stores the text and moves
+     * the pointer (spec §1.9).
+     */
+    public Published publish(byte[] text, DefinitionFormat format) {
+        Definition d = loader.load(text, format);
+        String graph = d.graph().name();
+        for (Map.Entry<String, String> other : store.currentPointers().entrySet()) {
+            if (other.getKey().equals(graph)) {
+                continue;
+            }
+            Optional<Definition> otherDef = find(other.getValue());
+            if (otherDef.isEmpty()) {
+                continue;
+            }
+            for (Node n : d.graph().nodes()) {
+                if (n.produces().isPresent()) {
+                    String asset = n.produces().get();
+                    boolean clash = otherDef.get().graph().nodes().stream()
+                            .anyMatch(o -> o.produces().filter(asset::equals).isPresent());
+                    if (clash) {
+                        throw new SwaleException.AssetConflict(n.name(), asset, other.getKey());
+                    }
+                }
+            }
+        }
+        store.putText(d.hash(), new StoredText(d.text(), format.name().toLowerCase()));
+        cache.put(d.hash(), d);
+        boolean changed = store.movePointer(graph, d.hash());
+        return new Published(graph, d.hash(), changed, d);
+    }
+
+    private static DefinitionFormat format(String stored) {
+        return "yaml".equals(stored) ? DefinitionFormat.YAML : DefinitionFormat.TOML;
+    }
+}

@@ -1,0 +1,145 @@
+package io.swale.run;
+
+import io.swale.record.GraphRunRecord;
+import io.swale.record.RecordCodec;
+import io.swale.store.ExpiryStore.Entry;
+import io.swale.store.ExpiryStore;
+import io.swale.store.RunKey;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The retention pass (spec §12): walks the expiry entries older than the retention window, oldest first.
+ * A stale entry (its run is gone, was re-settled or is active again) is dropped; a settled run is removed
+ * with its node records and task instances if it is unchanged. A malformed record or a store failure stops
+ * the pass, keeps the later entries and is reported.
+ */
+public final class RetentionPass {
+    private static final Logger log = LoggerFactory.getLogger(RetentionPass.class);
+    private static final int BATCH = 200;
+
+    /**
+     * What one pass removed.
+     *
+     * @param stale entries dropped without removing anything else
+     * @param error why the pass stopped early, if it did
+     */
+    public record Report(int runs, int requests, int stale, Optional<String> error) {}
+
+    private enum Outcome { REMOVED, STALE, KEPT }
+
+    private final ExpiryStore store;
+    private final DefinitionCatalog catalog;
+    private final Clock clock;
+    private final Duration retention;
+
+    public RetentionPass(ExpiryStore store, DefinitionCatalog catalog, Clock clock, Duration retention) {
+        this.store = store;
+        this.catalog = catalog;
+        this.clock = clock;
+        this.retention = retention;
+    }
+
+    public Duration retention() {
+        return retention;
+    }
+
+    public synchronized Report run() {
+        long now = clock.millis();
+        long cutoff;
+        try {
+            cutoff = Math.subtractExact(now, retention.toMillis());
+        } catch (ArithmeticException e) {
+            return new Report(0, 0, 0, Optional.empty());
+        }
+        int runs = 0;
+        int stale = 0;
+        int kept = 0;
+        while (true) {
+            List<Entry> batch;
+            try {
+                batch = store.due(cutoff, kept, BATCH);
+            } catch (RuntimeException e) {
+                return done(new Report(runs, 0, stale, Optional.of("store failure: " + e.getMessage())));
+            }
+            if (batch.isEmpty()) {
+                return done(new Report(runs, 0, stale, Optional.empty()));
+            }
+            for (Entry entry : batch) {
+                Outcome outcome;
+                try {
+                    outcome = expire(entry);
+                } catch (RuntimeException e) {
+                    return done(new Report(runs, 0, stale, Optional.of("entry `" + entry.target() + "`: " + e.getMessage())));
+                }
+                switch (outcome) {
+                    case REMOVED -> runs++;
+                    case STALE -> stale++;
+                    case KEPT -> kept++;
+                }
+            }
+        }
+    }
+
+    private Outcome expire(Entry entry) {
+        String target = entry.target();
+        if (target.startsWith("req:")) {
+            // Request records are not written yet; their entries wait for the code that owns them.
+            return Outcome.KEPT;
+        }
+        Optional<RunKey> key = target.startsWith("run:") ? RunKey.parse(target.substring(4)) : Optional.empty();
+        if (key.isEmpty()) {
+            log.warn("retention dropped an expiry entry whose target does not parse target={}", target);
+            store.removeEntry(entry);
+            return Outcome.STALE;
+        }
+        Optional<String> raw = store.runBytes(key.get());
+        if (raw.isEmpty()) {
+            store.removeEntry(entry);
+            return Outcome.STALE;
+        }
+        GraphRunRecord run = RecordCodec.decodeRun(key.get().id(), raw.get().getBytes(StandardCharsets.UTF_8));
+        if (!run.settledAtMs().equals(Optional.of(entry.atMs()))) {
+            store.removeEntry(entry);
+            return Outcome.STALE;
+        }
+        if (!definitionLoads(key.get(), run.definition())) {
+            return Outcome.KEPT;
+        }
+        if (!store.expireRun(key.get(), raw.get(), entry)) {
+            return Outcome.KEPT;
+        }
+        log.info("run expired graph={} partition={} settledAtMs={}", key.get().graph(), key.get().partition(),
+                entry.atMs());
+        return Outcome.REMOVED;
+    }
+
+    private boolean definitionLoads(RunKey key, String hash) {
+        try {
+            if (catalog.find(hash).isPresent()) {
+                return true;
+            }
+            log.warn("run kept past retention, its definition is absent graph={} partition={} definition={}",
+                    key.graph(), key.partition(), hash);
+        } catch (RuntimeException e) {
+            log.warn("run kept past retention, its definition does not load graph={} partition={} definition={} error={}",
+                    key.graph(), key.partition(), hash, e.getMessage());
+        }
+        return false;
+    }
+
+    private static Report done(Report report) {
+        if (report.error().isPresent()) {
+            log.warn("retention pass stopped runs={} requests={} stale={} error={}", report.runs(), report.requests(),
+                    report.stale(), report.error().get());
+        } else if (report.runs() + report.stale() > 0) {
+            log.info("retention pass runs={} requests={} stale={}", report.runs(), report.requests(), report.stale());
+        }
+        return report;
+    }
+}

@@ -1,0 +1,170 @@
+package io.swale.run;
+
+import io.swale.graph.Graph;
+import io.swale.graph.Node;
+import io.swale.graph.Partition;
+import io.swale.record.NodeRecord;
+import io.swale.store.InstanceCodec;
+import io.swale.store.RunKey;
+import io.swale.store.TaskStore;
+import io.swale.task.Dispatcher;
+import io.swale.task.SwaleException;
+import io.swale.task.SwaleMetrics;
+import io.swale.task.TaskIdentity;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates a task instance in Redis (idempotent on its run id) and, when it is new, dispatches it. A crash
+ * between the two leaves a pending instance that the reconciler dispatches again.
+ */
+public final class Submission {
+    private static final Logger log = LoggerFactory.getLogger(Submission.class);
+
+    /** The run id, and whether this call created the instance. */
+    public record Result(String runId, boolean isNew) {}
+
+    private final TaskStore tasks;
+    private final Dispatcher dispatcher;
+    private final PoolCatalog pools;
+    private final SwaleMetrics metrics;
+    private final Clock clock;
+
+    public Submission(TaskStore tasks, Dispatcher dispatcher, PoolCatalog pools) {
+        this(tasks, dispatcher, pools, SwaleMetrics.NONE, Clock.systemUTC());
+    }
+
+    public Submission(TaskStore tasks, Dispatcher dispatcher, PoolCatalog pools, SwaleMetrics metrics, Clock clock) {
+        this.tasks = tasks;
+        this.dispatcher = dispatcher;
+        this.pools = pools;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    /** Now on the scheduler's clock, epoch µs. */
+    private long nowUs() {
+        Instant now = clock.instant();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+    }
+
+    /** The ready-to-submitted latency of a new instance, from its {@code ready_us} stamp. */
+    private void recordSubmitted(Node node, long readyUs) {
+        metrics.submitted(node.pool(), Math.max(0, (nowUs() - readyUs) / 1_000));
+    }
+
+    /** Submits a node found ready now (a root, or a node submitted by request). */
+    public Result submit(Graph graph, String definition, Partition partition, Node node, long rerun,
+            Map<String, NodeRecord> current) {
+        return submit(graph, definition, partition, node, rerun, current, OptionalLong.empty(), id -> Optional.empty());
+    }
+
+    /** As above, recording when the scheduler found the node ready (epoch µs; now when empty) in the instance. */
+    public Result submit(Graph graph, String definition, Partition partition, Node node, long rerun,
+            Map<String, NodeRecord> current, OptionalLong readyUs) {
+        return submit(graph, definition, partition, node, rerun, current, readyUs, id -> Optional.empty());
+    }
+
+    /**
+     * Submits; {@code request} gives, for the run id, a request record that commits atomically with the
+     * instance and only if the instance is new (a Submitted rerun, spec §10).
+     */
+    public Result submit(Graph graph, String definition, Partition partition, Node node, long rerun,
+            Map<String, NodeRecord> current, Function<String, Optional<TaskStore.RequestWrite>> request) {
+        return submit(graph, definition, partition, node, rerun, current, OptionalLong.empty(), request);
+    }
+
+    /**
+     * Submits with both: the ready stamp ({@code ready_us}, epoch µs; now when empty) and the request record
+     * that commits only with a new instance.
+     */
+    public Result submit(Graph graph, String definition, Partition partition, Node node, long rerun,
+            Map<String, NodeRecord> current, OptionalLong readyUs,
+            Function<String, Optional<TaskStore.RequestWrite>> request) {
+        if (!pools.isConfigured(node.pool())) {
+            throw new SwaleException.UnknownPool(node.name(), node.pool());
+        }
+        TaskIdentity identity = new TaskIdentity(graph.name(), partition, node.name(), node.produces(), definition, rerun);
+        RunKey key = identity.runKey();
+        String runId = identity.runId();
+        String input = TaskInputs.text(TaskInputs.of(graph, node, current));
+        long ready = readyUs.orElseGet(this::nowUs);
+        String instance = InstanceCodec.pending(node.name(), node.produces(), definition, rerun, node.pool(),
+                node.maxAttempts(), OptionalLong.of(ready));
+        return switch (tasks.submit(key, runId, instance, input, request.apply(runId))) {
+            case NEW -> {
+                recordSubmitted(node, ready);
+                dispatcher.dispatch(node.pool(), identity);
+                log.debug("submitted graph={} partition={} node={} runId={}", graph.name(), partition, node.name(), runId);
+                yield new Result(runId, true);
+            }
+            case EXISTS -> new Result(runId, false);
+            case MISMATCH -> throw new SwaleException.InputMismatch(runId);
+        };
+    }
+
+    /** A node to submit at a rerun count. */
+    public record Request(Node node, long rerun) {}
+
+    /**
+     * Submits several nodes of one run with one round trip to Redis (each still its own atomic script),
+     * then dispatches those that are new, in order. Results in the order of the requests.
+     */
+    public List<Result> submitAll(Graph graph, String definition, Partition partition, List<Request> requests,
+            Map<String, NodeRecord> current, OptionalLong readyUs) {
+        long ready = readyUs.orElseGet(this::nowUs);
+        List<TaskIdentity> identities = new ArrayList<>();
+        List<TaskStore.SubmitRequest> submits = new ArrayList<>();
+        for (Request r : requests) {
+            Node node = r.node();
+            if (!pools.isConfigured(node.pool())) {
+                throw new SwaleException.UnknownPool(node.name(), node.pool());
+            }
+            TaskIdentity identity = new TaskIdentity(graph.name(), partition, node.name(), node.produces(), definition,
+                    r.rerun());
+            identities.add(identity);
+            submits.add(new TaskStore.SubmitRequest(identity.runId(),
+                    InstanceCodec.pending(node.name(), node.produces(), definition, r.rerun(), node.pool(),
+                            node.maxAttempts(), OptionalLong.of(ready)),
+                    TaskInputs.text(TaskInputs.of(graph, node, current))));
+        }
+        if (identities.isEmpty()) {
+            return List.of();
+        }
+        List<TaskStore.Submit> outcomes = tasks.submitAll(identities.getFirst().runKey(), submits);
+        List<Result> results = new ArrayList<>();
+        SwaleException.InputMismatch mismatch = null;
+        for (int i = 0; i < identities.size(); i++) {
+            TaskIdentity identity = identities.get(i);
+            switch (outcomes.get(i)) {
+                case NEW -> {
+                    recordSubmitted(requests.get(i).node(), ready);
+                    dispatcher.dispatch(requests.get(i).node().pool(), identity);
+                    log.debug("submitted graph={} partition={} node={} runId={}", graph.name(), partition,
+                            identity.node(), identity.runId());
+                    results.add(new Result(identity.runId(), true));
+                }
+                case EXISTS -> results.add(new Result(identity.runId(), false));
+                case MISMATCH -> {
+                    if (mismatch == null) {
+                        mismatch = new SwaleException.InputMismatch(identity.runId());
+                    }
+                    results.add(new Result(identity.runId(), false));
+                }
+            }
+        }
+        // every new instance is dispatched before a mismatch is reported
+        if (mismatch != null) {
+            throw mismatch;
+        }
+        return results;
+    }
+}

@@ -1,8 +1,0 @@
-package io.swale.schedule;
-
-/** A schedule that is not a valid expression of the 5-field UTC cron dialect (spec §4.1). */
-public final class InvalidCronException extends IllegalArgumentException {
-    public InvalidCronException(String message) {
-        super(message);
-    }
-}

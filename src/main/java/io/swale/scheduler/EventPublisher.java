@@ -1,8 +1,0 @@
-package io.swale.scheduler;
-
-import io.swale.record.NodeStatus;
-
-/** Announces a node record that was just written (spec §5.6); sent only after the record committed. */
-public interface EventPublisher {
-    void taskTerminated(TaskIdentity identity, NodeStatus status);
-}

@@ -1,0 +1,34 @@
+package io.swale.task;
+
+
+/**
+ * What the scheduler and the pool workers measure. The core calls this port; the Micrometer adapter
+ * names the meters (see docs/operations.md).
+ */
+public interface SwaleMetrics {
+    SwaleMetrics NONE = new SwaleMetrics() {};
+
+    /** A graph run was created. */
+    default void runStarted(String graph) {}
+
+    /** A graph run reached a final state: complete, failed or cancelled. */
+    default void runSettled(String graph, String state) {}
+
+    /** A new task instance was submitted {@code readyToSubmittedMs} after its node became ready. */
+    default void submitted(String pool, long readyToSubmittedMs) {}
+
+    /** The first attempt of a task instance started {@code submittedToStartedMs} after its submission. */
+    default void started(String pool, long submittedToStartedMs) {}
+
+    /** An attempt ended; {@code result} is succeeded, failed, cancelled, retry or continue. */
+    default void attemptFinished(String pool, String result, long durationNanos) {}
+
+    /** A task instance terminated with a node record: succeeded, failed or cancelled. */
+    default void taskTerminated(String pool, String outcome) {}
+
+    /** A reconciler pass ended. */
+    default void reconcilerPass(long durationNanos, ReconcilePass pass) {}
+
+    /** A record went to a dead-letter topic. */
+    default void deadLetter(String topic) {}
+}

@@ -1,0 +1,82 @@
+package io.swale.task;
+
+import io.swale.record.NodeRecord;
+import io.swale.record.NodeStatus;
+import io.swale.record.RecordCodec;
+import io.swale.store.TaskStore;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Ends a task instance: the node record, the terminal state and the attempt's history entry in one script
+ * (fenced by the claim's token), then the event. A crash before the event is healed by the reconciler,
+ * which re-reads records.
+ */
+public final class Terminations {
+    private static final Logger log = LoggerFactory.getLogger(Terminations.class);
+
+    private final TaskStore tasks;
+    private final EventPublisher events;
+    private final DeadLetters deadLetters;
+    private final Clock clock;
+    private final SwaleMetrics metrics;
+
+    public Terminations(TaskStore tasks, EventPublisher events, DeadLetters deadLetters, Clock clock) {
+        this(tasks, events, deadLetters, clock, SwaleMetrics.NONE);
+    }
+
+    public Terminations(TaskStore tasks, EventPublisher events, DeadLetters deadLetters, Clock clock,
+            SwaleMetrics metrics) {
+        this.tasks = tasks;
+        this.events = events;
+        this.deadLetters = deadLetters;
+        this.clock = clock;
+        this.metrics = metrics;
+    }
+
+    public TaskStore.Finish terminate(TaskIdentity identity, long token, NodeStatus status, Optional<JsonNode> output,
+            Optional<String> error) {
+        return terminate(identity, "unknown", token, status, output, error);
+    }
+
+    public TaskStore.Finish terminate(TaskIdentity identity, String pool, long token, NodeStatus status,
+            Optional<JsonNode> output, Optional<String> error) {
+        NodeRecord record = new NodeRecord(status, identity.runId(), identity.definition(), identity.rerun(),
+                clock.millis(), output, false, error);
+        String json = new String(RecordCodec.encode(record), StandardCharsets.UTF_8);
+        TaskStore.Finish outcome = tasks.finish(identity.runKey(), identity.runId(), token, identity.recordField(), json,
+                status.wireName(), identity.rerun(), error.orElse(""));
+        if (outcome == TaskStore.Finish.OK) {
+            metrics.taskTerminated(pool, status.wireName());
+            events.taskTerminated(identity, status);
+        }
+        return outcome;
+    }
+
+    /**
+     * Ends the instance {@code failed} with {@code error} (a permanent error, or the last one when attempts
+     * ran out), then sends the informational dead-letter copy with the attempt history. Only the holder whose
+     * termination committed sends it, so a fenced-out holder never adds a second copy.
+     */
+    public TaskStore.Finish deadLetter(TaskIdentity identity, long token, String pool, long attempts, long maxAttempts,
+            String error) {
+        TaskStore.Finish outcome = terminate(identity, pool, token, NodeStatus.FAILED, Optional.empty(),
+                Optional.of(error));
+        if (outcome == TaskStore.Finish.OK) {
+            try {
+                deadLetters.send(new DeadLetters.DeadLetter(pool, identity, attempts, maxAttempts, error,
+                        tasks.history(identity.runKey(), identity.runId())));
+            } catch (RuntimeException e) {
+                log.warn("dead letter not sent graph={} partition={} node={} runId={} error={}", identity.graph(),
+                        identity.partition(), identity.node(), identity.runId(), e.toString());
+            }
+            log.info("dead-lettered graph={} partition={} node={} runId={} attempts={}/{} error={}", identity.graph(),
+                    identity.partition(), identity.node(), identity.runId(), attempts, maxAttempts, error);
+        }
+        return outcome;
+    }
+}
