@@ -1,7 +1,6 @@
 package io.swale.definition;
 
 import io.swale.graph.Graph;
-import io.swale.operator.OperatorRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,10 +14,10 @@ import java.util.Objects;
  * only when there is none.
  */
 public final class DefinitionLoader {
-    private final OperatorRegistry operators;
+    private final OperatorCatalog operators;
     private final CronCheck cron;
 
-    public DefinitionLoader(OperatorRegistry operators, CronCheck cron) {
+    public DefinitionLoader(OperatorCatalog operators, CronCheck cron) {
         this.operators = Objects.requireNonNull(operators, "operators");
         this.cron = Objects.requireNonNull(cron, "cron");
     }

@@ -1,13 +1,16 @@
 package io.swale.operator;
 
+import io.swale.definition.OperatorCatalog;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 
 /** The operators a deployment knows, by name. */
-public final class OperatorRegistry {
+public final class OperatorRegistry implements OperatorCatalog {
     private final Map<String, Operator> operators = new LinkedHashMap<>();
 
     public OperatorRegistry(Collection<? extends Operator> all) {
@@ -29,6 +32,23 @@ public final class OperatorRegistry {
 
     public Optional<Operator> find(String name) {
         return Optional.ofNullable(operators.get(name));
+    }
+
+    @Override
+    public ParamsCheck check(String operator, JsonNode params) {
+        Optional<Operator> found = find(operator);
+        if (found.isEmpty()) {
+            return new ParamsCheck.UnknownOperator();
+        }
+        try {
+            found.get().checkParams(params);
+            return new ParamsCheck.Valid();
+        } catch (InvalidParamsException e) {
+            return new ParamsCheck.Invalid(e.getMessage());
+        } catch (JacksonException e) {
+            // an operator deserializing params itself: the parser's own message is the explanation
+            return new ParamsCheck.Invalid(e.getOriginalMessage());
+        }
     }
 
     public Collection<Operator> all() {

@@ -4,6 +4,7 @@ import io.swale.graph.Graph;
 import io.swale.graph.Node;
 import io.swale.record.NodeRecord;
 import io.swale.record.RecordCodec;
+import io.swale.store.NodeRecordField;
 import io.swale.store.RunView;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -19,7 +20,7 @@ public final class RunRecords {
     private RunRecords() {}
 
     public static String field(String node, Optional<String> asset) {
-        return asset.map(a -> "a:" + a).orElse("t:" + node);
+        return NodeRecordField.of(node, asset);
     }
 
     public static String field(Node node) {
