@@ -187,9 +187,7 @@ public class SwaleConfiguration {
     @Bean
     ListenerContainers listenerContainers(KafkaProperties kafka, KafkaTemplate<String, byte[]> template,
             SwaleMetrics metrics) {
-        ListenerContainers containers = new ListenerContainers(kafka.buildConsumerProperties(), template);
-        containers.metrics(metrics);
-        return containers;
+        return new ListenerContainers(kafka.buildConsumerProperties(), template, metrics);
     }
 
     @Bean

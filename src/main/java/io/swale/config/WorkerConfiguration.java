@@ -34,11 +34,9 @@ public class WorkerConfiguration {
     AttemptRunner attemptRunner(OperatorRegistry operators, TaskStore tasks, Terminations terminations,
             ScheduledExecutorService attemptTicker, SwaleProperties props, SwaleMetrics metrics) {
         var w = props.worker();
-        AttemptRunner runner = new AttemptRunner(operators, tasks, terminations, attemptTicker,
+        return new AttemptRunner(operators, tasks, terminations, attemptTicker,
                 new AttemptRunner.Timing(w.lease(), w.heartbeat(), w.cancelPoll()),
-                new Backoff(w.retryInitial(), w.retryMax(), w.retryJitter()), System.getenv());
-        runner.metrics(metrics);
-        return runner;
+                new Backoff(w.retryInitial(), w.retryMax(), w.retryJitter()), System.getenv(), metrics);
     }
 
     @Bean
