@@ -63,7 +63,7 @@ public class SwaleEndpoint {
             poolMap.put(name, m);
         });
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("roles", props.getRoles());
+        out.put("roles", props.roles());
         out.put("activeRuns", indexed.size());
         out.put("runs", listed);
         out.put("pools", poolMap);

@@ -27,7 +27,7 @@ public final class SwaleInfoContributor implements InfoContributor {
         swale.put("version", build.map(BuildProperties::getVersion)
                 .or(() -> Optional.ofNullable(SwaleInfoContributor.class.getPackage().getImplementationVersion()))
                 .orElse("dev"));
-        swale.put("roles", props.getRoles());
+        swale.put("roles", props.roles());
         swale.put("pools", pools.pools());
         builder.withDetail("swale", swale);
     }

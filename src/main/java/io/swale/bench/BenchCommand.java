@@ -128,7 +128,7 @@ public final class BenchCommand implements Callable<Integer> {
             report.producerConfig = template.getProducerFactory().getConfigurationProperties();
             report.consumerConfig = containers.consumerConfig(Map.of());
             ShapeRunner runner = new ShapeRunner(app.getBean(DefinitionCatalog.class), app.getBean(Adoption.class),
-                    app.getBean(GraphRuns.class), pool, props.getRedis().getKeyPrefix());
+                    app.getBean(GraphRuns.class), pool, props.redis().keyPrefix());
             long timeoutMs = timeoutS * 1000L;
             try {
                 if (!noWarmup) {
@@ -167,7 +167,7 @@ public final class BenchCommand implements Callable<Integer> {
                     progress("reconciler over " + scaleRuns + " active runs");
                     ScaleBench scale = new ScaleBench();
                     scale.run(runner, app.getBean(RunStore.class), app.getBean(TaskStore.class),
-                            app.getBean(Reconciler.class), pool, props.getRedis().getKeyPrefix(), "bench_scale_" + id,
+                            app.getBean(Reconciler.class), pool, props.redis().keyPrefix(), "bench_scale_" + id,
                             scaleRuns);
                     report.scale = scale;
                 }

@@ -28,7 +28,7 @@ public class OpsConfiguration {
 
     @Bean
     RequestStore requestStore(JedisPool pool, SwaleProperties props) {
-        return new RedisRequestStore(pool, props.getRedis().getKeyPrefix());
+        return new RedisRequestStore(pool, props.redis().keyPrefix());
     }
 
     @Bean
@@ -38,18 +38,18 @@ public class OpsConfiguration {
 
     @Bean(destroyMethod = "close")
     KafkaInspector kafkaInspector(KafkaAdmin admin, OpsProperties ops) {
-        return new KafkaInspector(admin.getConfigurationProperties(), ops.getKafkaTimeout());
+        return new KafkaInspector(admin.getConfigurationProperties(), ops.kafkaTimeout());
     }
 
     @Bean
     DeadLetterBrowser deadLetterBrowser(KafkaProperties kafka, KafkaInspector inspector, OpsProperties ops) {
-        return new DeadLetterBrowser(kafka.buildConsumerProperties(), inspector, ops.getKafkaTimeout());
+        return new DeadLetterBrowser(kafka.buildConsumerProperties(), inspector, ops.kafkaTimeout());
     }
 
     @Bean
     ConsumerLagMonitor consumerLagMonitor(KafkaInspector inspector, SwaleTopics topics, ConfiguredPools pools,
             ObjectProvider<MeterRegistry> registry, OpsProperties ops) {
         return new ConsumerLagMonitor(inspector, topics, pools,
-                registry.getIfAvailable(io.micrometer.core.instrument.simple.SimpleMeterRegistry::new), ops.getLagInterval());
+                registry.getIfAvailable(io.micrometer.core.instrument.simple.SimpleMeterRegistry::new), ops.lagInterval());
     }
 }

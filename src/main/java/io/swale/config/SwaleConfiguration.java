@@ -6,8 +6,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.swale.cron.DialectCronCheck;
 import io.swale.definition.CronCheck;
 import io.swale.definition.DefinitionLoader;
-import io.swale.definition.Durations;
-import io.swale.definition.InvalidDurationException;
 import io.swale.kafka.KafkaDeadLetters;
 import io.swale.kafka.KafkaDispatcher;
 import io.swale.kafka.KafkaEventPublisher;
@@ -43,13 +41,11 @@ import io.swale.task.Terminations;
 import io.swale.trigger.CronPump;
 import io.swale.trigger.TriggerHandler;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
 import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;
@@ -104,17 +100,17 @@ public class SwaleConfiguration {
 
     @Bean
     DefinitionStore definitionStore(JedisPool pool, SwaleProperties props) {
-        return new RedisDefinitionStore(pool, props.getRedis().getKeyPrefix());
+        return new RedisDefinitionStore(pool, props.redis().keyPrefix());
     }
 
     @Bean
     RunStore runStore(JedisPool pool, SwaleProperties props) {
-        return new RedisRunStore(pool, props.getRedis().getKeyPrefix());
+        return new RedisRunStore(pool, props.redis().keyPrefix());
     }
 
     @Bean
     TaskStore taskStore(JedisPool pool, SwaleProperties props) {
-        return new RedisTaskStore(pool, props.getRedis().getKeyPrefix());
+        return new RedisTaskStore(pool, props.redis().keyPrefix());
     }
 
     @Bean
@@ -124,12 +120,12 @@ public class SwaleConfiguration {
         HostGuards guards = HostGuards.NONE;
         CircuitBreakerRegistry cb = breakers.getIfAvailable();
         RateLimiterRegistry rl = limiters.getIfAvailable();
-        if (props.getHttp().isGuards() && cb != null && rl != null) {
+        if (props.http().guards() && cb != null && rl != null) {
             guards = new Resilience4jHostGuards(cb, rl);
         }
-        var s3 = props.getS3();
-        return OperatorRegistry.builtIn(guards, S3Settings.resolve(Optional.ofNullable(s3.getEndpoint()),
-                Optional.ofNullable(s3.getRegion()), s3.isPathStyle(), System.getenv()));
+        var s3 = props.s3();
+        return OperatorRegistry.builtIn(guards, S3Settings.resolve(s3.endpointValue(),
+                s3.regionValue(), s3.pathStyle(), System.getenv()));
     }
 
     @Bean
@@ -151,18 +147,18 @@ public class SwaleConfiguration {
     @Bean
     ConfiguredPools poolCatalog(SwaleProperties props) {
         Map<String, Integer> configured = new LinkedHashMap<>();
-        props.getPools().forEach((name, pool) -> configured.put(name, pool.getSlots()));
-        return new ConfiguredPools(configured, props.getDefaultSlots(), props.isAutoCreatePools());
+        props.pools().forEach((name, pool) -> configured.put(name, pool.slots()));
+        return new ConfiguredPools(configured, props.defaultSlots(), props.autoCreatePools());
     }
 
     @Bean
     SwaleTopics swaleTopics(SwaleProperties props) {
-        return new SwaleTopics(props.getKafka().getTopicPrefix());
+        return new SwaleTopics(props.kafka().topicPrefix());
     }
 
     @Bean
     PoolTopics poolTopics(KafkaAdmin admin, SwaleTopics topics, SwaleProperties props) {
-        return new PoolTopics(admin, topics, props.getKafka().getPartitions(), props.getKafka().getReplicationFactor());
+        return new PoolTopics(admin, topics, props.kafka().partitions(), props.kafka().replicationFactor());
     }
 
     @Bean
@@ -191,9 +187,7 @@ public class SwaleConfiguration {
     @Bean
     ListenerContainers listenerContainers(KafkaProperties kafka, KafkaTemplate<String, byte[]> template,
             SwaleMetrics metrics) {
-        ListenerContainers containers = new ListenerContainers(kafka.buildConsumerProperties(), template);
-        containers.metrics(metrics);
-        return containers;
+        return new ListenerContainers(kafka.buildConsumerProperties(), template, metrics);
     }
 
     @Bean
@@ -245,7 +239,7 @@ public class SwaleConfiguration {
     Reconciler reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, LeaseReaper reaper,
             KafkaDispatcher dispatcher, SwaleProperties props, SwaleMetrics metrics) {
         return new Reconciler(runs, tasks, graphRuns, reaper, dispatcher,
-                props.getScheduler().getStaleDispatch().toMillis(), metrics);
+                props.scheduler().staleDispatch().toMillis(), metrics);
     }
 
     @Bean
@@ -255,12 +249,12 @@ public class SwaleConfiguration {
 
     @Bean
     WatermarkStore watermarkStore(JedisPool pool, SwaleProperties props) {
-        return new RedisWatermarkStore(pool, props.getRedis().getKeyPrefix());
+        return new RedisWatermarkStore(pool, props.redis().keyPrefix());
     }
 
     @Bean
     ExpiryStore expiryStore(JedisPool pool, SwaleProperties props) {
-        return new RedisExpiryStore(pool, props.getRedis().getKeyPrefix());
+        return new RedisExpiryStore(pool, props.redis().keyPrefix());
     }
 
     @Bean
@@ -281,17 +275,11 @@ public class SwaleConfiguration {
 
     @Bean
     RetentionPass retentionPass(ExpiryStore expiry, DefinitionCatalog catalog, Clock clock, SwaleProperties props) {
-        Duration retention;
-        try {
-            retention = Durations.parse(props.getRetention());
-        } catch (InvalidDurationException e) {
-            throw new IllegalArgumentException("swale.retention: " + e.getMessage(), e);
-        }
-        return new RetentionPass(expiry, catalog, clock, retention);
+        return new RetentionPass(expiry, catalog, clock, props.retentionPeriod());
     }
 
     @Bean
     LockingTaskExecutor lockingTaskExecutor(RedisConnectionFactory redis, SwaleProperties props) {
-        return new DefaultLockingTaskExecutor(new RedisLockProvider(redis, "swale", props.getRedis().getKeyPrefix() + ":lock"));
+        return new DefaultLockingTaskExecutor(new RedisLockProvider(redis, "swale", props.redis().keyPrefix() + ":lock"));
     }
 }

@@ -33,12 +33,10 @@ public class WorkerConfiguration {
     @Bean
     AttemptRunner attemptRunner(OperatorRegistry operators, TaskStore tasks, Terminations terminations,
             ScheduledExecutorService attemptTicker, SwaleProperties props, SwaleMetrics metrics) {
-        var w = props.getWorker();
-        AttemptRunner runner = new AttemptRunner(operators, tasks, terminations, attemptTicker,
-                new AttemptRunner.Timing(w.getLease(), w.getHeartbeat(), w.getCancelPoll()),
-                new Backoff(w.getRetryInitial(), w.getRetryMax(), w.getRetryJitter()), System.getenv());
-        runner.metrics(metrics);
-        return runner;
+        var w = props.worker();
+        return new AttemptRunner(operators, tasks, terminations, attemptTicker,
+                new AttemptRunner.Timing(w.lease(), w.heartbeat(), w.cancelPoll()),
+                new Backoff(w.retryInitial(), w.retryMax(), w.retryJitter()), System.getenv(), metrics);
     }
 
     @Bean

@@ -22,10 +22,6 @@ public final class KafkaDeadLetters implements DeadLetters {
     private final Clock clock;
     private final SwaleMetrics metrics;
 
-    public KafkaDeadLetters(KafkaTemplate<String, byte[]> template, SwaleTopics topics, Clock clock) {
-        this(template, topics, clock, SwaleMetrics.NONE);
-    }
-
     public KafkaDeadLetters(KafkaTemplate<String, byte[]> template, SwaleTopics topics, Clock clock,
             SwaleMetrics metrics) {
         this.template = template;

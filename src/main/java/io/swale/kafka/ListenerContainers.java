@@ -36,15 +36,13 @@ public final class ListenerContainers {
     private final Map<String, Object> consumerProperties;
     private final KafkaTemplate<String, byte[]> template;
     private final DeadLetterPublishingRecoverer recoverer;
-    private volatile SwaleMetrics metrics = SwaleMetrics.NONE;
+    private final SwaleMetrics metrics;
 
-    public void metrics(SwaleMetrics metrics) {
-        this.metrics = metrics;
-    }
-
-    public ListenerContainers(Map<String, Object> consumerProperties, KafkaTemplate<String, byte[]> template) {
+    public ListenerContainers(Map<String, Object> consumerProperties, KafkaTemplate<String, byte[]> template,
+            SwaleMetrics metrics) {
         this.consumerProperties = Map.copyOf(consumerProperties);
         this.template = template;
+        this.metrics = metrics;
         this.recoverer = newRecoverer();
     }
 

@@ -60,20 +60,9 @@ public final class HttpOperator implements Operator {
     private final HttpClient client;
     private final HostGuards guards;
 
-    public HttpOperator() {
-        this(OperatorHttp.client(), HostGuards.NONE);
-    }
-
+    /** {@link HostGuards#NONE} runs every call unguarded. */
     public HttpOperator(HostGuards guards) {
-        this(OperatorHttp.client(), guards);
-    }
-
-    HttpOperator(HttpClient client) {
-        this(client, HostGuards.NONE);
-    }
-
-    HttpOperator(HttpClient client, HostGuards guards) {
-        this.client = client;
+        this.client = OperatorHttp.client();
         this.guards = guards;
     }
 

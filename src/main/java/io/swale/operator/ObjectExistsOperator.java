@@ -67,16 +67,8 @@ public final class ObjectExistsOperator implements Operator {
     private final HttpClient client;
     private final S3Objects s3;
 
-    public ObjectExistsOperator() {
-        this(OperatorHttp.client(), S3Settings.DEFAULT);
-    }
-
     public ObjectExistsOperator(S3Settings s3) {
-        this(OperatorHttp.client(), s3);
-    }
-
-    ObjectExistsOperator(HttpClient client, S3Settings s3) {
-        this.client = client;
+        this.client = OperatorHttp.client();
         this.s3 = new S3Objects(s3);
     }
 

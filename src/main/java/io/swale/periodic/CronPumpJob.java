@@ -1,13 +1,18 @@
 package io.swale.periodic;
 
+import io.swale.settings.SwaleProperties;
 import io.swale.trigger.CronPump;
 import java.time.Duration;
-import org.springframework.beans.factory.annotation.Autowired;
+import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 
 /** The cron pump's tick. Quartz only paces it: which occurrences fire is decided by the pump. */
 public class CronPumpJob extends SingletonJob {
-    @Autowired
-    private CronPump pump;
+    private final CronPump pump;
+
+    public CronPumpJob(LockingTaskExecutor locks, SwaleProperties props, CronPump pump) {
+        super(locks, props);
+        this.pump = pump;
+    }
 
     @Override
     protected String lockName() {

@@ -1,13 +1,18 @@
 package io.swale.periodic;
 
+import io.swale.settings.SwaleProperties;
 import io.swale.task.DelayedMover;
 import java.time.Duration;
-import org.springframework.beans.factory.annotation.Autowired;
+import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 
 /** Moves due retries and continuations back to their pools. */
 public class DelayedJob extends SingletonJob {
-    @Autowired
-    private DelayedMover mover;
+    private final DelayedMover mover;
+
+    public DelayedJob(LockingTaskExecutor locks, SwaleProperties props, DelayedMover mover) {
+        super(locks, props);
+        this.mover = mover;
+    }
 
     @Override
     protected String lockName() {

@@ -26,7 +26,7 @@ public class JobSchedule {
 
     @Bean
     Trigger reconcileTrigger(JobDetail reconcileJob, SwaleProperties props) {
-        return every(reconcileJob, props.getScheduler().getReconcileInterval(), props.getScheduler().getReconcileInterval());
+        return every(reconcileJob, props.scheduler().reconcileInterval(), props.scheduler().reconcileInterval());
     }
 
     @Bean
@@ -36,7 +36,7 @@ public class JobSchedule {
 
     @Bean
     Trigger syncTrigger(JobDetail syncJob, SwaleProperties props) {
-        return every(syncJob, props.getScheduler().getSyncInterval(), props.getScheduler().getSyncInterval());
+        return every(syncJob, props.scheduler().syncInterval(), props.scheduler().syncInterval());
     }
 
     @Bean
@@ -46,7 +46,7 @@ public class JobSchedule {
 
     @Bean
     Trigger delayedTrigger(JobDetail delayedJob, SwaleProperties props) {
-        return every(delayedJob, props.getScheduler().getDelayedPoll(), props.getScheduler().getDelayedPoll());
+        return every(delayedJob, props.scheduler().delayedPoll(), props.scheduler().delayedPoll());
     }
 
     @Bean
@@ -56,7 +56,7 @@ public class JobSchedule {
 
     @Bean
     Trigger cronPumpTrigger(JobDetail cronPumpJob, SwaleProperties props) {
-        return every(cronPumpJob, props.getScheduler().getCronTick(), props.getScheduler().getCronTick());
+        return every(cronPumpJob, props.scheduler().cronTick(), props.scheduler().cronTick());
     }
 
     @Bean
@@ -67,7 +67,7 @@ public class JobSchedule {
     /** A first pass at start-up, then one per retention interval. */
     @Bean
     Trigger retentionTrigger(JobDetail retentionJob, SwaleProperties props) {
-        return every(retentionJob, props.getScheduler().getRetentionInterval(), Duration.ZERO);
+        return every(retentionJob, props.scheduler().retentionInterval(), Duration.ZERO);
     }
 
     @Bean
@@ -77,7 +77,7 @@ public class JobSchedule {
 
     @Bean
     Trigger reapTrigger(JobDetail reapJob, SwaleProperties props) {
-        return every(reapJob, props.getScheduler().getReapInterval(), props.getScheduler().getReapInterval());
+        return every(reapJob, props.scheduler().reapInterval(), props.scheduler().reapInterval());
     }
 
     private static JobDetail job(Class<? extends Job> type, String name) {

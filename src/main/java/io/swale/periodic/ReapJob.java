@@ -1,13 +1,18 @@
 package io.swale.periodic;
 
+import io.swale.settings.SwaleProperties;
 import io.swale.task.LeaseReaper;
 import java.time.Duration;
-import org.springframework.beans.factory.annotation.Autowired;
+import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 
 /** The lease reaper, more frequent than the reconciler (spec §14 #9). */
 public class ReapJob extends SingletonJob {
-    @Autowired
-    private LeaseReaper reaper;
+    private final LeaseReaper reaper;
+
+    public ReapJob(LockingTaskExecutor locks, SwaleProperties props, LeaseReaper reaper) {
+        super(locks, props);
+        this.reaper = reaper;
+    }
 
     @Override
     protected String lockName() {

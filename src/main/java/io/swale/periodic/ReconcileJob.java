@@ -1,13 +1,18 @@
 package io.swale.periodic;
 
 import io.swale.run.Reconciler;
+import io.swale.settings.SwaleProperties;
 import java.time.Duration;
-import org.springframework.beans.factory.annotation.Autowired;
+import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 
 /** The reconciler pass (spec §7.7). */
 public class ReconcileJob extends SingletonJob {
-    @Autowired
-    private Reconciler reconciler;
+    private final Reconciler reconciler;
+
+    public ReconcileJob(LockingTaskExecutor locks, SwaleProperties props, Reconciler reconciler) {
+        super(locks, props);
+        this.reconciler = reconciler;
+    }
 
     @Override
     protected String lockName() {

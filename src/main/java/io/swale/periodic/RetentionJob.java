@@ -1,13 +1,18 @@
 package io.swale.periodic;
 
 import io.swale.run.RetentionPass;
+import io.swale.settings.SwaleProperties;
 import java.time.Duration;
-import org.springframework.beans.factory.annotation.Autowired;
+import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 
 /** The retention pass (spec §12). */
 public class RetentionJob extends SingletonJob {
-    @Autowired
-    private RetentionPass retention;
+    private final RetentionPass retention;
+
+    public RetentionJob(LockingTaskExecutor locks, SwaleProperties props, RetentionPass retention) {
+        super(locks, props);
+        this.retention = retention;
+    }
 
     @Override
     protected String lockName() {

@@ -10,7 +10,6 @@ import org.quartz.Job;
 import org.quartz.JobExecutionContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * A periodic scheduler-role job that runs once per interval across replicas, under a Redis lock. Each job
@@ -20,11 +19,14 @@ import org.springframework.beans.factory.annotation.Autowired;
 public abstract class SingletonJob implements Job {
     private static final Logger log = LoggerFactory.getLogger(SingletonJob.class);
 
-    @Autowired
-    private LockingTaskExecutor locks;
+    private final LockingTaskExecutor locks;
+    private final SwaleProperties props;
 
-    @Autowired
-    private SwaleProperties props;
+    /** Quartz's Spring job factory creates each job through the bean factory, which resolves this constructor. */
+    protected SingletonJob(LockingTaskExecutor locks, SwaleProperties props) {
+        this.locks = locks;
+        this.props = props;
+    }
 
     protected abstract String lockName();
 

@@ -1,12 +1,17 @@
 package io.swale.periodic;
 
+import io.swale.settings.SwaleProperties;
 import java.time.Duration;
-import org.springframework.beans.factory.annotation.Autowired;
+import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 
 /** The sync pass: adoption of published definitions (spec §4.5). */
 public class SyncJob extends SingletonJob {
-    @Autowired
-    private SyncService sync;
+    private final SyncService sync;
+
+    public SyncJob(LockingTaskExecutor locks, SwaleProperties props, SyncService sync) {
+        super(locks, props);
+        this.sync = sync;
+    }
 
     @Override
     protected String lockName() {

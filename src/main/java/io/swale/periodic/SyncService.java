@@ -16,8 +16,8 @@ public class SyncService {
 
     public SyncService(Adoption adoption, DefinitionCatalog catalog, SwaleProperties props) {
         this.adoption = adoption;
-        this.directory = props.getExamples().isBlank() ? Optional.empty()
-                : Optional.of(new DefinitionDirectory(Path.of(props.getExamples()), catalog));
+        this.directory = props.examples().isBlank() ? Optional.empty()
+                : Optional.of(new DefinitionDirectory(Path.of(props.examples()), catalog));
     }
 
     public Adoption.Report sync() {

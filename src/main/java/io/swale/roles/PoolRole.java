@@ -49,8 +49,8 @@ public class PoolRole implements SmartLifecycle {
         this.runner = runner;
         this.dispatcher = dispatcher;
         this.intake = new DispatchIntake(containers);
-        this.settings = new PoolWorker.Settings(workerId(props.getWorker().getId()),
-                props.getWorker().getLease().toMillis());
+        this.settings = new PoolWorker.Settings(workerId(props.worker().id()),
+                props.worker().lease().toMillis());
     }
 
     /** The configured id, else host:pid:random (random so several contexts in one JVM differ). */
@@ -90,14 +90,14 @@ public class PoolRole implements SmartLifecycle {
     }
 
     private synchronized void serve(String pool, int slots) {
-        if (!running || served.containsKey(pool) || !props.getWorker().serves(pool)) {
+        if (!running || served.containsKey(pool) || !props.worker().serves(pool)) {
             return;
         }
         poolTopics.ensure(pool);
         PoolWorker worker = new PoolWorker(pool, slots, tasks, runner, dispatcher, settings);
-        long slotWaitMs = props.getWorker().getSlotWait().toMillis();
+        long slotWaitMs = props.worker().slotWait().toMillis();
         var container = containers.dispatchListener(topics.pool(pool), "swale-pool-" + pool,
-                props.getWorker().getDispatchBatch(),
+                props.worker().dispatchBatch(),
                 (records, ack, consumer) -> intake.take(worker, records, consumer, slotWaitMs));
         worker.attach(new PoolWorker.Flow() {
             @Override
@@ -127,7 +127,7 @@ public class PoolRole implements SmartLifecycle {
         long t0 = System.nanoTime();
         served.values().forEach(s -> s.worker().beginDrain());
         served.values().forEach(s -> s.container().stop());
-        long deadline = t0 + props.getWorker().getShutdownGrace().toNanos();
+        long deadline = t0 + props.worker().shutdownGrace().toNanos();
         for (Served s : served.values()) {
             try {
                 s.worker().drain(java.time.Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));

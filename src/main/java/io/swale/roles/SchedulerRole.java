@@ -30,10 +30,10 @@ public class SchedulerRole implements SmartLifecycle {
         this.sync = sync;
         EventsListener listener = new EventsListener(graphRuns);
         this.events = containers.batchListener(topics.events(), "swale-scheduler",
-                props.getKafka().getListenerConcurrency(), listener::onEvents);
+                props.kafka().listenerConcurrency(), listener::onEvents);
         TriggersListener triggersListener = new TriggersListener(triggerHandler);
         this.triggers = containers.recordListener(topics.triggers(), "swale-scheduler-triggers",
-                props.getKafka().getListenerConcurrency(), triggersListener::onTrigger);
+                props.kafka().listenerConcurrency(), triggersListener::onTrigger);
     }
 
     @Override

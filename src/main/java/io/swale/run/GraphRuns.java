@@ -54,22 +54,17 @@ public final class GraphRuns {
     private final TaskStore tasks;
     private final Submission submission;
     private final Clock clock;
-    private SwaleMetrics metrics = SwaleMetrics.NONE;
+    private final SwaleMetrics metrics;
 
     public GraphRuns(DefinitionCatalog definitions, DefinitionStore definitionStore, RunStore runs, TaskStore tasks,
             Submission submission, Clock clock, SwaleMetrics metrics) {
-        this(definitions, definitionStore, runs, tasks, submission, clock);
-        this.metrics = metrics;
-    }
-
-    public GraphRuns(DefinitionCatalog definitions, DefinitionStore definitionStore, RunStore runs, TaskStore tasks,
-            Submission submission, Clock clock) {
         this.definitions = definitions;
         this.definitionStore = definitionStore;
         this.runs = runs;
         this.tasks = tasks;
         this.submission = submission;
         this.clock = clock;
+        this.metrics = metrics;
     }
 
     /** Creates the run (create-only) and submits every root at rerun 0. */

@@ -33,22 +33,17 @@ public final class Reconciler {
     private final LeaseReaper reaper;
     private final Dispatcher dispatcher;
     private final long staleDispatchMs;
-    private SwaleMetrics metrics = SwaleMetrics.NONE;
+    private final SwaleMetrics metrics;
 
     public Reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, LeaseReaper reaper,
             Dispatcher dispatcher, long staleDispatchMs, SwaleMetrics metrics) {
-        this(runs, tasks, graphRuns, reaper, dispatcher, staleDispatchMs);
-        this.metrics = metrics;
-    }
-
-    public Reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, LeaseReaper reaper,
-            Dispatcher dispatcher, long staleDispatchMs) {
         this.runs = runs;
         this.tasks = tasks;
         this.graphRuns = graphRuns;
         this.reaper = reaper;
         this.dispatcher = dispatcher;
         this.staleDispatchMs = staleDispatchMs;
+        this.metrics = metrics;
     }
 
     public ReconcilePass pass() {

@@ -38,10 +38,6 @@ public final class Submission {
     private final SwaleMetrics metrics;
     private final Clock clock;
 
-    public Submission(TaskStore tasks, Dispatcher dispatcher, PoolCatalog pools) {
-        this(tasks, dispatcher, pools, SwaleMetrics.NONE, Clock.systemUTC());
-    }
-
     public Submission(TaskStore tasks, Dispatcher dispatcher, PoolCatalog pools, SwaleMetrics metrics, Clock clock) {
         this.tasks = tasks;
         this.dispatcher = dispatcher;

@@ -37,19 +37,19 @@ public class SecurityConfiguration {
                 .logout(AbstractHttpConfigurer::disable)
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS));
         boolean local = env.acceptsProfiles(Profiles.of("local"));
-        if (local || props.isOpen()) {
+        if (local || props.open()) {
             if (!local) {
                 log.warn("swale.security.open=true: every endpoint is open to anyone who can reach this port");
             }
             return http.authorizeHttpRequests(a -> a.anyRequest().permitAll()).build();
         }
-        if (props.getToken() == null || props.getToken().isBlank()) {
+        if (props.token().isBlank()) {
             throw new IllegalStateException("swale.security.token is not set: outside the local profile, mutating "
                     + "endpoints and Actuator need a bearer token (set swale.security.token, or swale.security.open=true "
                     + "to run without authentication)");
         }
         return http
-                .addFilterBefore(new BearerTokenFilter(props.getToken()), AnonymousAuthenticationFilter.class)
+                .addFilterBefore(new BearerTokenFilter(props.token()), AnonymousAuthenticationFilter.class)
                 .authorizeHttpRequests(a -> a
                         .requestMatchers("/actuator/health", "/actuator/health/**").permitAll()
                         .requestMatchers("/actuator", "/actuator/**").authenticated()

@@ -1,29 +1,24 @@
 package io.swale.settings;
 
+import static io.swale.settings.PropertyChecks.positive;
+
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
-/** {@code swale.ops.*}: how operators' questions to Kafka are bounded, and how often lag is measured. */
+/**
+ * {@code swale.ops.*}: how operators' questions to Kafka are bounded, and how often lag is measured.
+ *
+ * @param kafkaTimeout The longest any admin query to Kafka (health, lag, dead letters) may take.
+ * @param lagInterval How often swale.kafka.consumer.lag is measured.
+ */
 @ConfigurationProperties("swale.ops")
-public class OpsProperties {
-    /** The longest any admin query to Kafka (health, lag, dead letters) may take. */
-    private Duration kafkaTimeout = Duration.ofSeconds(5);
-    /** How often swale.kafka.consumer.lag is measured. */
-    private Duration lagInterval = Duration.ofSeconds(15);
+public record OpsProperties(
+        @DefaultValue("5s") Duration kafkaTimeout,
+        @DefaultValue("15s") Duration lagInterval) {
 
-    public Duration getKafkaTimeout() {
-        return kafkaTimeout;
-    }
-
-    public void setKafkaTimeout(Duration kafkaTimeout) {
-        this.kafkaTimeout = kafkaTimeout;
-    }
-
-    public Duration getLagInterval() {
-        return lagInterval;
-    }
-
-    public void setLagInterval(Duration lagInterval) {
-        this.lagInterval = lagInterval;
+    public OpsProperties {
+        positive("swale.ops.kafka-timeout", kafkaTimeout);
+        positive("swale.ops.lag-interval", lagInterval);
     }
 }

@@ -25,10 +25,6 @@ public final class Terminations {
     private final Clock clock;
     private final SwaleMetrics metrics;
 
-    public Terminations(TaskStore tasks, EventPublisher events, DeadLetters deadLetters, Clock clock) {
-        this(tasks, events, deadLetters, clock, SwaleMetrics.NONE);
-    }
-
     public Terminations(TaskStore tasks, EventPublisher events, DeadLetters deadLetters, Clock clock,
             SwaleMetrics metrics) {
         this.tasks = tasks;

@@ -50,10 +50,11 @@ public final class AttemptRunner {
     private final Timing timing;
     private final Backoff backoff;
     private final Map<String, String> environment;
-    private SwaleMetrics metrics = SwaleMetrics.NONE;
+    private final SwaleMetrics metrics;
 
     public AttemptRunner(OperatorRegistry operators, TaskStore tasks, Terminations terminations,
-            ScheduledExecutorService ticker, Timing timing, Backoff backoff, Map<String, String> environment) {
+            ScheduledExecutorService ticker, Timing timing, Backoff backoff, Map<String, String> environment,
+            SwaleMetrics metrics) {
         this.operators = operators;
         this.tasks = tasks;
         this.terminations = terminations;
@@ -61,16 +62,13 @@ public final class AttemptRunner {
         this.timing = timing;
         this.backoff = backoff;
         this.environment = Map.copyOf(environment);
+        this.metrics = metrics;
     }
 
     /**
      * Runs the attempt to its end and settles it. {@code cancellation} fires when the run is cancelled (the
      * heartbeat returns the flag), the claim is lost, or the worker gives the attempt up at shutdown.
      */
-    public void metrics(SwaleMetrics metrics) {
-        this.metrics = metrics;
-    }
-
     public void run(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, Cancellation cancellation) {
         try (var ignored = Mdc.of(id)) {
             long t0 = System.nanoTime();

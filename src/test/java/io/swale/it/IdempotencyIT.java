@@ -44,8 +44,8 @@ class IdempotencyIT extends IntegrationTest {
         assertThat(record.get("outcome").toString()).isEqualTo("{\"kind\":\"started\",\"partitions\":[\"p1\"]}");
         assertThat(record.get("handledAt").asString()).endsWith("Z");
         try (Jedis j = redis.getResource()) {
-            assertThat(j.zscore(props.getRedis().getKeyPrefix() + ":expiry", "req:" + key)).isNotNull();
-            assertThat(j.get(props.getRedis().getKeyPrefix() + ":req:" + key)).startsWith("{\"request\":");
+            assertThat(j.zscore(props.redis().keyPrefix() + ":expiry", "req:" + key)).isNotNull();
+            assertThat(j.get(props.redis().keyPrefix() + ":req:" + key)).startsWith("{\"request\":");
         }
     }
 

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
 class HttpOperatorTest {
-    private final HttpOperator operator = new HttpOperator();
+    private final HttpOperator operator = new HttpOperator(HostGuards.NONE);
     private HttpServer server;
     private ExecutorService executor;
     private String base;

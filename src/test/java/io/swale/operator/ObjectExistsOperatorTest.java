@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.node.ObjectNode;
 
 class ObjectExistsOperatorTest {
-    private final ObjectExistsOperator operator = new ObjectExistsOperator();
+    private final ObjectExistsOperator operator = new ObjectExistsOperator(S3Settings.DEFAULT);
 
     @TempDir
     Path tmp;

@@ -15,6 +15,6 @@ public class DashboardConfiguration {
 
     @Bean
     RunIndex runIndex(JedisPool pool, SwaleProperties props) {
-        return new RedisRunIndex(pool, props.getRedis().getKeyPrefix());
+        return new RedisRunIndex(pool, props.redis().keyPrefix());
     }
 }

@@ -56,7 +56,7 @@ public class DashboardViews {
         List<Map<String, Object>> out = new ArrayList<>();
         for (Map<String, Object> g : views.graphs()) {
             String name = (String) g.get("name");
-            List<RunKey> keys = index.partitionsNewestFirst(name, 0, props.getRecentRuns()).stream()
+            List<RunKey> keys = index.partitionsNewestFirst(name, 0, props.recentRuns()).stream()
                     .map(p -> new RunKey(name, p)).toList();
             List<Map<String, Object>> recent = new ArrayList<>();
             for (RunView v : runs.readAll(keys)) {

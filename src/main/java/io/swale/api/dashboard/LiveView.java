@@ -103,10 +103,10 @@ public class LiveView implements SmartLifecycle {
         if (t == null || !running) {
             throw new IllegalStateException("the live view is stopped");
         }
-        if (streams.size() >= props.getMaxStreams()) {
-            throw new TooManyStreams(props.getMaxStreams());
+        if (streams.size() >= props.maxStreams()) {
+            throw new TooManyStreams(props.maxStreams());
         }
-        SseEmitter emitter = new SseEmitter(props.getStreamTimeout().toMillis());
+        SseEmitter emitter = new SseEmitter(props.streamTimeout().toMillis());
         emitter.onCompletion(() -> streams.remove(emitter));
         emitter.onTimeout(() -> {
             streams.remove(emitter);
@@ -154,7 +154,7 @@ public class LiveView implements SmartLifecycle {
         try {
             read(true);
             failures = 0;
-            if (clock.millis() - lastSendMs >= props.getHeartbeat().toMillis()) {
+            if (clock.millis() - lastSendMs >= props.heartbeat().toMillis()) {
                 broadcast(() -> SseEmitter.event().comment("alive"));
             }
         } catch (RuntimeException e) {
@@ -293,7 +293,7 @@ public class LiveView implements SmartLifecycle {
             th.setDaemon(true);
             return th;
         });
-        long every = Math.max(10, props.getPollInterval().toMillis());
+        long every = Math.max(10, props.pollInterval().toMillis());
         t.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.MILLISECONDS);
         thread = t;
         running = true;

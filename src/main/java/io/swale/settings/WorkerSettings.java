@@ -1,0 +1,69 @@
+package io.swale.settings;
+
+import static io.swale.settings.PropertyChecks.atLeast;
+import static io.swale.settings.PropertyChecks.notNegative;
+import static io.swale.settings.PropertyChecks.positive;
+
+import java.time.Duration;
+import java.util.List;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * {@code swale.worker.*}: how a pool-role replica claims, runs and retries attempts.
+ *
+ * @param pools The pools this replica serves; empty serves every configured pool. A Deployment per pool sets
+ *     its own, so a gpu worker does not also take the default pool's work.
+ * @param dispatchBatch Dispatches a pool's listener takes in one poll: as many as its free slots allow are
+ *     claimed in one round trip and committed together; the rest go back to the topic.
+ * @param slotWait How long the dispatch listener waits for a slot while every slot is busy before it hands
+ *     the rest of its poll back and pauses until one frees up. Short attempts end within it, so the listener
+ *     keeps its prefetched dispatches instead of fetching them again.
+ * @param lease How long a claim holds an instance without a heartbeat.
+ * @param heartbeat How often a running attempt renews its lease.
+ * @param cancelPoll How often a running attempt checks its cancel flag.
+ * @param retryInitial The first retry's delay; later ones grow from it.
+ * @param retryMax The longest delay between retries.
+ * @param retryJitter Fraction (0 ≤ j &lt; 1) of a retry delay taken off at random, so retries spread without
+ *     passing the cap.
+ * @param shutdownGrace How long in-flight attempts may run on after shutdown began before their leases are
+ *     given back.
+ * @param id This worker's name in claims and attempt history; empty: host:pid:random.
+ */
+public record WorkerSettings(
+        @DefaultValue List<String> pools,
+        @DefaultValue("64") int dispatchBatch,
+        @DefaultValue("200ms") Duration slotWait,
+        @DefaultValue("60s") Duration lease,
+        @DefaultValue("20s") Duration heartbeat,
+        @DefaultValue("1s") Duration cancelPoll,
+        @DefaultValue("1s") Duration retryInitial,
+        @DefaultValue("5m") Duration retryMax,
+        @DefaultValue("0.2") double retryJitter,
+        @DefaultValue("30s") Duration shutdownGrace,
+        @DefaultValue("") String id) {
+
+    public WorkerSettings {
+        pools = List.copyOf(pools == null ? List.of() : pools);
+        atLeast("swale.worker.dispatch-batch", dispatchBatch, 1);
+        notNegative("swale.worker.slot-wait", slotWait);
+        positive("swale.worker.lease", lease);
+        positive("swale.worker.heartbeat", heartbeat);
+        positive("swale.worker.cancel-poll", cancelPoll);
+        notNegative("swale.worker.retry-initial", retryInitial);
+        notNegative("swale.worker.retry-max", retryMax);
+        if (retryMax.compareTo(retryInitial) < 0) {
+            throw new IllegalArgumentException("swale.worker.retry-max must not be shorter than swale.worker.retry-initial ("
+                    + retryInitial + "), got " + retryMax);
+        }
+        if (!(retryJitter >= 0 && retryJitter < 1)) {
+            throw new IllegalArgumentException("swale.worker.retry-jitter must be at least 0 and below 1, got " + retryJitter);
+        }
+        notNegative("swale.worker.shutdown-grace", shutdownGrace);
+        // an empty id (the default) names the worker host:pid:random
+        id = id == null ? "" : id;
+    }
+
+    public boolean serves(String pool) {
+        return pools.isEmpty() || pools.contains(pool);
+    }
+}
