@@ -76,8 +76,7 @@ public final class DispatchIntake {
             // A failed claim throws before any commit: the error handler's back-off hands the poll over again.
             boolean ran = worker.claimAndRun(taken, () -> {
                 for (int i = 0; i < malformed.size(); i++) {
-                    containers.deadLetter(malformed.get(i),
-                            new PermanentFailure(reasons.get(i).getMessage(), reasons.get(i)));
+                    containers.deadLetter(malformed.get(i), reasons.get(i));
                 }
             });
             if (!ran) {
