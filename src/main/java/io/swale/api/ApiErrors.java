@@ -148,8 +148,10 @@ public class ApiErrors {
 
     @ExceptionHandler(SwaleException.class)
     ProblemDetail swale(SwaleException e) {
-        return e.permanent() ? problem(HttpStatus.CONFLICT, "Refused", e.getMessage())
-                : problem(HttpStatus.SERVICE_UNAVAILABLE, "Try again", e.getMessage());
+        return switch (e) {
+            case SwaleException.Permanent p -> problem(HttpStatus.CONFLICT, "Refused", p.getMessage());
+            case SwaleException.Transient t -> problem(HttpStatus.SERVICE_UNAVAILABLE, "Try again", t.getMessage());
+        };
     }
 
     private static Map<String, Object> problem(Fault f) {

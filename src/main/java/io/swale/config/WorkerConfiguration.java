@@ -9,6 +9,8 @@ import io.swale.task.SwaleMetrics;
 import io.swale.task.Terminations;
 import io.swale.worker.AttemptRunner;
 import io.swale.worker.Backoff;
+import io.swale.worker.LeaseKeeper;
+import io.swale.worker.Settlement;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import org.springframework.context.annotation.Bean;
@@ -34,9 +36,10 @@ public class WorkerConfiguration {
     AttemptRunner attemptRunner(OperatorRegistry operators, TaskStore tasks, Terminations terminations,
             ScheduledExecutorService attemptTicker, SwaleProperties props, SwaleMetrics metrics) {
         var w = props.worker();
-        return new AttemptRunner(operators, tasks, terminations, attemptTicker,
-                new AttemptRunner.Timing(w.lease(), w.heartbeat(), w.cancelPoll()),
-                new Backoff(w.retryInitial(), w.retryMax(), w.retryJitter()), System.getenv(), metrics);
+        return new AttemptRunner(operators,
+                new LeaseKeeper(tasks, attemptTicker, new LeaseKeeper.Timing(w.lease(), w.heartbeat(), w.cancelPoll())),
+                new Settlement(tasks, terminations, new Backoff(w.retryInitial(), w.retryMax(), w.retryJitter()), metrics),
+                System.getenv(), metrics);
     }
 
     @Bean

@@ -18,24 +18,26 @@ import org.slf4j.LoggerFactory;
  * Feeds one poll of a pool's dispatches to its worker: takes as many as the worker has free slots (in
  * order), claims them in one round trip, and goes on as slots free up, committing the offsets of what it
  * claimed once at the end of the poll. When every slot stays busy, it seeks each partition back to its first
- * record not taken, so those come again once a slot is free, and pauses the listener. A malformed dispatch
- * takes no slot: it goes to the dead-letter topic after the claims of its poll.
+ * record not taken, so those come again once a slot is free (the {@link DispatchListener} then pauses). A
+ * malformed dispatch takes no slot: it goes to the dead-letter topic after the claims of its poll.
  */
-public final class DispatchIntake {
+final class DispatchIntake {
     private static final Logger log = LoggerFactory.getLogger(DispatchIntake.class);
 
     private final ListenerContainers containers;
 
-    public DispatchIntake(ListenerContainers containers) {
+    DispatchIntake(ListenerContainers containers) {
         this.containers = containers;
     }
 
     /**
      * Takes the records in order as slots free up, waiting for slots at most {@code slotWaitMs} in all (so a
      * poll never keeps the listener near its poll interval); when that runs out, or the worker drains, the rest
-     * go back and the listener pauses while every slot is busy.
+     * go back.
+     *
+     * @return whether some records went back to the topic
      */
-    public void take(PoolWorker worker, List<ConsumerRecord<String, byte[]>> records, Consumer<?, ?> consumer,
+    boolean take(PoolWorker worker, List<ConsumerRecord<String, byte[]>> records, Consumer<?, ?> consumer,
             long slotWaitMs) {
         long waitUntil = System.nanoTime() + slotWaitMs * 1_000_000;
         int next = 0;
@@ -76,8 +78,7 @@ public final class DispatchIntake {
             // A failed claim throws before any commit: the error handler's back-off hands the poll over again.
             boolean ran = worker.claimAndRun(taken, () -> {
                 for (int i = 0; i < malformed.size(); i++) {
-                    containers.deadLetter(malformed.get(i),
-                            new PermanentFailure(reasons.get(i).getMessage(), reasons.get(i)));
+                    containers.deadLetter(malformed.get(i), reasons.get(i));
                 }
             });
             if (!ran) {
@@ -96,8 +97,9 @@ public final class DispatchIntake {
         }
         if (next < records.size()) {
             firstOffsets(records.subList(next, records.size())).forEach(consumer::seek);
-            worker.pauseIfFull();
+            return true;
         }
+        return false;
     }
 
     private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(List<ConsumerRecord<String, byte[]>> records) {

@@ -49,8 +49,7 @@ public final class EventsListener {
                 e = parse(record);
             } catch (SwaleException malformed) {
                 advance(groups);
-                throw new BatchListenerFailedException(malformed.getMessage(),
-                        new PermanentFailure(malformed.getMessage(), malformed), record);
+                throw new BatchListenerFailedException(malformed.getMessage(), malformed, record);
             }
             groups.computeIfAbsent(e.key(), k -> new Group(record, new LinkedHashSet<>())).nodes().add(e.node());
         }
@@ -63,9 +62,6 @@ public final class EventsListener {
             try (LogContext ignored = LogContext.of(g.getKey().graph(), g.getKey().partition().key(),
                     nodes.size() == 1 ? nodes.iterator().next() : null, null)) {
                 graphRuns.onTasksTerminated(g.getKey(), new ArrayList<>(g.getValue().nodes()));
-            } catch (SwaleException e) {
-                throw new BatchListenerFailedException(e.getMessage(),
-                        e.permanent() ? new PermanentFailure(e.getMessage(), e) : e, g.getValue().first());
             } catch (RuntimeException e) {
                 throw new BatchListenerFailedException(String.valueOf(e.getMessage()), e, g.getValue().first());
             }

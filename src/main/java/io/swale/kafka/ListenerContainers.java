@@ -1,7 +1,15 @@
 package io.swale.kafka;
 
+import io.swale.cron.InvalidCronException;
+import io.swale.definition.DefinitionParseException;
+import io.swale.definition.InvalidDefinitionException;
+import io.swale.definition.InvalidDurationException;
+import io.swale.graph.InvalidPartitionException;
+import io.swale.record.RecordException;
 import io.swale.task.SwaleException;
 import io.swale.task.SwaleMetrics;
+import io.swale.template.RenderException;
+import io.swale.template.TemplateSyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +21,7 @@ import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.BatchAcknowledgingConsumerAwareMessageListener;
@@ -25,8 +34,8 @@ import org.springframework.kafka.listener.MessageListener;
 import org.springframework.util.backoff.ExponentialBackOff;
 
 /**
- * Builds the listener containers: record listeners whose permanent failures go to {@code <topic>.DLT} at
- * once and whose transient failures are retried a few times first.
+ * Builds the listener containers: record listeners whose permanent failures (by type) go to
+ * {@code <topic>.DLT} at once and whose other failures are retried a few times first.
  */
 public final class ListenerContainers {
     /** The header of a dead-lettered record that says why it could not be handled. */
@@ -46,21 +55,12 @@ public final class ListenerContainers {
         this.recoverer = newRecoverer();
     }
 
-    /** A record listener with dead letters: the handler throws SwaleException to classify a failure. */
+    /** A record listener with dead letters: the handler's exception is classified by its type. */
     public ConcurrentMessageListenerContainer<String, byte[]> recordListener(String topic, String group, int concurrency,
             Consumer<ConsumerRecord<String, byte[]>> handler) {
         ContainerProperties props = new ContainerProperties(topic);
         props.setGroupId(group);
-        props.setMessageListener((MessageListener<String, byte[]>) record -> {
-            try {
-                handler.accept(record);
-            } catch (SwaleException e) {
-                if (e.permanent()) {
-                    throw new PermanentFailure(e.getMessage(), e);
-                }
-                throw e;
-            }
-        });
+        props.setMessageListener((MessageListener<String, byte[]>) handler::accept);
         var container = new ConcurrentMessageListenerContainer<>(factory(Map.of()), props);
         container.setConcurrency(concurrency);
         container.setCommonErrorHandler(errorHandler());
@@ -70,8 +70,8 @@ public final class ListenerContainers {
 
     /**
      * A batch listener with dead letters: the handler names a failed record with a
-     * {@link org.springframework.kafka.listener.BatchListenerFailedException} whose cause is a
-     * {@link PermanentFailure} when no retry can help. Offsets are committed asynchronously at most every
+     * {@link org.springframework.kafka.listener.BatchListenerFailedException} whose cause is classified by its
+     * type like a record listener's exception. Offsets are committed asynchronously at most every
      * {@link #BATCH_COMMIT_INTERVAL} rather than after every poll: the handlers are idempotent, so a lost or
      * late commit only means records seen again, and under load one commit covers many polls.
      */
@@ -125,7 +125,13 @@ public final class ListenerContainers {
         ExponentialBackOff backOff = new ExponentialBackOff(200, 2.0);
         backOff.setMaxElapsedTime(3_000);
         DefaultErrorHandler handler = new DefaultErrorHandler(recoverer, backOff);
-        handler.addNotRetryableExceptions(PermanentFailure.class);
+        // No retry changes these: their record goes to the dead-letter topic at once. The handler finds them by
+        // type anywhere in the cause chain (a listener's exception arrives wrapped in a
+        // ListenerExecutionFailedException, a batch listener's in a BatchListenerFailedException too).
+        handler.addNotRetryableExceptions(SwaleException.Permanent.class, RecordException.class,
+                DefinitionParseException.class, InvalidDefinitionException.class, InvalidDurationException.class,
+                InvalidPartitionException.class, InvalidCronException.class, TemplateSyntaxException.class,
+                RenderException.class);
         return handler;
     }
 
@@ -142,16 +148,12 @@ public final class ListenerContainers {
         return recoverer;
     }
 
-    /** The failure of the innermost Swale exception, else of the root cause. */
+    /**
+     * Why the record failed: the message of the root cause, which is the Swale exception when there is one
+     * (a Swale exception never carries a cause).
+     */
     static String reason(Throwable e) {
-        Throwable root = e;
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SwaleException) {
-                return t.getMessage();
-            }
-            root = t;
-        }
-        return String.valueOf(root.getMessage());
+        return String.valueOf(NestedExceptionUtils.getMostSpecificCause(e).getMessage());
     }
 
     private DefaultKafkaConsumerFactory<String, byte[]> factory(Map<String, Object> overrides) {

@@ -112,10 +112,10 @@ public final class Requests {
     }
 
     private static RequestOutcome refusedIfPermanent(SwaleException e) {
-        if (!e.permanent()) {
-            throw e;
-        }
-        return new RequestOutcome.Refused(e.getMessage());
+        return switch (e) {
+            case SwaleException.Permanent p -> new RequestOutcome.Refused(p.getMessage());
+            case SwaleException.Transient t -> throw t;
+        };
     }
 
     /** Writes the record with its expiry entry; if another request with this id won, answers with its record. */

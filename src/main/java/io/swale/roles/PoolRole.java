@@ -1,7 +1,7 @@
 package io.swale.roles;
 
 import io.swale.config.ConfiguredPools;
-import io.swale.kafka.DispatchIntake;
+import io.swale.kafka.DispatchListener;
 import io.swale.kafka.ListenerContainers;
 import io.swale.kafka.PoolTopics;
 import io.swale.kafka.SwaleTopics;
@@ -15,7 +15,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.stereotype.Component;
 
 /** The pool role: one worker and one dispatch listener per pool this replica serves. */
@@ -23,7 +22,7 @@ import org.springframework.stereotype.Component;
 public class PoolRole implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(PoolRole.class);
 
-    private record Served(PoolWorker worker, ConcurrentMessageListenerContainer<String, byte[]> container) {}
+    private record Served(PoolWorker worker, DispatchListener listener) {}
 
     private final SwaleProperties props;
     private final ConfiguredPools pools;
@@ -34,7 +33,6 @@ public class PoolRole implements SmartLifecycle {
     private final AttemptRunner runner;
     private final Dispatcher dispatcher;
     private final PoolWorker.Settings settings;
-    private final DispatchIntake intake;
     private final Map<String, Served> served = new ConcurrentHashMap<>();
     private volatile boolean running;
 
@@ -48,7 +46,6 @@ public class PoolRole implements SmartLifecycle {
         this.tasks = tasks;
         this.runner = runner;
         this.dispatcher = dispatcher;
-        this.intake = new DispatchIntake(containers);
         this.settings = new PoolWorker.Settings(workerId(props.worker().id()),
                 props.worker().lease().toMillis());
     }
@@ -96,24 +93,10 @@ public class PoolRole implements SmartLifecycle {
         poolTopics.ensure(pool);
         PoolWorker worker = new PoolWorker(pool, slots, tasks, runner, dispatcher, settings);
         long slotWaitMs = props.worker().slotWait().toMillis();
-        var container = containers.dispatchListener(topics.pool(pool), "swale-pool-" + pool,
-                props.worker().dispatchBatch(),
-                (records, ack, consumer) -> intake.take(worker, records, consumer, slotWaitMs));
-        worker.attach(new PoolWorker.Flow() {
-            @Override
-            public void pause() {
-                container.pause();
-            }
-
-            @Override
-            public void resume() {
-                if (container.isPauseRequested()) {
-                    container.resume();
-                }
-            }
-        });
-        container.start();
-        served.put(pool, new Served(worker, container));
+        var listener = new DispatchListener(containers, topics.pool(pool), "swale-pool-" + pool,
+                props.worker().dispatchBatch(), worker, slotWaitMs);
+        listener.start();
+        served.put(pool, new Served(worker, listener));
         log.info("serving pool={} slots={}", pool, slots);
     }
 
@@ -126,7 +109,7 @@ public class PoolRole implements SmartLifecycle {
         running = false;
         long t0 = System.nanoTime();
         served.values().forEach(s -> s.worker().beginDrain());
-        served.values().forEach(s -> s.container().stop());
+        served.values().forEach(s -> s.listener().stop());
         long deadline = t0 + props.worker().shutdownGrace().toNanos();
         for (Served s : served.values()) {
             try {

@@ -1,105 +1,82 @@
 package io.swale.task;
 
 /**
- * A failure of a scheduler action, classified as spec §7.12 does: a permanent one is dead-lettered by a
- * listener and refused to a request; a transient one is retried.
+ * A failure of a scheduler action, classified by its type as spec §7.12 does: a {@link Permanent} one is
+ * dead-lettered by a listener at once and refused to a request; a {@link Transient} one is retried.
+ *
+ * <p>A Swale exception never carries a cause: it is always the root cause of whatever wraps it, so the
+ * listeners' error handlers find it by type and its message is the reason a dead letter records.
  */
 public abstract sealed class SwaleException extends RuntimeException {
-    protected SwaleException(String message) {
+    private SwaleException(String message) {
         super(message);
     }
 
-    public abstract boolean permanent();
+    /** No retry can change the outcome: the input or the state it names is wrong. */
+    public abstract static sealed class Permanent extends SwaleException {
+        private Permanent(String message) {
+            super(message);
+        }
+    }
 
-    public static final class UnknownDefinition extends SwaleException {
+    /** Another try may succeed: the state is catching up or was changed concurrently. */
+    public abstract static sealed class Transient extends SwaleException {
+        private Transient(String message) {
+            super(message);
+        }
+    }
+
+    /** A definition not stored yet: the writer of the hash may still be on its way. */
+    public static final class UnknownDefinition extends Transient {
         public UnknownDefinition(String hash) {
             super("definition `" + hash + "` is not in the definition store");
         }
-
-        @Override
-        public boolean permanent() {
-            return false;
-        }
     }
 
-    public static final class UnknownGraph extends SwaleException {
+    public static final class UnknownGraph extends Permanent {
         public UnknownGraph(String graph) {
             super("graph `" + graph + "` does not have an adopted definition");
         }
-
-        @Override
-        public boolean permanent() {
-            return true;
-        }
     }
 
-    public static final class UnknownGraphRun extends SwaleException {
+    public static final class UnknownGraphRun extends Permanent {
         public UnknownGraphRun(String graph, String partition) {
             super("graph `" + graph + "` does not have a run for partition `" + partition + "`");
         }
-
-        @Override
-        public boolean permanent() {
-            return true;
-        }
     }
 
-    public static final class UnknownNode extends SwaleException {
+    public static final class UnknownNode extends Permanent {
         public UnknownNode(String graph, String node) {
             super("graph `" + graph + "` does not have a node `" + node + "`");
         }
-
-        @Override
-        public boolean permanent() {
-            return true;
-        }
     }
 
-    public static final class NoPartition extends SwaleException {
+    public static final class NoPartition extends Permanent {
         public NoPartition(String graph) {
             super("the trigger of graph `" + graph + "` does not determine a partition");
         }
-
-        @Override
-        public boolean permanent() {
-            return true;
-        }
     }
 
-    public static final class UnknownPool extends SwaleException {
+    /** A pool another replica created and this one has not seen yet. */
+    public static final class UnknownPool extends Transient {
         public UnknownPool(String node, String pool) {
             super("node `" + node + "`: pool `" + pool + "` is not configured");
         }
-
-        @Override
-        public boolean permanent() {
-            return false;
-        }
     }
 
-    public static final class Contended extends SwaleException {
+    public static final class Contended extends Transient {
         public Contended(String graph, String partition) {
             super("the run of graph `" + graph + "` for partition `" + partition + "` changed during the transition");
         }
-
-        @Override
-        public boolean permanent() {
-            return false;
-        }
     }
 
-    public static final class InputMismatch extends SwaleException {
+    public static final class InputMismatch extends Permanent {
         public InputMismatch(String runId) {
             super("task instance `" + runId + "` is active with a different input");
         }
-
-        @Override
-        public boolean permanent() {
-            return true;
-        }
     }
 
-    public static final class AssetConflict extends SwaleException {
+    public static final class AssetConflict extends Permanent {
         private final String asset;
         private final String otherGraph;
 
@@ -116,22 +93,12 @@ public abstract sealed class SwaleException extends RuntimeException {
         public String otherGraph() {
             return otherGraph;
         }
-
-        @Override
-        public boolean permanent() {
-            return true;
-        }
     }
 
     /** A message on a Swale topic that is not of the expected form. */
-    public static final class Malformed extends SwaleException {
+    public static final class Malformed extends Permanent {
         public Malformed(String message) {
             super(message);
-        }
-
-        @Override
-        public boolean permanent() {
-            return true;
         }
     }
 }

@@ -51,7 +51,7 @@ class TriggerMessagesTest {
     void aCronFiringWithoutGraphHeaderIsPermanent() {
         assertThatThrownBy(() -> parse("", Map.of(TriggerHeaders.PREVIOUS_FIRE_MS, "1")))
                 .isInstanceOfSatisfying(SwaleException.Malformed.class, e -> {
-                    assertThat(e.permanent()).isTrue();
+                    assertThat(e).isInstanceOf(SwaleException.Permanent.class);
                     assertThat(e.getMessage()).contains(TriggerHeaders.GRAPH);
                 });
     }

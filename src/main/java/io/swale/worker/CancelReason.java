@@ -1,0 +1,24 @@
+package io.swale.worker;
+
+import io.swale.operator.Cancellation;
+
+/** Why the worker stops a running attempt; the attempt's end follows from which one it is. */
+public enum CancelReason implements Cancellation.Reason {
+    /** The graph run was cancelled: the attempt ends its instance cancelled. */
+    RUN_CANCELLED("the graph run was cancelled"),
+    /** Another claim took over (the lease expired): whatever the attempt settles is refused. */
+    CLAIM_LOST("the claim of the attempt ended"),
+    /** The worker stops the attempt to give its lease back at shutdown: the attempt settles nothing. */
+    GIVEN_BACK("the worker shut down and gave the lease back");
+
+    private final String message;
+
+    CancelReason(String message) {
+        this.message = message;
+    }
+
+    @Override
+    public String message() {
+        return message;
+    }
+}

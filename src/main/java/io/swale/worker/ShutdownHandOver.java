@@ -1,0 +1,78 @@
+package io.swale.worker;
+
+import io.swale.store.TaskStore;
+import io.swale.task.Dispatcher;
+import io.swale.task.TaskIdentity;
+import java.time.Duration;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Shutdown that cannot be starved: once the drain begins no slot is reserved and no later dispatch claimed,
+ * so a stream of ready work cannot defer it. In-flight attempts get a grace period; the leases of those
+ * still running after it are given back and their instances dispatched again, so another replica takes
+ * them without waiting for the lease to expire.
+ */
+final class ShutdownHandOver {
+    private static final Logger log = LoggerFactory.getLogger(ShutdownHandOver.class);
+
+    private final String pool;
+    private final String workerId;
+    private final WorkerSlots slots;
+    private final TaskStore tasks;
+    private final Dispatcher dispatcher;
+    private final Settlement settlement;
+
+    ShutdownHandOver(String pool, String workerId, WorkerSlots slots, TaskStore tasks, Dispatcher dispatcher,
+            Settlement settlement) {
+        this.pool = pool;
+        this.workerId = workerId;
+        this.slots = slots;
+        this.tasks = tasks;
+        this.dispatcher = dispatcher;
+        this.settlement = settlement;
+    }
+
+    /**
+     * Lets in-flight attempts finish within {@code grace}; then stops the rest (kills their programs, so no
+     * two copies ever overlap), gives their leases back and dispatches them again. Call after the listener
+     * stopped, so no claim can still be on its way.
+     */
+    PoolWorker.Drained drain(Duration grace) throws InterruptedException {
+        slots.beginDrain();
+        long t0 = System.nanoTime();
+        int before = slots.running();
+        slots.awaitEnd(grace);
+        List<WorkerSlots.Running> left = slots.inFlight();
+        left.forEach(r -> r.cancellation().cancel(CancelReason.GIVEN_BACK));
+        slots.awaitEnd(Duration.ofSeconds(10));
+        for (WorkerSlots.Running r : left) {
+            giveBack(r.id(), r.claim().token());
+        }
+        long handedOver = (System.nanoTime() - t0) / 1_000_000;
+        slots.close();
+        PoolWorker.Drained d = new PoolWorker.Drained(before - left.size(),
+                left.stream().map(r -> r.id().runId()).toList(), handedOver);
+        log.info("pool drained pool={} worker={} finished={} givenBack={} ms={}", pool, workerId,
+                d.finished(), d.givenBack(), d.millis());
+        return d;
+    }
+
+    private void giveBack(TaskIdentity id, long token) {
+        try {
+            switch (tasks.giveBack(id.runKey(), id.runId(), token, CancelReason.GIVEN_BACK.message())) {
+                case RELEASED -> {
+                    dispatcher.dispatch(pool, id);
+                    log.info("lease given back graph={} partition={} node={} runId={}", id.graph(), id.partition(),
+                            id.node(), id.runId());
+                }
+                case CANCELLING -> settlement.endCancelled(id, token);
+                case LOST -> log.info("lease already ended runId={}", id.runId());
+            }
+        } catch (RuntimeException e) {
+            // The lease then expires and the reaper dispatches the instance again.
+            log.warn("lease not given back runId={} error={}", id.runId(), e.toString());
+        }
+    }
+}
