@@ -9,15 +9,17 @@ ARG JDK_IMAGE=eclipse-temurin:21-jdk
 ARG JRE_IMAGE=eclipse-temurin:21-jre
 
 # ---- build: the Maven wrapper, dependencies in their own layer so source edits reuse them ----------
+# -Pslim: the jar without local mode's embedded Kafka broker and redis-server (the image is always given
+# addresses, SWALE_EMBEDDED=false), and without compiling the tests.
 FROM ${JDK_IMAGE} AS build
 WORKDIR /src
 COPY .mvn/ .mvn/
 COPY mvnw pom.xml ./
 RUN --mount=type=cache,target=/root/.m2 \
-    ./mvnw -B -q -ntp dependency:go-offline
+    ./mvnw -B -q -ntp -Pslim dependency:go-offline
 COPY src/ src/
 RUN --mount=type=cache,target=/root/.m2 \
-    ./mvnw -B -q -ntp -DskipTests package \
+    ./mvnw -B -q -ntp -Pslim -DskipTests package \
  && cp target/swale-*.jar /tmp/app.jar \
  && java -Djarmode=tools -jar /tmp/app.jar extract --layers --launcher --destination /layers
 

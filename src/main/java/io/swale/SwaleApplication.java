@@ -7,13 +7,16 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 @SpringBootApplication
 public class SwaleApplication {
     /**
-     * A first argument that names a command runs the command line ({@code swale status}, …; {@code swale bench} measures); no arguments, or
-     * only {@code --option=value} arguments, start the service (interfaces §4).
+     * A first argument that names a command runs the command line ({@code swale status}, …); no arguments, or
+     * only {@code --option=value} arguments, start the service (interfaces §4). The bench is not part of this jar:
+     * {@code bin/swale bench} runs it next to the jar.
      */
     public static void main(String[] args) {
         if (args.length > 0 && "bench".equals(args[0])) {
-            // the bench starts the whole application in this process: dispatched before the command line
-            System.exit(io.swale.bench.BenchCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length)));
+            // formerly dispatched here: say where it went rather than start the service
+            System.err.println("swale: the bench is not part of the service jar; run bin/swale bench (./mvnw package builds"
+                    + " target/bench/ next to the jar)");
+            System.exit(2);
         }
         if (SwaleCli.isCommand(args)) {
             System.exit(SwaleCli.execute(args));

@@ -11,7 +11,7 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 import redis.embedded.RedisServer;
 
 /** An in-process KRaft broker and a real redis-server on free loopback ports. */
-public final class EmbeddedInfrastructure implements AutoCloseable {
+public final class EmbeddedInfrastructure implements EmbeddedServers {
     private static final Logger log = LoggerFactory.getLogger(EmbeddedInfrastructure.class);
 
     private final EmbeddedKafkaKraftBroker kafka;
@@ -60,10 +60,12 @@ public final class EmbeddedInfrastructure implements AutoCloseable {
         return new EmbeddedInfrastructure(kafka, redis, redisPort);
     }
 
+    @Override
     public String kafkaBootstrap() {
         return kafka.getBrokersAsString();
     }
 
+    @Override
     public int redisPort() {
         return redisPort;
     }

@@ -1,16 +1,21 @@
 package io.swale.local;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.util.ClassUtils;
 
 /**
  * Local mode: when no Kafka or Redis address is configured (or {@code swale.embedded=true}), starts the
  * embedded broker and Redis before any bean connects, points the clients at them, and turns on the
- * {@code local} profile's behaviour (loopback binding, pools on demand, the examples folder).
+ * {@code local} profile's behaviour (loopback binding, pools on demand, the examples folder). A jar built with
+ * {@code -Pslim} has no embedded broker or redis-server: there local mode stops the start with a message.
  */
 public final class LocalModeInitializer implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
@@ -20,7 +25,7 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
         if (!wantsEmbedded(env)) {
             return;
         }
-        EmbeddedInfrastructure infra = EmbeddedInfrastructure.start(env.getProperty("swale.kafka.partitions", Integer.class, 4));
+        EmbeddedServers infra = startEmbedded(context.getClassLoader(), env.getProperty("swale.kafka.partitions", Integer.class, 4));
         Map<String, Object> props = new LinkedHashMap<>();
         props.put("spring.kafka.bootstrap-servers", infra.kafkaBootstrap());
         props.put("spring.data.redis.host", "127.0.0.1");
@@ -42,6 +47,47 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
         // Registered before any bean, so destroyed after every bean: clients stop before the broker goes away.
         ((org.springframework.beans.factory.support.DefaultSingletonBeanRegistry) context.getBeanFactory())
                 .registerDisposableBean("swaleEmbeddedInfrastructure", infra::close);
+    }
+
+    private static final String EMBEDDED_INFRASTRUCTURE = "io.swale.local.EmbeddedInfrastructure";
+
+    /** Classes a jar built with -Pslim leaves out: checked before any of them is touched. */
+    static final List<String> EMBEDDED_CLASSES = List.of(EMBEDDED_INFRASTRUCTURE,
+            "org.springframework.kafka.test.EmbeddedKafkaKraftBroker", "redis.embedded.RedisServer");
+
+    /** {@code EmbeddedInfrastructure.start(partitions)}, called by name so that this class compiles without it (-Pslim). */
+    private static EmbeddedServers startEmbedded(ClassLoader loader, int partitions) {
+        requireEmbeddedClasses(loader);
+        Method start;
+        try {
+            start = ClassUtils.forName(EMBEDDED_INFRASTRUCTURE, loader).getMethod("start", int.class);
+        } catch (ReflectiveOperationException | LinkageError e) {
+            throw new IllegalStateException("cannot load " + EMBEDDED_INFRASTRUCTURE, e);
+        }
+        try {
+            return (EmbeddedServers) start.invoke(null, partitions);
+        } catch (InvocationTargetException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static void requireEmbeddedClasses(ClassLoader loader) {
+        for (String name : EMBEDDED_CLASSES) {
+            if (!ClassUtils.isPresent(name, loader)) {
+                throw new IllegalStateException("local mode needs the embedded Kafka broker and redis-server, which this"
+                        + " build of Swale leaves out (it was packaged with -Pslim; " + name + " is missing): set"
+                        + " spring.kafka.bootstrap-servers and spring.data.redis.host (or spring.data.redis.url), or use"
+                        + " the jar of ./mvnw package without -Pslim");
+            }
+        }
     }
 
     static boolean wantsEmbedded(ConfigurableEnvironment env) {

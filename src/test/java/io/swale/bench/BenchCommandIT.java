@@ -1,19 +1,26 @@
 package io.swale.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.swale.record.RecordCodec;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 import redis.embedded.RedisServer;
 import tools.jackson.databind.JsonNode;
 
-/** A bench with tiny sizes, so the command cannot rot: any numbers, every field. */
+/**
+ * A bench with tiny sizes, so the command cannot rot: any numbers, every field. The bench runs in this JVM (its
+ * sources compile with the tests); one more test starts it the documented way, {@code bin/swale bench}, from the
+ * packaged service jar and target/bench.
+ */
 class BenchCommandIT {
 
     @Test
@@ -74,5 +81,24 @@ class BenchCommandIT {
             redis.stop();
             kafka.destroy();
         }
+    }
+
+    @Test
+    void binSwaleBenchLaunchesTheBenchNextToTheServiceJar() throws Exception {
+        String jar = System.getProperty("swale.it.app.jar");
+        Path bench = Path.of("target", "bench");
+        assumeTrue(jar != null && Files.isRegularFile(Path.of(jar)) && Files.isDirectory(bench),
+                "the jars are packaged before failsafe runs; run through ./mvnw verify");
+        try (var lib = Files.list(bench.resolve("lib"))) {
+            assertThat(lib.map(f -> f.getFileName().toString())).anyMatch(n -> n.startsWith("xchart-"));
+        }
+        ProcessBuilder pb = new ProcessBuilder("sh", "bin/swale", "bench", "--help").redirectErrorStream(true);
+        pb.environment().put("SWALE_JAR", jar);
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out).contains("Usage: bench").contains("--chart=<chart>");
     }
 }

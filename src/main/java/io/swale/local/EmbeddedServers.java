@@ -1,0 +1,14 @@
+package io.swale.local;
+
+/**
+ * What local mode uses of {@code EmbeddedInfrastructure}, the in-process broker and redis-server. Local mode
+ * reaches that class by name only: a jar built with {@code -Pslim} has neither it nor the libraries it needs.
+ */
+interface EmbeddedServers extends AutoCloseable {
+    String kafkaBootstrap();
+
+    int redisPort();
+
+    @Override
+    void close();
+}
