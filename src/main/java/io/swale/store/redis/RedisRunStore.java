@@ -3,9 +3,9 @@ package io.swale.store.redis;
 import io.swale.graph.Partition;
 import io.swale.record.GraphRunRecord;
 import io.swale.record.RecordCodec;
-import io.swale.store.InstanceCodec;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
+import io.swale.store.RunVersion;
 import io.swale.store.RunView;
 import io.swale.store.TaskInstance;
 import java.nio.charset.StandardCharsets;
@@ -79,26 +79,30 @@ public final class RedisRunStore implements RunStore {
             }
             RunKey key = runKeys.get(i);
             GraphRunRecord run = RecordCodec.decodeRun(keys.run(key), raw.getBytes(StandardCharsets.UTF_8));
-            views.add(new RunView(key, raw, run, nodes.get(i).get(), new LazyInstances(instances.get(i).get())));
+            String where = key.id() + "#";
+            views.add(new RunView(key, new RunVersion(raw), run,
+                    new LazyDecoded<>(nodes.get(i).get(), (field, json) -> NodeRecordCodec.decode(where + field, json)),
+                    new LazyDecoded<>(instances.get(i).get(), InstanceCodec::decode)));
         }
         return views;
     }
 
     @Override
-    public boolean compareAndPut(RunKey key, String expected, GraphRunRecord next) {
+    public boolean compareAndPut(RunKey key, RunVersion expected, GraphRunRecord next) {
         return compareAndSet(key, expected, next, false);
     }
 
     @Override
-    public boolean compareAndSettle(RunKey key, String expected, GraphRunRecord settled) {
+    public boolean compareAndSettle(RunKey key, RunVersion expected, GraphRunRecord settled) {
         return compareAndSet(key, expected, settled, true);
     }
 
-    private boolean compareAndSet(RunKey key, String expected, GraphRunRecord next, boolean withExpiry) {
+    /** The version is the stored text: WATCH/MULTI/EXEC puts only if it is unchanged byte for byte. */
+    private boolean compareAndSet(RunKey key, RunVersion expected, GraphRunRecord next, boolean withExpiry) {
         String runKey = keys.run(key);
         try (Jedis j = pool.getResource()) {
             j.watch(runKey);
-            if (!expected.equals(j.get(runKey))) {
+            if (!expected.value().equals(j.get(runKey))) {
                 j.unwatch();
                 return false;
             }
@@ -227,27 +231,29 @@ public final class RedisRunStore implements RunStore {
     }
 
     /**
-     * Task instances by run id, each decoded when first looked at: an event that settles nothing never
-     * needs them, and a wide run has many.
+     * Node records or task instances by field, each decoded when first looked at: an event that settles
+     * nothing never needs them, a wide run has many, and a malformed one fails only the caller that reads it.
      */
-    private static final class LazyInstances extends java.util.AbstractMap<String, TaskInstance> {
+    private static final class LazyDecoded<T> extends java.util.AbstractMap<String, T> {
         private final Map<String, String> raw;
-        private final Map<String, TaskInstance> decoded = new java.util.HashMap<>();
-        private Set<Entry<String, TaskInstance>> entries;
+        private final java.util.function.BiFunction<String, String, T> decode;
+        private final Map<String, T> decoded = new java.util.HashMap<>();
+        private Set<Entry<String, T>> entries;
 
-        LazyInstances(Map<String, String> raw) {
+        LazyDecoded(Map<String, String> raw, java.util.function.BiFunction<String, String, T> decode) {
             this.raw = raw;
+            this.decode = decode;
         }
 
         @Override
-        public TaskInstance get(Object runId) {
-            String json = raw.get(runId);
-            return json == null ? null : decoded.computeIfAbsent((String) runId, id -> InstanceCodec.decode(id, json));
+        public T get(Object field) {
+            String json = raw.get(field);
+            return json == null ? null : decoded.computeIfAbsent((String) field, f -> decode.apply(f, json));
         }
 
         @Override
-        public boolean containsKey(Object runId) {
-            return raw.containsKey(runId);
+        public boolean containsKey(Object field) {
+            return raw.containsKey(field);
         }
 
         @Override
@@ -256,10 +262,10 @@ public final class RedisRunStore implements RunStore {
         }
 
         @Override
-        public Set<Entry<String, TaskInstance>> entrySet() {
+        public Set<Entry<String, T>> entrySet() {
             if (entries == null) {
-                Map<String, TaskInstance> all = new LinkedHashMap<>();
-                raw.keySet().forEach(id -> all.put(id, get(id)));
+                Map<String, T> all = new LinkedHashMap<>();
+                raw.keySet().forEach(f -> all.put(f, get(f)));
                 entries = java.util.Collections.unmodifiableMap(all).entrySet();
             }
             return entries;
