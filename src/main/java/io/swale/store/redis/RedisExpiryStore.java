@@ -1,11 +1,9 @@
 package io.swale.store.redis;
 
-import io.swale.record.RecordCodec;
 import io.swale.store.ExpiryStore;
 import io.swale.store.RunKey;
 import io.swale.store.RunVersion;
 import io.swale.store.StoredRun;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -68,7 +66,7 @@ public final class RedisExpiryStore implements ExpiryStore {
             raw = j.get(keys.run(key));
         }
         return raw == null ? Optional.empty() : Optional.of(new StoredRun(new RunVersion(raw),
-                RecordCodec.decodeRun(key.id(), raw.getBytes(StandardCharsets.UTF_8))));
+                RunRecordCodec.decode(key.id(), raw)));
     }
 
     @Override

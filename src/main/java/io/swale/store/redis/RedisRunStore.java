@@ -2,13 +2,11 @@ package io.swale.store.redis;
 
 import io.swale.graph.Partition;
 import io.swale.record.GraphRunRecord;
-import io.swale.record.RecordCodec;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
 import io.swale.store.RunVersion;
 import io.swale.store.RunView;
 import io.swale.store.TaskInstance;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,7 +43,7 @@ public final class RedisRunStore implements RunStore {
             p.zadd(keys.runsOfGraph(key.graph()), 0, key.partition().key());
             p.sadd(keys.graphsWithRuns(), key.graph());
             p.zadd(keys.activeRuns(), run.requestedAtMs(), key.id());
-            Response<String> created = p.set(keys.run(key), text(run), SetParams.setParams().nx());
+            Response<String> created = p.set(keys.run(key), RunRecordCodec.encode(run), SetParams.setParams().nx());
             p.sync();
             return "OK".equals(created.get());
         }
@@ -78,7 +76,7 @@ public final class RedisRunStore implements RunStore {
                 continue;
             }
             RunKey key = runKeys.get(i);
-            GraphRunRecord run = RecordCodec.decodeRun(keys.run(key), raw.getBytes(StandardCharsets.UTF_8));
+            GraphRunRecord run = RunRecordCodec.decode(keys.run(key), raw);
             String where = key.id() + "#";
             views.add(new RunView(key, new RunVersion(raw), run,
                     new LazyDecoded<>(nodes.get(i).get(), (field, json) -> NodeRecordCodec.decode(where + field, json)),
@@ -107,7 +105,7 @@ public final class RedisRunStore implements RunStore {
                 return false;
             }
             Transaction t = j.multi();
-            t.set(runKey, text(next));
+            t.set(runKey, RunRecordCodec.encode(next));
             if (withExpiry) {
                 next.settledAtMs().ifPresent(at -> t.zadd(keys.expiry(), at, "run:" + key.id()));
             }
@@ -184,7 +182,7 @@ public final class RedisRunStore implements RunStore {
                 continue;
             }
             try {
-                out.put(runKeys.get(i), RecordCodec.decodeRun(keys.run(runKeys.get(i)), value.getBytes(StandardCharsets.UTF_8)));
+                out.put(runKeys.get(i), RunRecordCodec.decode(keys.run(runKeys.get(i)), value));
             } catch (RuntimeException e) {
                 log.warn("skipping malformed run record run={} error={}", runKeys.get(i), e.getMessage());
             }
@@ -270,9 +268,5 @@ public final class RedisRunStore implements RunStore {
             }
             return entries;
         }
-    }
-
-    private static String text(GraphRunRecord run) {
-        return new String(RecordCodec.encode(run), StandardCharsets.UTF_8);
     }
 }

@@ -34,4 +34,15 @@ class NodeRecordCodecTest {
         assertThatThrownBy(() -> NodeRecordCodec.decode("g/p#t:n", "{\"status\":\"odd\"}"))
                 .isInstanceOf(RecordException.class).hasMessageContaining("g/p#t:n");
     }
+
+    @Test
+    void anOutputThatWouldPassTheCapIsDroppedAndMarkedOmitted() {
+        String big = "x".repeat(NodeRecordCodec.MAX_RECORD_BYTES);
+        NodeRecord r = new NodeRecord(NodeStatus.SUCCEEDED, "r", "h", 0, 1,
+                Optional.of(RecordCodec.JSON.getNodeFactory().stringNode(big)), false, Optional.empty());
+        NodeRecord stored = NodeRecordCodec.decode("k", NodeRecordCodec.encode(r));
+        assertThat(stored.output()).isEmpty();
+        assertThat(stored.outputOmitted()).isTrue();
+        assertThat(stored.runId()).isEqualTo("r");
+    }
 }
