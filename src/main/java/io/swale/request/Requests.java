@@ -1,11 +1,11 @@
 package io.swale.request;
 
-import io.swale.record.AdminRequest;
-import io.swale.record.RequestOutcome;
-import io.swale.record.RequestJson;
-import io.swale.record.RequestRecord;
 import io.swale.graph.Partition;
 import io.swale.logging.LogContext;
+import io.swale.record.AdminRequest;
+import io.swale.record.RequestJson;
+import io.swale.record.RequestOutcome;
+import io.swale.record.RequestRecord;
 import io.swale.run.GraphRuns;
 import io.swale.run.RerunOutcome;
 import io.swale.store.RequestStore;

@@ -1,12 +1,12 @@
 package io.swale.store.redis;
 
-import io.swale.record.AdminRequest;
-import io.swale.record.RequestOutcome;
-import io.swale.record.RequestRecord;
 import io.swale.graph.Partition;
+import io.swale.record.AdminRequest;
 import io.swale.record.RecordCodec;
 import io.swale.record.RecordException;
 import io.swale.record.RequestJson;
+import io.swale.record.RequestOutcome;
+import io.swale.record.RequestRecord;
 import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
