@@ -10,13 +10,12 @@ import io.swale.record.RecordCodec;
 import io.swale.run.Reconciler;
 import io.swale.run.RunRecords;
 import io.swale.run.TaskInputs;
-import io.swale.store.InstanceCodec;
+import io.swale.store.PendingInstance;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
 import io.swale.store.TaskStore;
 import io.swale.store.redis.RedisKeys;
 import io.swale.task.ReconcilePass;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -117,20 +116,19 @@ final class ScaleBench {
         runStore.create(key, GraphRunRecord.started(hash, System.currentTimeMillis()));
         Node a = graph.node("a").orElseThrow();
         String aId = key.runId("a", 0);
-        tasks.submit(key, aId, InstanceCodec.pending("a", Optional.empty(), hash, 0, a.pool(), a.maxAttempts()),
-                TaskInputs.text(TaskInputs.of(graph, a, Map.of())));
+        tasks.submit(key, aId, new PendingInstance("a", Optional.empty(), hash, 0, a.pool(), a.maxAttempts()),
+                TaskInputs.of(graph, a, Map.of()));
         long token = ((TaskStore.Claim.Claimed) tasks.claim(key, aId, 3_600_000, "bench")).token();
         ObjectNode output = RecordCodec.JSON.createObjectNode().put("node", "a");
         NodeRecord record = new NodeRecord(NodeStatus.SUCCEEDED, aId, hash, 0, System.currentTimeMillis(),
                 Optional.of(output), false, Optional.empty());
-        tasks.finish(key, aId, token, RunRecords.field(a), new String(RecordCodec.encode(record), StandardCharsets.UTF_8),
-                NodeStatus.SUCCEEDED.wireName(), 0, "");
+        tasks.finish(key, RunRecords.field(a), token, record);
         Map<String, NodeRecord> current = Map.of("a", record);
         for (String name : List.of("b", "c")) {
             Node node = graph.node(name).orElseThrow();
             String id = key.runId(name, 0);
-            tasks.submit(key, id, InstanceCodec.pending(name, Optional.empty(), hash, 0, node.pool(), node.maxAttempts()),
-                    TaskInputs.text(TaskInputs.of(graph, node, current)));
+            tasks.submit(key, id, new PendingInstance(name, Optional.empty(), hash, 0, node.pool(), node.maxAttempts()),
+                    TaskInputs.of(graph, node, current));
             tasks.claim(key, id, 3_600_000, "bench");
         }
     }

@@ -11,6 +11,7 @@ import io.swale.run.DefinitionCatalog;
 import io.swale.run.GraphRuns;
 import io.swale.store.RunKey;
 import io.swale.store.redis.RedisKeys;
+import io.swale.store.redis.RunRecordCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -116,7 +117,7 @@ final class ShapeRunner {
             while (!open.isEmpty()) {
                 String json = own.get(keys.run(open.peek()));
                 ownCommands++;
-                if (json == null || RecordCodec.decodeRun(keys.run(open.peek()), json.getBytes(StandardCharsets.UTF_8))
+                if (json == null || RunRecordCodec.decode(keys.run(open.peek()), json)
                         .state() == RunState.ACTIVE) {
                     break;
                 }
@@ -150,7 +151,7 @@ final class ShapeRunner {
             p.sync();
             for (int i = 0; i < batch.size(); i++) {
                 RunKey k = new RunKey(graph.name(), batch.get(i));
-                GraphRunRecord run = RecordCodec.decodeRun(keys.run(k), runs.get(i).get().getBytes(StandardCharsets.UTF_8));
+                GraphRunRecord run = RunRecordCodec.decode(keys.run(k), runs.get(i).get());
                 if (run.state() != RunState.COMPLETE) {
                     throw new IllegalStateException("run " + k.id() + " settled " + run.state().wireName());
                 }

@@ -7,7 +7,7 @@ import io.swale.graph.Graph;
 import io.swale.graph.Partition;
 import io.swale.graph.PartitionRange;
 import io.swale.graph.Partitioning;
-import io.swale.request.RequestCodec;
+import io.swale.record.RequestJson;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -89,7 +89,7 @@ public class BackfillController {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("partition", r.partition().key());
             m.put("node", r.node());
-            m.put("outcome", RequestCodec.outcome(r.outcome()));
+            m.put("outcome", RequestJson.outcome(r.outcome()));
             reruns.add(m);
         }
         out.put("reruns", reruns);

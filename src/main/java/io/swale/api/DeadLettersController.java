@@ -11,7 +11,7 @@ import io.swale.kafka.DeadLetter;
 import io.swale.kafka.DeadLetterBrowser;
 import io.swale.kafka.KafkaInspector;
 import io.swale.kafka.SwaleTopics;
-import io.swale.request.AdminRequest;
+import io.swale.record.AdminRequest;
 import io.swale.request.Requests;
 import io.swale.task.TaskIdentity;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package io.swale.api;
 
-import io.swale.request.RequestOutcome;
-import io.swale.request.RequestRecord;
+import io.swale.record.AdminRequest;
+import io.swale.record.RequestOutcome;
+import io.swale.record.RequestRecord;
 import io.swale.request.Refusals;
-import io.swale.request.AdminRequest;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.http.HttpStatus;

@@ -3,9 +3,9 @@ package io.swale.api;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import io.swale.request.RequestCodec;
-import io.swale.request.RequestOutcome;
-import io.swale.request.RequestRecord;
+import io.swale.record.RequestJson;
+import io.swale.record.RequestOutcome;
+import io.swale.record.RequestRecord;
 import io.swale.request.Requests;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -36,9 +36,9 @@ public class RequestsController {
                 .orElseThrow(() -> new ApiErrors.NotFound("no request record for id `" + id + "`"));
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("id", r.id());
-        out.put("request", RequestCodec.request(r.request()));
+        out.put("request", RequestJson.request(r.request()));
         out.put("handledAt", RunViews.time(r.handledAtMs()));
-        ObjectNode outcome = RequestCodec.outcome(r.outcome());
+        ObjectNode outcome = RequestJson.outcome(r.outcome());
         if (r.outcome() instanceof RequestOutcome.Rerun x) {
             outcome.remove("run_id");
             outcome.put("runId", x.runId());

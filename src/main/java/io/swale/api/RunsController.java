@@ -6,7 +6,7 @@ import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.swale.graph.Partition;
-import io.swale.request.AdminRequest;
+import io.swale.record.AdminRequest;
 import io.swale.request.Requests;
 import java.util.ArrayList;
 import java.util.List;

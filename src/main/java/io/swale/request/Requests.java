@@ -2,6 +2,10 @@ package io.swale.request;
 
 import io.swale.graph.Partition;
 import io.swale.logging.LogContext;
+import io.swale.record.AdminRequest;
+import io.swale.record.RequestJson;
+import io.swale.record.RequestOutcome;
+import io.swale.record.RequestRecord;
 import io.swale.run.GraphRuns;
 import io.swale.run.RerunOutcome;
 import io.swale.store.RequestStore;
@@ -43,7 +47,7 @@ public final class Requests {
     }
 
     public Optional<RequestRecord> find(RequestId id) {
-        return store.get(id.value()).map(json -> RequestCodec.decode(id.value(), json));
+        return store.get(id.value());
     }
 
     /** Handles a request under an id, or answers from the record an earlier request with that id wrote. */
@@ -60,8 +64,8 @@ public final class Requests {
             case AdminRequest.Cancel c -> record(id, c, now, cancel(c));
         };
         try (LogContext ignored = LogContext.run(request.graph(), null)) {
-            log.info("request id={} kind={} outcome={}", id, RequestCodec.request(request).path("kind").asString(),
-                    RequestCodec.outcome(handled.outcome()).path("kind").asString());
+            log.info("request id={} kind={} outcome={}", id, RequestJson.request(request).path("kind").asString(),
+                    RequestJson.outcome(handled.outcome()).path("kind").asString());
         }
         return handled;
     }
@@ -97,8 +101,7 @@ public final class Requests {
         RerunOutcome outcome;
         try {
             outcome = graphRuns.rerun(r.graph(), r.partition(), r.node(), runId -> Optional.of(new TaskStore.RequestWrite(
-                    id.value(), RequestCodec.encode(new RequestRecord(id.value(), r, now,
-                            new RequestOutcome.Rerun(runId), false)), now)));
+                    new RequestRecord(id.value(), r, now, new RequestOutcome.Rerun(runId), false))));
         } catch (SwaleException e) {
             return record(id, r, now, refusedIfPermanent(e));
         }
@@ -121,7 +124,7 @@ public final class Requests {
     /** Writes the record with its expiry entry; if another request with this id won, answers with its record. */
     private RequestRecord record(RequestId id, AdminRequest request, long now, RequestOutcome outcome) {
         RequestRecord record = new RequestRecord(id.value(), request, now, outcome, false);
-        if (store.putIfAbsent(id.value(), RequestCodec.encode(record), now)) {
+        if (store.putIfAbsent(record)) {
             return record;
         }
         return find(id).map(r -> replay(r, request)).orElse(record);

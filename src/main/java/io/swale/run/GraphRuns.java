@@ -11,7 +11,6 @@ import io.swale.record.GraphRecord;
 import io.swale.record.GraphRunRecord;
 import io.swale.record.NodeRecord;
 import io.swale.record.NodeStatus;
-import io.swale.record.RecordCodec;
 import io.swale.record.RunState;
 import io.swale.store.DefinitionStore;
 import io.swale.store.RunKey;
@@ -21,7 +20,6 @@ import io.swale.store.TaskInstance;
 import io.swale.store.TaskStore;
 import io.swale.task.SwaleException;
 import io.swale.task.SwaleMetrics;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -192,7 +190,7 @@ public final class GraphRuns {
             return r != null && r.rerun() >= e.getValue();
         });
         GraphRunRecord settled = run.withState(settledState.get(), Optional.of(clock.millis())).withExpectedReruns(expected);
-        if (!runs.compareAndSettle(view.key(), view.runBytes(), settled)) {
+        if (!runs.compareAndSettle(view.key(), view.version(), settled)) {
             return false;
         }
         if (view.instances().values().stream().noneMatch(i -> i.status().isActive())) {
@@ -245,7 +243,7 @@ public final class GraphRuns {
             }
             if (!draft.equals(run)) {
                 runs.markActive(key);
-                if (!runs.compareAndPut(key, view.runBytes(), draft)) {
+                if (!runs.compareAndPut(key, view.version(), draft)) {
                     continue;
                 }
             }
@@ -270,7 +268,7 @@ public final class GraphRuns {
             return false;
         }
         GraphRunRecord cancelled = view.get().run().withState(RunState.CANCELLED, Optional.of(clock.millis()));
-        if (!runs.compareAndSettle(key, view.get().runBytes(), cancelled)) {
+        if (!runs.compareAndSettle(key, view.get().version(), cancelled)) {
             return false;
         }
         metrics.runSettled(graphName, RunState.CANCELLED.wireName());
@@ -294,8 +292,7 @@ public final class GraphRuns {
             TaskInstance instance = view.instances().get(runId.get());
             NodeRecord record = new NodeRecord(NodeStatus.CANCELLED, runId.get(), view.run().definition(),
                     instance.rerun(), clock.millis(), Optional.empty(), false, Optional.of("the graph run was cancelled"));
-            String json = new String(RecordCodec.encode(record), StandardCharsets.UTF_8);
-            TaskStore.Cancel outcome = tasks.cancel(view.key(), runId.get(), RunRecords.field(n), json, instance.rerun());
+            TaskStore.Cancel outcome = tasks.cancel(view.key(), RunRecords.field(n), record);
             if (outcome != TaskStore.Cancel.INACTIVE) {
                 reached++;
             }

@@ -1,11 +1,10 @@
 package io.swale.run;
 
 import io.swale.record.GraphRunRecord;
-import io.swale.record.RecordCodec;
 import io.swale.store.ExpiryStore.Entry;
 import io.swale.store.ExpiryStore;
 import io.swale.store.RunKey;
-import java.nio.charset.StandardCharsets;
+import io.swale.store.StoredRun;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -98,12 +97,12 @@ public final class RetentionPass {
             store.removeEntry(entry);
             return Outcome.STALE;
         }
-        Optional<String> raw = store.runBytes(key.get());
-        if (raw.isEmpty()) {
+        Optional<StoredRun> stored = store.run(key.get());
+        if (stored.isEmpty()) {
             store.removeEntry(entry);
             return Outcome.STALE;
         }
-        GraphRunRecord run = RecordCodec.decodeRun(key.get().id(), raw.get().getBytes(StandardCharsets.UTF_8));
+        GraphRunRecord run = stored.get().run();
         if (!run.settledAtMs().equals(Optional.of(entry.atMs()))) {
             store.removeEntry(entry);
             return Outcome.STALE;
@@ -111,7 +110,7 @@ public final class RetentionPass {
         if (!definitionLoads(key.get(), run.definition())) {
             return Outcome.KEPT;
         }
-        if (!store.expireRun(key.get(), raw.get(), entry)) {
+        if (!store.expireRun(key.get(), stored.get().version(), entry)) {
             return Outcome.KEPT;
         }
         log.info("run expired graph={} partition={} settledAtMs={}", key.get().graph(), key.get().partition(),

@@ -3,10 +3,8 @@ package io.swale.run;
 import io.swale.graph.Graph;
 import io.swale.graph.Node;
 import io.swale.record.NodeRecord;
-import io.swale.record.RecordCodec;
-import io.swale.store.NodeRecordField;
+import io.swale.store.RecordField;
 import io.swale.store.RunView;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -19,11 +17,11 @@ import java.util.Optional;
 public final class RunRecords {
     private RunRecords() {}
 
-    public static String field(String node, Optional<String> asset) {
-        return NodeRecordField.of(node, asset);
+    public static RecordField field(String node, Optional<String> asset) {
+        return new RecordField(node, asset);
     }
 
-    public static String field(Node node) {
+    public static RecordField field(Node node) {
         return field(node.name(), node.produces());
     }
 
@@ -31,10 +29,9 @@ public final class RunRecords {
     public static Map<String, NodeRecord> byNode(Graph graph, RunView view) {
         Map<String, NodeRecord> out = new LinkedHashMap<>();
         for (Node n : graph.nodes()) {
-            String json = view.nodeRecords().get(field(n));
-            if (json != null) {
-                out.put(n.name(), RecordCodec.decodeNode(view.key().id() + "#" + field(n),
-                        json.getBytes(StandardCharsets.UTF_8)));
+            NodeRecord r = view.nodeRecords().get(field(n).key());
+            if (r != null) {
+                out.put(n.name(), r);
             }
         }
         return out;

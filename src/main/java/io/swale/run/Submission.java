@@ -4,7 +4,7 @@ import io.swale.graph.Graph;
 import io.swale.graph.Node;
 import io.swale.graph.Partition;
 import io.swale.record.NodeRecord;
-import io.swale.store.InstanceCodec;
+import io.swale.store.PendingInstance;
 import io.swale.store.RunKey;
 import io.swale.store.TaskStore;
 import io.swale.task.Dispatcher;
@@ -91,11 +91,10 @@ public final class Submission {
         TaskIdentity identity = new TaskIdentity(graph.name(), partition, node.name(), node.produces(), definition, rerun);
         RunKey key = identity.runKey();
         String runId = identity.runId();
-        String input = TaskInputs.text(TaskInputs.of(graph, node, current));
         long ready = readyUs.orElseGet(this::nowUs);
-        String instance = InstanceCodec.pending(node.name(), node.produces(), definition, rerun, node.pool(),
+        PendingInstance instance = new PendingInstance(node.name(), node.produces(), definition, rerun, node.pool(),
                 node.maxAttempts(), OptionalLong.of(ready));
-        return switch (tasks.submit(key, runId, instance, input, request.apply(runId))) {
+        return switch (tasks.submit(key, runId, instance, TaskInputs.of(graph, node, current), request.apply(runId))) {
             case NEW -> {
                 recordSubmitted(node, ready);
                 dispatcher.dispatch(node.pool(), identity);
@@ -128,9 +127,9 @@ public final class Submission {
                     r.rerun());
             identities.add(identity);
             submits.add(new TaskStore.SubmitRequest(identity.runId(),
-                    InstanceCodec.pending(node.name(), node.produces(), definition, r.rerun(), node.pool(),
+                    new PendingInstance(node.name(), node.produces(), definition, r.rerun(), node.pool(),
                             node.maxAttempts(), OptionalLong.of(ready)),
-                    TaskInputs.text(TaskInputs.of(graph, node, current))));
+                    TaskInputs.of(graph, node, current)));
         }
         if (identities.isEmpty()) {
             return List.of();

@@ -1,16 +1,14 @@
 package io.swale.store;
 
 import io.swale.record.RecordCodec;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * One ended attempt of a task instance, as the Redis scripts keep it (capped per instance).
+ * One ended attempt of a task instance, as the store keeps it (capped per instance). Its JSON form here is
+ * the one the dead-letter copy carries.
  *
  * @param attempt the attempt number within its step (1 for the first)
  * @param worker the worker that held the claim
@@ -22,29 +20,6 @@ public record AttemptRecord(long attempt, long step, Optional<String> worker, lo
     /** Outcomes that did not use an attempt of the step's budget. */
     public boolean counted() {
         return !"released".equals(outcome);
-    }
-
-    /** Parses the stored JSON array; a malformed value reads as no history. */
-    public static List<AttemptRecord> parseAll(String json) {
-        List<AttemptRecord> out = new ArrayList<>();
-        if (json == null || json.isEmpty()) {
-            return out;
-        }
-        JsonNode list;
-        try {
-            list = RecordCodec.JSON.readTree(json);
-        } catch (JacksonException e) {
-            return out;
-        }
-        if (list == null || !list.isArray()) {
-            return out;
-        }
-        for (JsonNode e : list) {
-            out.add(new AttemptRecord(e.path("attempt").asLong(), e.path("step").asLong(),
-                    text(e, "worker"), e.path("started_ms").asLong(), e.path("ended_ms").asLong(),
-                    e.path("outcome").asString(""), text(e, "error")));
-        }
-        return out;
     }
 
     public ObjectNode toJson() {
@@ -63,10 +38,5 @@ public record AttemptRecord(long attempt, long step, Optional<String> worker, lo
         ArrayNode a = RecordCodec.JSON.createArrayNode();
         all.forEach(r -> a.add(r.toJson()));
         return a;
-    }
-
-    private static Optional<String> text(JsonNode o, String field) {
-        JsonNode v = o.get(field);
-        return v == null || !v.isString() ? Optional.empty() : Optional.of(v.asString());
     }
 }

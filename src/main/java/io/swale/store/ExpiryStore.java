@@ -18,13 +18,13 @@ public interface ExpiryStore {
     /** Deletes the entry if it still has this time; true when it did. */
     boolean removeEntry(Entry entry);
 
-    /** The run record exactly as stored. */
-    Optional<String> runBytes(RunKey key);
+    /** The run record with its version; a malformed record is a {@link io.swale.record.RecordException}. */
+    Optional<StoredRun> run(RunKey key);
 
     /**
-     * If the run record is still {@code expected}: deletes it with its node records, task instances and task
+     * If the run record is still at version {@code expected}: deletes it with its node records, task instances and task
      * inputs in one atomic step on the run's keys, then its index entries and the expiry entry. True when the
      * run was removed; false when it changed meanwhile (nothing is deleted).
      */
-    boolean expireRun(RunKey key, String expected, Entry entry);
+    boolean expireRun(RunKey key, RunVersion expected, Entry entry);
 }

@@ -1,11 +1,15 @@
 package io.swale.store;
 
+import io.swale.record.RequestRecord;
 import java.util.Optional;
 
 /** Request records by request id (spec §5.5, §10), each written once together with its expiry entry. */
 public interface RequestStore {
-    Optional<String> get(String id);
+    Optional<RequestRecord> get(String id);
 
-    /** Writes the record and its expiry entry in one atomic unit; false when the id already has a record. */
-    boolean putIfAbsent(String id, String recordJson, long handledAtMs);
+    /**
+     * Writes the record under its id with its expiry entry (at its handled time) in one atomic unit; false
+     * when the id already has a record.
+     */
+    boolean putIfAbsent(RequestRecord record);
 }

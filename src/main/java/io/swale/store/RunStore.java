@@ -17,14 +17,14 @@ public interface RunStore {
     /** Reads many runs in one pipelined round trip; absent runs are left out. */
     List<RunView> readAll(List<RunKey> keys);
 
-    /** Puts {@code next} only if the stored bytes are still {@code expected}. */
-    boolean compareAndPut(RunKey key, String expected, GraphRunRecord next);
+    /** Puts {@code next} only if the stored run record is still at version {@code expected}. */
+    boolean compareAndPut(RunKey key, RunVersion expected, GraphRunRecord next);
 
     /**
-     * Puts a settled (or cancelled) record together with its expiry entry, only if the stored bytes are
-     * still {@code expected}.
+     * Puts a settled (or cancelled) record together with its expiry entry, only if the stored run record is
+     * still at version {@code expected}.
      */
-    boolean compareAndSettle(RunKey key, String expected, GraphRunRecord settled);
+    boolean compareAndSettle(RunKey key, RunVersion expected, GraphRunRecord settled);
 
     /** Runs in the active-runs index (active runs, and settled ones with instances still active). */
     List<RunKey> activeRuns();

@@ -1,18 +1,19 @@
 package io.swale.store;
 
 import io.swale.record.GraphRunRecord;
+import io.swale.record.NodeRecord;
 import java.util.Map;
 
 /**
  * Everything stored for one graph run, read in one round trip.
  *
- * @param runBytes the run record exactly as stored, the value a compare-and-put compares against
- * @param nodeRecords node records by record field (asset or task identity), raw JSON
+ * @param version the version of the run record as read, the value a compare-and-put compares against
+ * @param nodeRecords node records by {@link RecordField#key()}; a malformed record throws when looked up
  * @param instances task instances by run id
  */
 public record RunView(
         RunKey key,
-        String runBytes,
+        RunVersion version,
         GraphRunRecord run,
-        Map<String, String> nodeRecords,
+        Map<String, NodeRecord> nodeRecords,
         Map<String, TaskInstance> instances) {}

@@ -1,7 +1,11 @@
 package io.swale.store;
 
+import io.swale.record.NodeRecord;
+import io.swale.record.RequestRecord;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Task-instance transitions. Each is one atomic Redis script on the keys of one graph run, so it is
@@ -10,17 +14,29 @@ import java.util.Optional;
 public interface TaskStore {
     enum Submit { NEW, EXISTS, MISMATCH }
 
-    /** The request record written with a new submission (a Submitted rerun, spec §10), only if it is new. */
-    record RequestWrite(String id, String recordJson, long handledAtMs) {}
+    /**
+     * The request record written with a new submission (a Submitted rerun, spec §10), only if it is new; its
+     * expiry entry is at its handled time.
+     */
+    record RequestWrite(RequestRecord record) {
+        public RequestWrite {
+            java.util.Objects.requireNonNull(record, "record");
+        }
+    }
 
     /** The outcome of a claim. */
     sealed interface Claim {
-        /** @param submittedMs when the instance was first submitted (Redis time, as nowMs) */
-        record Claimed(long token, long attempt, long maxAttempts, long step, String input, Optional<String> stepState,
-                long nowMs, long submittedMs)
+        /**
+         * @param input the task input; empty when the stored one does not read as a task input (the attempt
+         *     then fails permanently)
+         * @param stepState what the last step of a continuing task left for the next one
+         * @param submittedMs when the instance was first submitted (Redis time, as nowMs)
+         */
+        record Claimed(long token, long attempt, long maxAttempts, long step, Optional<TaskInput> input,
+                Optional<JsonNode> stepState, long nowMs, long submittedMs)
                 implements Claim {
-            public Claimed(long token, long attempt, long maxAttempts, long step, String input,
-                    Optional<String> stepState, long nowMs) {
+            public Claimed(long token, long attempt, long maxAttempts, long step, Optional<TaskInput> input,
+                    Optional<JsonNode> stepState, long nowMs) {
                 this(token, attempt, maxAttempts, step, input, stepState, nowMs, nowMs);
             }
         }
@@ -63,12 +79,16 @@ public interface TaskStore {
     /** A waiting instance in the delayed set. */
     record Delayed(RunKey key, String runId) {}
 
-    default Submit submit(RunKey key, String runId, String instanceJson, String inputJson) {
-        return submit(key, runId, instanceJson, inputJson, Optional.empty());
+    default Submit submit(RunKey key, String runId, PendingInstance instance, TaskInput input) {
+        return submit(key, runId, instance, input, Optional.empty());
     }
 
-    /** Creates the instance if its run id is unknown; the request write commits only with a new instance. */
-    Submit submit(RunKey key, String runId, String instanceJson, String inputJson, Optional<RequestWrite> request);
+    /**
+     * Creates the instance if its run id is unknown; the request write commits only with a new instance. An
+     * existing run id answers EXISTS when its stored input equals {@code input}, else MISMATCH.
+     */
+    Submit submit(RunKey key, String runId, PendingInstance instance, TaskInput input,
+            Optional<RequestWrite> request);
 
     /** Claims a pending instance for {@code worker}: attempt + 1, a new fencing token, a lease from Redis time. */
     Claim claim(RunKey key, String runId, long leaseMs, String worker);
@@ -85,24 +105,31 @@ public interface TaskStore {
     }
 
     /** One submission of {@link #submitAll}. */
-    record SubmitRequest(String runId, String instanceJson, String inputJson) {}
+    record SubmitRequest(String runId, PendingInstance instance, TaskInput input) {}
 
     /**
      * Several submissions to one graph run, each its own atomic script as {@link #submit}, sent together:
      * one round trip for all of them. Outcomes in the order of the requests.
      */
     default List<Submit> submitAll(RunKey key, List<SubmitRequest> requests) {
-        return requests.stream().map(r -> submit(key, r.runId(), r.instanceJson(), r.inputJson())).toList();
+        return requests.stream().map(r -> submit(key, r.runId(), r.instance(), r.input())).toList();
     }
 
     Heartbeat heartbeat(RunKey key, String runId, long token, long leaseMs);
 
-    /** Terminates the instance held with {@code token}: node record, terminal state and history entry at once. */
-    Finish finish(RunKey key, String runId, long token, String recordField, String recordJson, String status,
-            long rerun, String error);
+    /**
+     * Terminates the instance {@code record.runId()} held with {@code token}: the node record at
+     * {@code field}, the terminal state (the record's status) and the history entry (with the record's error)
+     * at once.
+     */
+    Finish finish(RunKey key, RecordField field, long token, NodeRecord record);
 
+    /**
+     * Parks the instance held with {@code token} until {@code delayMs} from now: a retry of the step, or with
+     * {@code nextStep} the next step of a continuing task, which gets {@code stepState}.
+     */
     Park park(RunKey key, String runId, long token, long delayMs, String error, boolean nextStep,
-            String stepState);
+            Optional<JsonNode> stepState);
 
     /** A waiting instance whose delay is over becomes pending again; returns it when it did. */
     Optional<TaskInstance> releaseDue(RunKey key, String runId);
@@ -118,9 +145,13 @@ public interface TaskStore {
     List<AttemptRecord> history(RunKey key, String runId);
 
     /** The ended attempts of every instance of a run, by run id. */
-    java.util.Map<String, List<AttemptRecord>> histories(RunKey key);
+    Map<String, List<AttemptRecord>> histories(RunKey key);
 
-    Cancel cancel(RunKey key, String runId, String recordField, String cancelledRecordJson, long rerun);
+    /**
+     * Cancels the active instance {@code cancelled.runId()}: a pending or waiting one at once (writing
+     * {@code cancelled} at {@code field}), a running one by flagging it for its holder.
+     */
+    Cancel cancel(RunKey key, RecordField field, NodeRecord cancelled);
 
     void scheduleDelayed(RunKey key, String runId, long dueMs);
 

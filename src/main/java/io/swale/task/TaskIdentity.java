@@ -1,7 +1,7 @@
 package io.swale.task;
 
 import io.swale.graph.Partition;
-import io.swale.store.NodeRecordField;
+import io.swale.store.RecordField;
 import io.swale.store.RunKey;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -29,8 +29,8 @@ public record TaskIdentity(String graph, Partition partition, String node, Optio
     }
 
     /** The node record's field: asset identity for an asset node, task identity otherwise. */
-    public String recordField() {
-        return NodeRecordField.of(node, asset);
+    public RecordField recordField() {
+        return new RecordField(node, asset);
     }
 
     public Map<String, byte[]> headers() {

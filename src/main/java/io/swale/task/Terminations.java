@@ -2,9 +2,7 @@ package io.swale.task;
 
 import io.swale.record.NodeRecord;
 import io.swale.record.NodeStatus;
-import io.swale.record.RecordCodec;
 import io.swale.store.TaskStore;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -43,9 +41,7 @@ public final class Terminations {
             Optional<JsonNode> output, Optional<String> error) {
         NodeRecord record = new NodeRecord(status, identity.runId(), identity.definition(), identity.rerun(),
                 clock.millis(), output, false, error);
-        String json = new String(RecordCodec.encode(record), StandardCharsets.UTF_8);
-        TaskStore.Finish outcome = tasks.finish(identity.runKey(), identity.runId(), token, identity.recordField(), json,
-                status.wireName(), identity.rerun(), error.orElse(""));
+        TaskStore.Finish outcome = tasks.finish(identity.runKey(), identity.recordField(), token, record);
         if (outcome == TaskStore.Finish.OK) {
             metrics.taskTerminated(pool, status.wireName());
             events.taskTerminated(identity, status);

@@ -5,7 +5,7 @@ import io.swale.operator.Cancellation;
 import io.swale.operator.Operator;
 import io.swale.operator.OperatorRegistry;
 import io.swale.operator.OperatorResult;
-import io.swale.record.RecordCodec;
+import io.swale.store.TaskInput;
 import io.swale.store.TaskStore;
 import io.swale.task.SwaleMetrics;
 import io.swale.task.TaskIdentity;
@@ -19,7 +19,6 @@ import java.util.Optional;
 import java.util.concurrent.ScheduledFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -85,38 +84,33 @@ public final class AttemptRunner {
     }
 
     private OperatorResult execute(TaskIdentity id, TaskStore.Claim.Claimed claim, Cancellation cancellation) {
-        ObjectNode input;
-        try {
-            input = (ObjectNode) RecordCodec.JSON.readTree(claim.input());
-        } catch (JacksonException | ClassCastException e) {
+        if (claim.input().isEmpty()) {
             return new OperatorResult.PermanentError("the task input of `" + id.runId() + "` is not a JSON object");
         }
-        String operatorName = input.path("operator").asString("");
+        TaskInput input = claim.input().get();
+        String operatorName = input.operator();
         Optional<Operator> operator = operators.find(operatorName).filter(o -> !o.checkOnly());
         if (operator.isEmpty()) {
             return new OperatorResult.PermanentError("operator `" + operatorName + "` cannot run on this worker");
         }
         JsonNode rendered;
         try {
-            rendered = ParamsTemplates.render(input.path("params"), renderContext(id, input));
+            rendered = ParamsTemplates.render(input.params(), renderContext(id, input));
         } catch (RenderException e) {
             return new OperatorResult.Failed(e.getMessage());
         }
-        ObjectNode inputs = input.has("inputs") && input.get("inputs").isObject()
-                ? (ObjectNode) input.get("inputs") : JsonNodeFactory.instance.objectNode();
-        Optional<JsonNode> state = claim.stepState().map(RecordCodec.JSON::readTree);
+        ObjectNode inputs = JsonNodeFactory.instance.objectNode();
+        input.inputs().forEach(inputs::set);
+        Optional<JsonNode> state = claim.stepState();
         AttemptContext context = new AttemptContext(id.runId(), id.graph(), id.partition().key(), id.node(),
                 claim.attempt(), claim.nowMs(), rendered, inputs, state, environment, cancellation);
         return operator.get().execute(context);
     }
 
-    private RenderContext renderContext(TaskIdentity id, ObjectNode input) {
-        Map<String, JsonNode> outputs = new LinkedHashMap<>();
-        input.path("inputs").properties().forEach(e -> outputs.put(e.getKey(), e.getValue()));
+    private RenderContext renderContext(TaskIdentity id, TaskInput input) {
+        Map<String, JsonNode> outputs = new LinkedHashMap<>(input.inputs());
         Map<String, UpstreamStatus> upstreams = new LinkedHashMap<>();
-        input.path("upstreams").properties().forEach(e -> upstreams.put(e.getKey(), new UpstreamStatus(
-                e.getValue().path("status").asString(""),
-                e.getValue().hasNonNull("error") ? Optional.of(e.getValue().get("error").asString()) : Optional.empty())));
+        input.upstreams().forEach((up, u) -> upstreams.put(up, new UpstreamStatus(u.status(), u.error())));
         return new RenderContext(id.graph(), id.node(), id.partition().key(), id.runId(), outputs, upstreams,
                 name -> Optional.ofNullable(environment.get(name)));
     }

@@ -2,7 +2,6 @@ package io.swale.worker;
 
 import io.swale.operator.OperatorResult;
 import io.swale.record.NodeStatus;
-import io.swale.record.RecordCodec;
 import io.swale.store.TaskStore;
 import io.swale.task.SwaleMetrics;
 import io.swale.task.TaskIdentity;
@@ -11,6 +10,7 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 
 /**
  * The end of an attempt, with the claim's token (spec §8.2): finish the instance, park it for a retry or its
@@ -44,10 +44,10 @@ public final class Settlement {
             case OperatorResult.Failed f -> end(id, claim, cancelled ? NodeStatus.CANCELLED : NodeStatus.FAILED,
                     Optional.empty(), Optional.of(f.reason()));
             case OperatorResult.Continue c -> park(id, claim, c.delay().toMillis(), "", true,
-                    RecordCodec.text(c.state()));
+                    Optional.of(c.state() == null ? JsonNodeFactory.instance.nullNode() : c.state()));
             case OperatorResult.TransientError t -> {
                 if (claim.attempt() < claim.maxAttempts()) {
-                    park(id, claim, backoff.delayMs(claim.attempt()), t.message(), false, "");
+                    park(id, claim, backoff.delayMs(claim.attempt()), t.message(), false, Optional.empty());
                 } else {
                     afterEnd(id, claim, terminations.deadLetter(id, claim.token(), pool, claim.attempt(),
                             claim.maxAttempts(), t.message()));
@@ -89,7 +89,7 @@ public final class Settlement {
     }
 
     private void park(TaskIdentity id, TaskStore.Claim.Claimed claim, long delayMs, String error, boolean nextStep,
-            String stepState) {
+            Optional<JsonNode> stepState) {
         switch (tasks.park(id.runKey(), id.runId(), claim.token(), delayMs, error, nextStep, stepState)) {
             case TaskStore.Park.Waiting w -> tasks.scheduleDelayed(id.runKey(), id.runId(), w.dueMs());
             case TaskStore.Park.Cancelling c -> terminations.terminate(id, claim.token(), NodeStatus.CANCELLED,

@@ -3,9 +3,7 @@ package io.swale.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.swale.graph.Partition;
 import io.swale.task.SwaleException;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RequestsTest {
@@ -26,23 +24,6 @@ class RequestsTest {
         assertThat(RequestId.isValid("")).isFalse();
         assertThat(RequestId.isValid("a b")).isFalse();
         assertThatThrownBy(() -> new RequestId("é")).hasMessageContaining("`é`").hasMessageContaining("[A-Za-z0-9_-]");
-    }
-
-    @Test
-    void recordsKeepTheSpecsKeysInOrderAndRoundTrip() {
-        RequestRecord r = new RequestRecord("id1", new AdminRequest.Rerun("orders", Partition.of("20260915"), "transform"),
-                42, new RequestOutcome.Rerun("orders-20260915-transform-r1"), false);
-        String json = RequestCodec.encode(r);
-        assertThat(json).isEqualTo("{\"request\":{\"kind\":\"rerun\",\"graph\":\"orders\",\"partition\":\"20260915\","
-                + "\"node\":\"transform\"},\"handled_at_ms\":42,\"outcome\":{\"kind\":\"rerun\","
-                + "\"run_id\":\"orders-20260915-transform-r1\"}}");
-        assertThat(RequestCodec.decode("id1", json)).isEqualTo(r);
-        RequestRecord start = new RequestRecord("id2", new AdminRequest.Start("orders", List.of(Partition.of("a"))), 1,
-                new RequestOutcome.Started(List.of()), false);
-        assertThat(RequestCodec.decode("id2", RequestCodec.encode(start))).isEqualTo(start);
-        RequestRecord cancel = new RequestRecord("id3", new AdminRequest.Cancel("orders", Partition.of("a")), 1,
-                new RequestOutcome.Refused("no"), false);
-        assertThat(RequestCodec.decode("id3", RequestCodec.encode(cancel))).isEqualTo(cancel);
     }
 
     @Test

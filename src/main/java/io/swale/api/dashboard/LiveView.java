@@ -1,10 +1,12 @@
 package io.swale.api.dashboard;
 
 import io.swale.record.GraphRecord;
+import io.swale.record.NodeRecord;
 import io.swale.store.DefinitionStore;
 import io.swale.store.RunIndex;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
+import io.swale.store.RunVersion;
 import io.swale.store.RunView;
 import io.swale.store.TaskInstance;
 import java.io.IOException;
@@ -75,13 +77,13 @@ public class LiveView implements SmartLifecycle {
     private long failures;
 
     /** What a run looked like at the last read; a different one means the page should read it again. */
-    private record Fingerprint(String run, Map<String, String> records, Map<String, String> instances) {
+    private record Fingerprint(RunVersion run, Map<String, NodeRecord> records, Map<String, String> instances) {
         static Fingerprint of(RunView v) {
             Map<String, String> instances = new TreeMap<>();
             for (TaskInstance i : v.instances().values()) {
                 instances.put(i.runId(), i.status().wireName() + "/" + i.step() + "/" + i.attempt() + "/" + i.token());
             }
-            return new Fingerprint(v.runBytes(), new TreeMap<>(v.nodeRecords()), instances);
+            return new Fingerprint(v.version(), new TreeMap<>(v.nodeRecords()), instances);
         }
     }
 

@@ -3,7 +3,6 @@ package io.swale.store.redis;
 import io.swale.record.GraphRecord;
 import io.swale.record.RecordCodec;
 import io.swale.store.DefinitionStore;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -69,7 +68,7 @@ public final class RedisDefinitionStore implements DefinitionStore {
         try (Jedis j = pool.getResource()) {
             j.hgetAll(keys.graphRecords()).forEach((graph, json) -> {
                 try {
-                    out.put(graph, RecordCodec.decodeGraph(graph, json.getBytes(StandardCharsets.UTF_8)));
+                    out.put(graph, GraphRecordCodec.decode(graph, json));
                 } catch (RuntimeException e) {
                     log.warn("skipping malformed graph record graph={} error={}", graph, e.getMessage());
                 }
@@ -83,15 +82,14 @@ public final class RedisDefinitionStore implements DefinitionStore {
         try (Jedis j = pool.getResource()) {
             String json = j.hget(keys.graphRecords(), graph);
             return json == null ? Optional.empty()
-                    : Optional.of(RecordCodec.decodeGraph(keys.graphRecords() + "/" + graph,
-                            json.getBytes(StandardCharsets.UTF_8)));
+                    : Optional.of(GraphRecordCodec.decode(keys.graphRecords() + "/" + graph, json));
         }
     }
 
     @Override
     public void putGraphRecord(String graph, GraphRecord record) {
         try (Jedis j = pool.getResource()) {
-            j.hset(keys.graphRecords(), graph, new String(RecordCodec.encode(record), StandardCharsets.UTF_8));
+            j.hset(keys.graphRecords(), graph, GraphRecordCodec.encode(record));
         }
     }
 

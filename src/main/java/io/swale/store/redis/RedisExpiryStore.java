@@ -2,6 +2,8 @@ package io.swale.store.redis;
 
 import io.swale.store.ExpiryStore;
 import io.swale.store.RunKey;
+import io.swale.store.RunVersion;
+import io.swale.store.StoredRun;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -58,18 +60,21 @@ public final class RedisExpiryStore implements ExpiryStore {
     }
 
     @Override
-    public Optional<String> runBytes(RunKey key) {
+    public Optional<StoredRun> run(RunKey key) {
+        String raw;
         try (Jedis j = pool.getResource()) {
-            return Optional.ofNullable(j.get(keys.run(key)));
+            raw = j.get(keys.run(key));
         }
+        return raw == null ? Optional.empty() : Optional.of(new StoredRun(new RunVersion(raw),
+                RunRecordCodec.decode(key.id(), raw)));
     }
 
     @Override
-    public boolean expireRun(RunKey key, String expected, Entry entry) {
+    public boolean expireRun(RunKey key, RunVersion expected, Entry entry) {
         String runKey = keys.run(key);
         try (Jedis j = pool.getResource()) {
             j.watch(runKey);
-            if (!expected.equals(j.get(runKey))) {
+            if (!expected.value().equals(j.get(runKey))) {
                 j.unwatch();
                 return false;
             }

@@ -1,5 +1,6 @@
 package io.swale.store.redis;
 
+import io.swale.record.RequestRecord;
 import io.swale.store.RequestStore;
 import java.util.List;
 import java.util.Optional;
@@ -18,17 +19,18 @@ public final class RedisRequestStore implements RequestStore {
     }
 
     @Override
-    public Optional<String> get(String id) {
+    public Optional<RequestRecord> get(String id) {
         try (Jedis j = pool.getResource()) {
-            return Optional.ofNullable(j.get(keys.request(id)));
+            return Optional.ofNullable(j.get(keys.request(id))).map(json -> RequestCodec.decode(id, json));
         }
     }
 
     @Override
-    public boolean putIfAbsent(String id, String recordJson, long handledAtMs) {
+    public boolean putIfAbsent(RequestRecord record) {
+        String id = record.id();
         try (Jedis j = pool.getResource()) {
-            Object r = scripts.request.call(j, List.of(keys.request(id), keys.expiry()),
-                    List.of(recordJson, Long.toString(handledAtMs), RedisKeys.requestExpiryMember(id)));
+            Object r = scripts.request.call(j, List.of(keys.request(id), keys.expiry()), List.of(
+                    RequestCodec.encode(record), Long.toString(record.handledAtMs()), RedisKeys.requestExpiryMember(id)));
             return r instanceof Long n && n == 1L;
         }
     }

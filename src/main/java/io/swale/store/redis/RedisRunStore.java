@@ -2,13 +2,11 @@ package io.swale.store.redis;
 
 import io.swale.graph.Partition;
 import io.swale.record.GraphRunRecord;
-import io.swale.record.RecordCodec;
-import io.swale.store.InstanceCodec;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
+import io.swale.store.RunVersion;
 import io.swale.store.RunView;
 import io.swale.store.TaskInstance;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,7 +43,7 @@ public final class RedisRunStore implements RunStore {
             p.zadd(keys.runsOfGraph(key.graph()), 0, key.partition().key());
             p.sadd(keys.graphsWithRuns(), key.graph());
             p.zadd(keys.activeRuns(), run.requestedAtMs(), key.id());
-            Response<String> created = p.set(keys.run(key), text(run), SetParams.setParams().nx());
+            Response<String> created = p.set(keys.run(key), RunRecordCodec.encode(run), SetParams.setParams().nx());
             p.sync();
             return "OK".equals(created.get());
         }
@@ -78,32 +76,36 @@ public final class RedisRunStore implements RunStore {
                 continue;
             }
             RunKey key = runKeys.get(i);
-            GraphRunRecord run = RecordCodec.decodeRun(keys.run(key), raw.getBytes(StandardCharsets.UTF_8));
-            views.add(new RunView(key, raw, run, nodes.get(i).get(), new LazyInstances(instances.get(i).get())));
+            GraphRunRecord run = RunRecordCodec.decode(keys.run(key), raw);
+            String where = key.id() + "#";
+            views.add(new RunView(key, new RunVersion(raw), run,
+                    new LazyDecoded<>(nodes.get(i).get(), (field, json) -> NodeRecordCodec.decode(where + field, json)),
+                    new LazyDecoded<>(instances.get(i).get(), InstanceCodec::decode)));
         }
         return views;
     }
 
     @Override
-    public boolean compareAndPut(RunKey key, String expected, GraphRunRecord next) {
+    public boolean compareAndPut(RunKey key, RunVersion expected, GraphRunRecord next) {
         return compareAndSet(key, expected, next, false);
     }
 
     @Override
-    public boolean compareAndSettle(RunKey key, String expected, GraphRunRecord settled) {
+    public boolean compareAndSettle(RunKey key, RunVersion expected, GraphRunRecord settled) {
         return compareAndSet(key, expected, settled, true);
     }
 
-    private boolean compareAndSet(RunKey key, String expected, GraphRunRecord next, boolean withExpiry) {
+    /** The version is the stored text: WATCH/MULTI/EXEC puts only if it is unchanged byte for byte. */
+    private boolean compareAndSet(RunKey key, RunVersion expected, GraphRunRecord next, boolean withExpiry) {
         String runKey = keys.run(key);
         try (Jedis j = pool.getResource()) {
             j.watch(runKey);
-            if (!expected.equals(j.get(runKey))) {
+            if (!expected.value().equals(j.get(runKey))) {
                 j.unwatch();
                 return false;
             }
             Transaction t = j.multi();
-            t.set(runKey, text(next));
+            t.set(runKey, RunRecordCodec.encode(next));
             if (withExpiry) {
                 next.settledAtMs().ifPresent(at -> t.zadd(keys.expiry(), at, "run:" + key.id()));
             }
@@ -180,7 +182,7 @@ public final class RedisRunStore implements RunStore {
                 continue;
             }
             try {
-                out.put(runKeys.get(i), RecordCodec.decodeRun(keys.run(runKeys.get(i)), value.getBytes(StandardCharsets.UTF_8)));
+                out.put(runKeys.get(i), RunRecordCodec.decode(keys.run(runKeys.get(i)), value));
             } catch (RuntimeException e) {
                 log.warn("skipping malformed run record run={} error={}", runKeys.get(i), e.getMessage());
             }
@@ -227,27 +229,29 @@ public final class RedisRunStore implements RunStore {
     }
 
     /**
-     * Task instances by run id, each decoded when first looked at: an event that settles nothing never
-     * needs them, and a wide run has many.
+     * Node records or task instances by field, each decoded when first looked at: an event that settles
+     * nothing never needs them, a wide run has many, and a malformed one fails only the caller that reads it.
      */
-    private static final class LazyInstances extends java.util.AbstractMap<String, TaskInstance> {
+    private static final class LazyDecoded<T> extends java.util.AbstractMap<String, T> {
         private final Map<String, String> raw;
-        private final Map<String, TaskInstance> decoded = new java.util.HashMap<>();
-        private Set<Entry<String, TaskInstance>> entries;
+        private final java.util.function.BiFunction<String, String, T> decode;
+        private final Map<String, T> decoded = new java.util.HashMap<>();
+        private Set<Entry<String, T>> entries;
 
-        LazyInstances(Map<String, String> raw) {
+        LazyDecoded(Map<String, String> raw, java.util.function.BiFunction<String, String, T> decode) {
             this.raw = raw;
+            this.decode = decode;
         }
 
         @Override
-        public TaskInstance get(Object runId) {
-            String json = raw.get(runId);
-            return json == null ? null : decoded.computeIfAbsent((String) runId, id -> InstanceCodec.decode(id, json));
+        public T get(Object field) {
+            String json = raw.get(field);
+            return json == null ? null : decoded.computeIfAbsent((String) field, f -> decode.apply(f, json));
         }
 
         @Override
-        public boolean containsKey(Object runId) {
-            return raw.containsKey(runId);
+        public boolean containsKey(Object field) {
+            return raw.containsKey(field);
         }
 
         @Override
@@ -256,17 +260,13 @@ public final class RedisRunStore implements RunStore {
         }
 
         @Override
-        public Set<Entry<String, TaskInstance>> entrySet() {
+        public Set<Entry<String, T>> entrySet() {
             if (entries == null) {
-                Map<String, TaskInstance> all = new LinkedHashMap<>();
-                raw.keySet().forEach(id -> all.put(id, get(id)));
+                Map<String, T> all = new LinkedHashMap<>();
+                raw.keySet().forEach(f -> all.put(f, get(f)));
                 entries = java.util.Collections.unmodifiableMap(all).entrySet();
             }
             return entries;
         }
-    }
-
-    private static String text(GraphRunRecord run) {
-        return new String(RecordCodec.encode(run), StandardCharsets.UTF_8);
     }
 }

@@ -1,8 +1,12 @@
 package io.swale.store.redis;
 
+import io.swale.record.NodeRecord;
+import io.swale.record.RecordCodec;
 import io.swale.store.AttemptRecord;
-import io.swale.store.InstanceCodec;
+import io.swale.store.PendingInstance;
+import io.swale.store.RecordField;
 import io.swale.store.RunKey;
+import io.swale.store.TaskInput;
 import io.swale.store.TaskInstance;
 import io.swale.store.TaskStore;
 import java.util.ArrayList;
@@ -13,6 +17,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
+import tools.jackson.databind.JsonNode;
 
 /** Task-instance transitions as Lua scripts over the keys of one graph run. */
 public final class RedisTaskStore implements TaskStore {
@@ -26,16 +31,16 @@ public final class RedisTaskStore implements TaskStore {
     }
 
     @Override
-    public Submit submit(RunKey key, String runId, String instanceJson, String inputJson,
+    public Submit submit(RunKey key, String runId, PendingInstance instance, TaskInput input,
             Optional<RequestWrite> request) {
         List<String> k = new ArrayList<>(List.of(keys.instances(key), keys.inputs(key)));
-        List<String> a = new ArrayList<>(List.of(runId, instanceJson, inputJson));
-        request.ifPresent(w -> {
-            k.add(keys.request(w.id()));
+        List<String> a = new ArrayList<>(List.of(runId, InstanceCodec.pending(instance), TaskInputCodec.encode(input)));
+        request.map(RequestWrite::record).ifPresent(r -> {
+            k.add(keys.request(r.id()));
             k.add(keys.expiry());
-            a.add(w.recordJson());
-            a.add(Long.toString(w.handledAtMs()));
-            a.add(RedisKeys.requestExpiryMember(w.id()));
+            a.add(RequestCodec.encode(r));
+            a.add(Long.toString(r.handledAtMs()));
+            a.add(RedisKeys.requestExpiryMember(r.id()));
         });
         return submitOutcome((String) call(scripts.submit, k, a));
     }
@@ -46,8 +51,9 @@ public final class RedisTaskStore implements TaskStore {
             return TaskStore.super.submitAll(key, requests);
         }
         List<String> k = List.of(keys.instances(key), keys.inputs(key));
-        return pipelined(scripts.submit, requests, r -> k, r -> List.of(r.runId(), r.instanceJson(), r.inputJson()),
-                r -> submitOutcome((String) r), q -> submit(key, q.runId(), q.instanceJson(), q.inputJson()));
+        return pipelined(scripts.submit, requests, r -> k,
+                r -> List.of(r.runId(), InstanceCodec.pending(r.instance()), TaskInputCodec.encode(r.input())),
+                r -> submitOutcome((String) r), q -> submit(key, q.runId(), q.instance(), q.input()));
     }
 
     /**
@@ -106,9 +112,16 @@ public final class RedisTaskStore implements TaskStore {
         }
         String stepState = (String) r.get(5);
         return new Claim.Claimed(Long.parseLong((String) r.get(1)), Long.parseLong((String) r.get(2)),
-                Long.parseLong((String) r.get(7)), Long.parseLong((String) r.get(3)), (String) r.get(4),
-                stepState.isEmpty() ? Optional.empty() : Optional.of(stepState), Long.parseLong((String) r.get(6)),
+                Long.parseLong((String) r.get(7)), Long.parseLong((String) r.get(3)),
+                TaskInputCodec.decode((String) r.get(4)),
+                stepState.isEmpty() ? Optional.empty() : Optional.of(stepStateOf(stepState)),
+                Long.parseLong((String) r.get(6)),
                 r.size() > 8 ? Long.parseLong((String) r.get(8)) : Long.parseLong((String) r.get(6)));
+    }
+
+    /** The step state as the retry script keeps it: JSON text, empty for none. */
+    private static JsonNode stepStateOf(String text) {
+        return RecordCodec.JSON.readTree(text);
     }
 
     @Override
@@ -123,10 +136,10 @@ public final class RedisTaskStore implements TaskStore {
     }
 
     @Override
-    public Finish finish(RunKey key, String runId, long token, String recordField, String recordJson, String status,
-            long rerun, String error) {
+    public Finish finish(RunKey key, RecordField field, long token, NodeRecord record) {
         String r = (String) call(scripts.finish, List.of(keys.instances(key), keys.nodeRecords(key), keys.attempts(key)),
-                List.of(runId, Long.toString(token), recordField, recordJson, status, Long.toString(rerun), error));
+                List.of(record.runId(), Long.toString(token), field.key(), NodeRecordCodec.encode(record),
+                        record.status().wireName(), Long.toString(record.rerun()), record.error().orElse("")));
         return switch (r) {
             case "ok" -> Finish.OK;
             case "cancelling" -> Finish.CANCELLING;
@@ -137,9 +150,10 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public Park park(RunKey key, String runId, long token, long delayMs, String error, boolean nextStep,
-            String stepState) {
+            Optional<JsonNode> stepState) {
         List<?> r = (List<?>) call(scripts.retry, List.of(keys.instances(key), keys.inputs(key), keys.attempts(key)),
-                List.of(runId, Long.toString(token), Long.toString(delayMs), error, nextStep ? "1" : "0", stepState));
+                List.of(runId, Long.toString(token), Long.toString(delayMs), error, nextStep ? "1" : "0",
+                        stepState.map(RecordCodec::text).orElse("")));
         return switch ((String) r.get(0)) {
             case "waiting" -> new Park.Waiting(Long.parseLong((String) r.get(1)));
             case "cancelling" -> new Park.Cancelling();
@@ -184,7 +198,7 @@ public final class RedisTaskStore implements TaskStore {
     @Override
     public List<AttemptRecord> history(RunKey key, String runId) {
         try (Jedis j = pool.getResource()) {
-            return AttemptRecord.parseAll(j.hget(keys.attempts(key), runId));
+            return AttemptCodec.parseAll(j.hget(keys.attempts(key), runId));
         }
     }
 
@@ -192,15 +206,15 @@ public final class RedisTaskStore implements TaskStore {
     public Map<String, List<AttemptRecord>> histories(RunKey key) {
         try (Jedis j = pool.getResource()) {
             Map<String, List<AttemptRecord>> out = new TreeMap<>();
-            j.hgetAll(keys.attempts(key)).forEach((runId, json) -> out.put(runId, AttemptRecord.parseAll(json)));
+            j.hgetAll(keys.attempts(key)).forEach((runId, json) -> out.put(runId, AttemptCodec.parseAll(json)));
             return out;
         }
     }
 
     @Override
-    public Cancel cancel(RunKey key, String runId, String recordField, String cancelledRecordJson, long rerun) {
-        String r = (String) call(scripts.cancel, List.of(keys.instances(key), keys.nodeRecords(key)),
-                List.of(runId, recordField, cancelledRecordJson, Long.toString(rerun)));
+    public Cancel cancel(RunKey key, RecordField field, NodeRecord cancelled) {
+        String r = (String) call(scripts.cancel, List.of(keys.instances(key), keys.nodeRecords(key)), List.of(
+                cancelled.runId(), field.key(), NodeRecordCodec.encode(cancelled), Long.toString(cancelled.rerun())));
         return switch (r) {
             case "cancelled" -> Cancel.CANCELLED;
             case "cancelling" -> Cancel.CANCELLING;

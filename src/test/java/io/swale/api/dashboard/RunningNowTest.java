@@ -6,6 +6,7 @@ import io.swale.graph.Partition;
 import io.swale.record.GraphRunRecord;
 import io.swale.store.InstanceStatus;
 import io.swale.store.RunKey;
+import io.swale.store.RunVersion;
 import io.swale.store.RunView;
 import io.swale.store.TaskInstance;
 import java.util.LinkedHashMap;
@@ -28,7 +29,7 @@ class RunningNowTest {
         for (TaskInstance i : instances) {
             byId.put(i.runId(), i);
         }
-        return new RunView(KEY, "{}", GraphRunRecord.started("h", 0), Map.of(), byId);
+        return new RunView(KEY, new RunVersion("{}"), GraphRunRecord.started("h", 0), Map.of(), byId);
     }
 
     @Test

@@ -64,7 +64,7 @@ class RedisRunIndexIT {
         assertThat(index.settledSince(2_000)).containsOnlyKeys(b).containsEntry(b, 5_000L);
 
         GraphRunRecord active = runs.read(a).orElseThrow().run().withState(RunState.ACTIVE, Optional.empty());
-        runs.compareAndPut(a, runs.read(a).orElseThrow().runBytes(), active);
+        runs.compareAndPut(a, runs.read(a).orElseThrow().version(), active);
         settle(a, 7_000);
         assertThat(index.settledSince(2_000)).containsEntry(a, 7_000L).containsEntry(b, 5_000L);
     }
@@ -72,7 +72,7 @@ class RedisRunIndexIT {
     private void settle(RunKey key, long at) {
         runs.create(key, GraphRunRecord.started("h", 1));
         var view = runs.read(key).orElseThrow();
-        assertThat(runs.compareAndSettle(key, view.runBytes(),
+        assertThat(runs.compareAndSettle(key, view.version(),
                 view.run().withState(RunState.COMPLETE, Optional.of(at)))).isTrue();
     }
 }

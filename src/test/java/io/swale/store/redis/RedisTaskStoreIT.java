@@ -5,12 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.swale.graph.Partition;
 import io.swale.record.GraphRunRecord;
 import io.swale.record.RunState;
-import io.swale.store.InstanceCodec;
+import io.swale.record.NodeRecord;
+import io.swale.record.NodeStatus;
 import io.swale.store.InstanceStatus;
+import io.swale.store.PendingInstance;
+import io.swale.store.RecordField;
 import io.swale.store.RunKey;
+import io.swale.store.RunVersion;
+import io.swale.store.TaskInput;
 import io.swale.store.TaskStore;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
@@ -19,6 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.JedisPool;
 import redis.embedded.RedisServer;
+import tools.jackson.databind.node.JsonNodeFactory;
 
 /** The task-instance scripts and the run compare-and-put against a real redis-server. */
 class RedisTaskStoreIT {
@@ -59,17 +66,17 @@ class RedisTaskStoreIT {
     }
 
     private void submit(long maxAttempts) {
-        assertThat(tasks.submit(key, runId(), InstanceCodec.pending("n", Optional.empty(), "h", 0, "default", maxAttempts),
-                "{\"operator\":\"noop\"}")).isEqualTo(TaskStore.Submit.NEW);
+        assertThat(tasks.submit(key, runId(), new PendingInstance("n", Optional.empty(), "h", 0, "default", maxAttempts),
+                input("noop"))).isEqualTo(TaskStore.Submit.NEW);
     }
 
     @Test
     void submissionIsIdempotentOnTheRunIdAndRefusesAnotherInputWhileActive() {
         submit(1);
-        assertThat(tasks.submit(key, runId(), InstanceCodec.pending("n", Optional.empty(), "h", 0, "default", 1),
-                "{\"operator\":\"noop\"}")).isEqualTo(TaskStore.Submit.EXISTS);
-        assertThat(tasks.submit(key, runId(), InstanceCodec.pending("n", Optional.empty(), "h", 0, "default", 1),
-                "{\"operator\":\"other\"}")).isEqualTo(TaskStore.Submit.MISMATCH);
+        assertThat(tasks.submit(key, runId(), new PendingInstance("n", Optional.empty(), "h", 0, "default", 1),
+                input("noop"))).isEqualTo(TaskStore.Submit.EXISTS);
+        assertThat(tasks.submit(key, runId(), new PendingInstance("n", Optional.empty(), "h", 0, "default", 1),
+                input("other"))).isEqualTo(TaskStore.Submit.MISMATCH);
     }
 
     @Test
@@ -77,8 +84,8 @@ class RedisTaskStoreIT {
         submit(1);
         RunKey other = new RunKey("g" + SEQ.incrementAndGet(), Partition.of("q"));
         String otherId = other.runId("m", 0);
-        assertThat(tasks.submit(other, otherId, InstanceCodec.pending("m", Optional.empty(), "h", 0, "default", 1),
-                "{\"operator\":\"noop\"}")).isEqualTo(TaskStore.Submit.NEW);
+        assertThat(tasks.submit(other, otherId, new PendingInstance("m", Optional.empty(), "h", 0, "default", 1),
+                input("noop"))).isEqualTo(TaskStore.Submit.NEW);
 
         var claims = tasks.claimAll(java.util.List.of(new TaskStore.ClaimRequest(key, runId()),
                 new TaskStore.ClaimRequest(other, otherId), new TaskStore.ClaimRequest(key, key.runId("nobody", 0)),
@@ -102,10 +109,10 @@ class RedisTaskStoreIT {
         assertThat(first).isInstanceOf(TaskStore.Claim.Claimed.class);
         assertThat(second).isEqualTo(new TaskStore.Claim.Refused("running"));
         long token = ((TaskStore.Claim.Claimed) first).token();
-        assertThat(tasks.finish(key, runId(), token + 1, "t:n", record(0), "succeeded", 0, ""))
+        assertThat(tasks.finish(key, N, token + 1, record(runId(), 0, "succeeded")))
                 .isEqualTo(TaskStore.Finish.LOST);
-        assertThat(tasks.finish(key, runId(), token, "t:n", record(0), "succeeded", 0, "")).isEqualTo(TaskStore.Finish.OK);
-        assertThat(tasks.finish(key, runId(), token, "t:n", record(0), "succeeded", 0, "")).isEqualTo(TaskStore.Finish.LOST);
+        assertThat(tasks.finish(key, N, token, record(runId(), 0, "succeeded"))).isEqualTo(TaskStore.Finish.OK);
+        assertThat(tasks.finish(key, N, token, record(runId(), 0, "succeeded"))).isEqualTo(TaskStore.Finish.LOST);
         assertThat(tasks.claim(key, runId(), 60_000, "w1")).isEqualTo(new TaskStore.Claim.Refused("succeeded"));
     }
 
@@ -113,32 +120,33 @@ class RedisTaskStoreIT {
     void aNodeRecordIsNeverRegressed() {
         RunKey k = key;
         String r1 = k.runId("n", 1);
-        tasks.submit(k, r1, InstanceCodec.pending("n", Optional.empty(), "h", 1, "default", 1), "{}");
+        tasks.submit(k, r1, new PendingInstance("n", Optional.empty(), "h", 1, "default", 1), input(""));
         long t1 = ((TaskStore.Claim.Claimed) tasks.claim(k, r1, 60_000, "w1")).token();
-        tasks.finish(k, r1, t1, "t:n", record(1), "succeeded", 1, "");
+        tasks.finish(k, N, t1, record(r1, 1, "succeeded"));
         // A late r0 termination must not overwrite r1's record.
         submit(1);
         long t0 = ((TaskStore.Claim.Claimed) tasks.claim(k, runId(), 60_000, "w1")).token();
-        assertThat(tasks.finish(k, runId(), t0, "t:n", record(0), "failed", 0, "")).isEqualTo(TaskStore.Finish.OK);
+        assertThat(tasks.finish(k, N, t0, record(runId(), 0, "failed"))).isEqualTo(TaskStore.Finish.OK);
 
-        String stored = runs.read(k).map(v -> v.nodeRecords().get("t:n")).orElseGet(() -> rawRecord(k));
+        String stored = rawRecord(k);
         assertThat(stored).contains("\"rerun\":1");
+        assertThat(NodeRecordCodec.decode("t:n", stored).rerun()).isEqualTo(1);
     }
 
     @Test
     void cancelEndsPendingAtOnceAndFlagsRunning() {
         submit(1);
-        assertThat(tasks.cancel(key, runId(), "t:n", record(0), 0)).isEqualTo(TaskStore.Cancel.CANCELLED);
+        assertThat(tasks.cancel(key, N, record(runId(), 0, "cancelled"))).isEqualTo(TaskStore.Cancel.CANCELLED);
         assertThat(tasks.claim(key, runId(), 60_000, "w1")).isEqualTo(new TaskStore.Claim.Refused("cancelled"));
 
         RunKey other = new RunKey(key.graph() + "x", key.partition());
         String id = other.runId("n", 0);
-        tasks.submit(other, id, InstanceCodec.pending("n", Optional.empty(), "h", 0, "default", 1), "{}");
+        tasks.submit(other, id, new PendingInstance("n", Optional.empty(), "h", 0, "default", 1), input(""));
         long token = ((TaskStore.Claim.Claimed) tasks.claim(other, id, 60_000, "w1")).token();
-        assertThat(tasks.cancel(other, id, "t:n", record(0), 0)).isEqualTo(TaskStore.Cancel.CANCELLING);
+        assertThat(tasks.cancel(other, N, record(id, 0, "cancelled"))).isEqualTo(TaskStore.Cancel.CANCELLING);
         assertThat(tasks.heartbeat(other, id, token, 60_000)).isEqualTo(TaskStore.Heartbeat.CANCELLING);
-        assertThat(tasks.finish(other, id, token, "t:n", record(0), "succeeded", 0, "")).isEqualTo(TaskStore.Finish.CANCELLING);
-        assertThat(tasks.finish(other, id, token, "t:n", record(0), "cancelled", 0, "")).isEqualTo(TaskStore.Finish.OK);
+        assertThat(tasks.finish(other, N, token, record(id, 0, "succeeded"))).isEqualTo(TaskStore.Finish.CANCELLING);
+        assertThat(tasks.finish(other, N, token, record(id, 0, "cancelled"))).isEqualTo(TaskStore.Finish.OK);
     }
 
     @Test
@@ -155,7 +163,7 @@ class RedisTaskStoreIT {
     void parkedInstancesAreReleasedWhenDue() {
         submit(3);
         long token = ((TaskStore.Claim.Claimed) tasks.claim(key, runId(), 60_000, "w1")).token();
-        TaskStore.Park parked = tasks.park(key, runId(), token, 0, "boom", false, "");
+        TaskStore.Park parked = tasks.park(key, runId(), token, 0, "boom", false, Optional.empty());
         assertThat(parked).isInstanceOf(TaskStore.Park.Waiting.class);
         var released = tasks.releaseDue(key, runId());
         assertThat(released).hasValueSatisfying(i -> assertThat(i.status()).isEqualTo(InstanceStatus.PENDING));
@@ -167,7 +175,7 @@ class RedisTaskStoreIT {
         GraphRunRecord started = GraphRunRecord.started("h", 1);
         assertThat(runs.create(key, started)).isTrue();
         assertThat(runs.create(key, started)).isFalse();
-        String read = runs.read(key).orElseThrow().runBytes();
+        RunVersion read = runs.read(key).orElseThrow().version();
         GraphRunRecord settled = started.withState(RunState.COMPLETE, Optional.of(2L));
         assertThat(runs.compareAndSettle(key, read, settled)).isTrue();
         assertThat(runs.compareAndSettle(key, read, settled)).isFalse();
@@ -180,8 +188,15 @@ class RedisTaskStoreIT {
         }
     }
 
-    private String record(long rerun) {
-        return "{\"status\":\"succeeded\",\"run_id\":\"x\",\"definition\":\"h\",\"rerun\":" + rerun
-                + ",\"terminated_at_ms\":1}";
+    /** The record field of node {@code n}. */
+    private static final RecordField N = new RecordField("n", Optional.empty());
+
+    private static NodeRecord record(String runId, long rerun, String status) {
+        return new NodeRecord(NodeStatus.fromWireName(status).orElseThrow(), runId, "h", rerun, 1, Optional.empty(),
+                false, Optional.empty());
+    }
+
+    private static TaskInput input(String operator) {
+        return new TaskInput(operator, JsonNodeFactory.instance.nullNode(), Map.of(), Map.of());
     }
 }

@@ -1,72 +1,30 @@
-package io.swale.request;
+package io.swale.store.redis;
 
 import io.swale.graph.Partition;
+import io.swale.record.AdminRequest;
 import io.swale.record.RecordCodec;
 import io.swale.record.RecordException;
+import io.swale.record.RequestJson;
+import io.swale.record.RequestOutcome;
+import io.swale.record.RequestRecord;
 import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** The JSON of request records, keys in the order of spec §5.5. */
-public final class RequestCodec {
+/** The stored JSON of request records, keys in the order of spec §5.5. */
+final class RequestCodec {
     private RequestCodec() {}
 
-    public static String encode(RequestRecord r) {
+    static String encode(RequestRecord r) {
         ObjectNode o = RecordCodec.JSON.createObjectNode();
-        o.set("request", request(r.request()));
+        o.set("request", RequestJson.request(r.request()));
         o.put("handled_at_ms", r.handledAtMs());
-        o.set("outcome", outcome(r.outcome()));
+        o.set("outcome", RequestJson.outcome(r.outcome()));
         return RecordCodec.text(o);
     }
 
-    public static ObjectNode request(AdminRequest request) {
-        ObjectNode o = RecordCodec.JSON.createObjectNode();
-        switch (request) {
-            case AdminRequest.Start s -> {
-                o.put("kind", "start");
-                o.put("graph", s.graph());
-                ArrayNode a = o.putArray("partitions");
-                s.partitions().forEach(p -> a.add(p.key()));
-            }
-            case AdminRequest.Rerun r -> {
-                o.put("kind", "rerun");
-                o.put("graph", r.graph());
-                o.put("partition", r.partition().key());
-                o.put("node", r.node());
-            }
-            case AdminRequest.Cancel c -> {
-                o.put("kind", "cancel");
-                o.put("graph", c.graph());
-                o.put("partition", c.partition().key());
-            }
-        }
-        return o;
-    }
-
-    public static ObjectNode outcome(RequestOutcome outcome) {
-        ObjectNode o = RecordCodec.JSON.createObjectNode();
-        switch (outcome) {
-            case RequestOutcome.Started s -> {
-                o.put("kind", "started");
-                ArrayNode a = o.putArray("partitions");
-                s.partitions().forEach(p -> a.add(p.key()));
-            }
-            case RequestOutcome.Rerun r -> {
-                o.put("kind", "rerun");
-                o.put("run_id", r.runId());
-            }
-            case RequestOutcome.Cancelled c -> o.put("kind", "cancelled");
-            case RequestOutcome.Refused r -> {
-                o.put("kind", "refused");
-                o.put("reason", r.reason());
-            }
-        }
-        return o;
-    }
-
-    public static RequestRecord decode(String id, String json) {
+    static RequestRecord decode(String id, String json) {
         String key = "request " + id;
         JsonNode o = RecordCodec.parseObject(key, json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         JsonNode req = o.path("request");

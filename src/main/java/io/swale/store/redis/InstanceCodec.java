@@ -1,46 +1,41 @@
-package io.swale.store;
+package io.swale.store.redis;
 
 import io.swale.record.RecordCodec;
 import io.swale.record.RecordException;
+import io.swale.store.InstanceStatus;
+import io.swale.store.PendingInstance;
+import io.swale.store.TaskInstance;
 import java.util.Optional;
-import java.util.OptionalLong;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** The small JSON document the Redis scripts keep per task instance. */
-public final class InstanceCodec {
+final class InstanceCodec {
     private InstanceCodec() {}
 
-    /** A new pending instance; the submit script stamps the dispatch time. */
-    public static String pending(String node, Optional<String> asset, String definition, long rerun, String pool,
-            long maxAttempts) {
-        return pending(node, asset, definition, rerun, pool, maxAttempts, OptionalLong.empty());
-    }
-
     /**
-     * A new pending instance with {@code ready_us}, when the scheduler found the node ready (epoch µs, as a
-     * decimal string because the scripts' cjson keeps only 14 significant digits of a number). The scripts add
-     * {@code submitted_us}, {@code started_us} and {@code ended_us} the same way; the latency metrics and the
-     * bench both read these stamps.
+     * A new pending instance; the submit script stamps the dispatch time. {@code ready_us}, when known, is a
+     * decimal string because the scripts' cjson keeps only 14 significant digits of a number; the scripts add
+     * {@code submitted_us}, {@code started_us} and {@code ended_us} the same way, and the latency metrics and
+     * the bench read these stamps.
      */
-    public static String pending(String node, Optional<String> asset, String definition, long rerun, String pool,
-            long maxAttempts, OptionalLong readyUs) {
+    static String pending(PendingInstance p) {
         ObjectNode o = RecordCodec.JSON.createObjectNode();
         o.put("state", InstanceStatus.PENDING.wireName());
-        o.put("node", node);
-        asset.ifPresent(a -> o.put("asset", a));
-        o.put("definition", definition);
-        o.put("rerun", rerun);
-        o.put("pool", pool);
+        o.put("node", p.node());
+        p.asset().ifPresent(a -> o.put("asset", a));
+        o.put("definition", p.definition());
+        o.put("rerun", p.rerun());
+        o.put("pool", p.pool());
         o.put("step", 0);
         o.put("attempt", 0);
-        o.put("max", maxAttempts);
+        o.put("max", p.maxAttempts());
         o.put("token", 0);
-        readyUs.ifPresent(us -> o.put("ready_us", Long.toString(us)));
+        p.readyUs().ifPresent(us -> o.put("ready_us", Long.toString(us)));
         return RecordCodec.text(o);
     }
 
-    public static TaskInstance decode(String runId, String json) {
+    static TaskInstance decode(String runId, String json) {
         JsonNode o = RecordCodec.parseObject("instance " + runId, json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         String state = o.path("state").asString("");
         InstanceStatus status = InstanceStatus.fromWireName(state)

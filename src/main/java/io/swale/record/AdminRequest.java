@@ -1,4 +1,4 @@
-package io.swale.request;
+package io.swale.record;
 
 import io.swale.graph.Partition;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.swale.request;
+package io.swale.record;
 
 /**
  * A handled request: written once, then every retry with the same id is answered from it.

@@ -1,0 +1,48 @@
+package io.swale.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.swale.record.NodeRecord;
+import io.swale.record.NodeStatus;
+import io.swale.record.RecordCodec;
+import io.swale.record.RecordException;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Node records in the run's node-records hash. */
+class NodeRecordCodecTest {
+    @Test
+    void aRecordKeepsItsStoredBytesAndReadsBackEqual() {
+        NodeRecord r = new NodeRecord(NodeStatus.SUCCEEDED, "g-p-n-r1", "h", 1, 42,
+                Optional.of(RecordCodec.JSON.readTree("{\"b\":1,\"a\":2}")), false, Optional.empty());
+        String text = NodeRecordCodec.encode(r);
+        assertThat(text).isEqualTo("{\"status\":\"succeeded\",\"run_id\":\"g-p-n-r1\",\"definition\":\"h\",\"rerun\":1,"
+                + "\"terminated_at_ms\":42,\"output\":{\"a\":2,\"b\":1}}");
+        assertThat(NodeRecordCodec.decode("k", text)).isEqualTo(r);
+    }
+
+    @Test
+    void aCancelledRecordKeepsItsError() {
+        NodeRecord r = new NodeRecord(NodeStatus.CANCELLED, "g-p-n-r0", "h", 0, 7, Optional.empty(), false,
+                Optional.of("the graph run was cancelled"));
+        assertThat(NodeRecordCodec.decode("k", NodeRecordCodec.encode(r))).isEqualTo(r);
+    }
+
+    @Test
+    void aMalformedRecordNamesWhereItWasRead() {
+        assertThatThrownBy(() -> NodeRecordCodec.decode("g/p#t:n", "{\"status\":\"odd\"}"))
+                .isInstanceOf(RecordException.class).hasMessageContaining("g/p#t:n");
+    }
+
+    @Test
+    void anOutputThatWouldPassTheCapIsDroppedAndMarkedOmitted() {
+        String big = "x".repeat(NodeRecordCodec.MAX_RECORD_BYTES);
+        NodeRecord r = new NodeRecord(NodeStatus.SUCCEEDED, "r", "h", 0, 1,
+                Optional.of(RecordCodec.JSON.getNodeFactory().stringNode(big)), false, Optional.empty());
+        NodeRecord stored = NodeRecordCodec.decode("k", NodeRecordCodec.encode(r));
+        assertThat(stored.output()).isEmpty();
+        assertThat(stored.outputOmitted()).isTrue();
+        assertThat(stored.runId()).isEqualTo("r");
+    }
+}
