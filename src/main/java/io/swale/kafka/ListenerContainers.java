@@ -21,6 +21,8 @@ import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -44,6 +46,7 @@ public final class ListenerContainers {
     public static final java.time.Duration BATCH_COMMIT_INTERVAL = java.time.Duration.ofMillis(100);
     private final Map<String, Object> consumerProperties;
     private final KafkaTemplate<String, byte[]> template;
+    private static final Logger log = LoggerFactory.getLogger(ListenerContainers.class);
     private final DeadLetterPublishingRecoverer recoverer;
     private final SwaleMetrics metrics;
 
@@ -113,7 +116,23 @@ public final class ListenerContainers {
 
     /** Sends a record no listener can handle to {@code <topic>.DLT} with its reason, as the error handler would. */
     public void deadLetter(ConsumerRecord<String, byte[]> record, Exception reason) {
-        recoverer.accept(record, reason);
+        recoverOrSkip(record, reason);
+    }
+
+    /**
+     * Dead-letters a record; when even the (fitted) letter cannot be sent, logs the record and lets it go.
+     * Throwing here would make the error handler retry the record forever and stall its partition.
+     */
+    private void recoverOrSkip(ConsumerRecord<?, ?> record, Exception reason) {
+        try {
+            recoverer.accept(record, reason);
+        } catch (RuntimeException sendFailed) {
+            log.error("record {}-{}@{} could not be dead-lettered and is skipped (key {}, {} value bytes): {}; "
+                    + "it failed with: {}", record.topic(), record.partition(), record.offset(),
+                    FittingDeadLetters.cutText(String.valueOf(record.key()), 256),
+                    record.value() instanceof byte[] b ? b.length : -1, sendFailed.toString(),
+                    FittingDeadLetters.cutText(reason(reason), 1024));
+        }
     }
 
     /** The consumer configuration a listener of this class gets, with the given overrides (the bench's baselines). */
@@ -124,7 +143,7 @@ public final class ListenerContainers {
     private DefaultErrorHandler errorHandler() {
         ExponentialBackOff backOff = new ExponentialBackOff(200, 2.0);
         backOff.setMaxElapsedTime(3_000);
-        DefaultErrorHandler handler = new DefaultErrorHandler(recoverer, backOff);
+        DefaultErrorHandler handler = new DefaultErrorHandler(this::recoverOrSkip, backOff);
         // No retry changes these: their record goes to the dead-letter topic at once. The handler finds them by
         // type anywhere in the cause chain (a listener's exception arrives wrapped in a
         // ListenerExecutionFailedException, a batch listener's in a BatchListenerFailedException too).
@@ -136,13 +155,14 @@ public final class ListenerContainers {
     }
 
     private DeadLetterPublishingRecoverer newRecoverer() {
-        var recoverer = new DeadLetterPublishingRecoverer(template, (record, e) -> {
+        var recoverer = new FittingDeadLetters(template, (record, e) -> {
             metrics.deadLetter(SwaleTopics.deadLetter(record.topic()));
             return new TopicPartition(SwaleTopics.deadLetter(record.topic()), -1);
         });
         recoverer.setHeadersFunction((record, e) -> {
             Headers headers = new RecordHeaders();
-            headers.add(REASON_HEADER, reason(e).getBytes(StandardCharsets.UTF_8));
+            headers.add(REASON_HEADER, FittingDeadLetters.cutText(reason(e), FittingDeadLetters.MAX_HEADER_BYTES)
+                    .getBytes(StandardCharsets.UTF_8));
             return headers;
         });
         return recoverer;

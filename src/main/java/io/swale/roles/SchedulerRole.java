@@ -31,7 +31,8 @@ public class SchedulerRole implements SmartLifecycle {
         EventsListener listener = new EventsListener(graphRuns);
         this.events = containers.batchListener(topics.events(), "swale-scheduler",
                 props.kafka().listenerConcurrency(), listener::onEvents);
-        TriggersListener triggersListener = new TriggersListener(triggerHandler);
+        TriggersListener triggersListener = new TriggersListener(triggerHandler,
+                props.scheduler().maxTriggerSize().toBytes());
         this.triggers = containers.recordListener(topics.triggers(), "swale-scheduler-triggers",
                 props.kafka().listenerConcurrency(), triggersListener::onTrigger);
     }

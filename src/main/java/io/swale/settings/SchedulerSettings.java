@@ -3,6 +3,7 @@ package io.swale.settings;
 import static io.swale.settings.PropertyChecks.positive;
 
 import java.time.Duration;
+import org.springframework.util.unit.DataSize;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
@@ -16,6 +17,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     pass).
  * @param cronTick How often the cron pump looks for due firings.
  * @param retentionInterval How often the retention pass runs; the sync interval when unset.
+ * @param maxTriggerSize A trigger record whose value is larger is dead-lettered at once, unread.
  */
 public record SchedulerSettings(
         @DefaultValue("60s") Duration reconcileInterval,
@@ -24,7 +26,8 @@ public record SchedulerSettings(
         @DefaultValue("200ms") Duration delayedPoll,
         @DefaultValue("5s") Duration reapInterval,
         @DefaultValue("1s") Duration cronTick,
-        Duration retentionInterval) {
+        Duration retentionInterval,
+        @DefaultValue("256KB") DataSize maxTriggerSize) {
 
     public SchedulerSettings {
         positive("swale.scheduler.reconcile-interval", reconcileInterval);
@@ -36,5 +39,9 @@ public record SchedulerSettings(
         // unset follows the sync interval; the accessor then always has a value
         retentionInterval = positive("swale.scheduler.retention-interval",
                 retentionInterval == null ? syncInterval : retentionInterval);
+        if (maxTriggerSize == null || maxTriggerSize.toBytes() < 1) {
+            throw new IllegalArgumentException("swale.scheduler.max-trigger-size must be at least 1 byte, was "
+                    + maxTriggerSize);
+        }
     }
 }

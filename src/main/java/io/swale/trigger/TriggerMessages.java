@@ -19,6 +19,9 @@ public final class TriggerMessages {
     private static final Set<String> START_KEYS = Set.of("graph", "partitions");
     private static final Set<String> TIME_KEYS = Set.of("graph", "time");
 
+    static final int SHOWN_CHARS = 64;
+    static final int SHOWN_KEYS = 8;
+
     private TriggerMessages() {}
 
     /**
@@ -33,7 +36,7 @@ public final class TriggerMessages {
         try {
             doc = RecordCodec.JSON.readTree(value);
         } catch (JacksonException e) {
-            throw new SwaleException.Malformed("trigger is not JSON: " + e.getOriginalMessage());
+            throw new SwaleException.Malformed("trigger is not JSON: " + shown(e.getOriginalMessage()));
         }
         if (doc == null || !doc.isObject()) {
             throw new SwaleException.Malformed("trigger is not a JSON object");
@@ -50,8 +53,8 @@ public final class TriggerMessages {
         if (keys.equals(TIME_KEYS)) {
             return new Trigger.AtTime(graph, time(doc.get("time")));
         }
-        throw new SwaleException.Malformed("trigger for graph `" + graph + "` must have exactly the keys "
-                + "`graph` and `partitions`, or `graph` and `time`; it has " + keys);
+        throw new SwaleException.Malformed("trigger for graph `" + shown(graph) + "` must have exactly the keys "
+                + "`graph` and `partitions`, or `graph` and `time`; it has " + shown(keys));
     }
 
     private static Trigger cronFiring(Function<String, Optional<String>> header) {
@@ -59,6 +62,21 @@ public final class TriggerMessages {
                 new SwaleException.Malformed("cron trigger without a `" + TriggerHeaders.GRAPH + "` header"));
         return new Trigger.CronFiring(graph, header.apply(TriggerHeaders.FIRE_MS).flatMap(TriggerMessages::unsigned),
                 header.apply(TriggerHeaders.PREVIOUS_FIRE_MS).flatMap(TriggerMessages::unsigned));
+    }
+
+    /**
+     * Text from the message as an error shows it: the first {@value #SHOWN_CHARS} characters and the full
+     * length. A refusal's text goes into the dead letter's headers, which must not grow with the input.
+     */
+    static String shown(String text) {
+        return text.length() <= SHOWN_CHARS ? text
+                : text.substring(0, SHOWN_CHARS) + "… (" + text.length() + " characters)";
+    }
+
+    /** Keys as an error shows them: a few, each {@link #shown(String)}. */
+    static String shown(Set<String> keys) {
+        List<String> out = keys.stream().limit(SHOWN_KEYS).map(TriggerMessages::shown).toList();
+        return out + (keys.size() > SHOWN_KEYS ? " and " + (keys.size() - SHOWN_KEYS) + " more" : "");
     }
 
     /** An unsigned decimal integer of ms; empty when it is not one (or exceeds a signed 64-bit value). */
@@ -80,7 +98,7 @@ public final class TriggerMessages {
         List<Partition> out = new ArrayList<>();
         for (JsonNode p : node) {
             if (!p.isString() || !Partition.isValid(p.asString())) {
-                throw new SwaleException.Malformed("invalid partition key " + p
+                throw new SwaleException.Malformed("invalid partition key " + shown(p.toString())
                         + ": a partition key is 1 to 16 characters of [A-Za-z0-9_]");
             }
             out.add(Partition.of(p.asString()));
@@ -95,8 +113,8 @@ public final class TriggerMessages {
         try {
             return OffsetDateTime.parse(node.asString()).toInstant().toEpochMilli();
         } catch (DateTimeException | ArithmeticException e) {
-            throw new SwaleException.Malformed("`time` `" + node.asString() + "` is not an RFC 3339 time: "
-                    + e.getMessage());
+            throw new SwaleException.Malformed("`time` `" + shown(node.asString()) + "` is not an RFC 3339 time: "
+                    + shown(e.getMessage()));
         }
     }
 }

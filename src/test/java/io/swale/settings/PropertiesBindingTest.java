@@ -15,6 +15,7 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.util.unit.DataSize;
 
 /** The property records: the defaults of the former JavaBeans, and a start that fails naming a bad property. */
 class PropertiesBindingTest {
@@ -44,7 +45,7 @@ class PropertiesBindingTest {
         assertThat(p.redis().keyPrefix()).isEqualTo("swale");
         assertThat(p.scheduler()).isEqualTo(new SchedulerSettings(Duration.ofSeconds(60), Duration.ofSeconds(30),
                 Duration.ofSeconds(60), Duration.ofMillis(200), Duration.ofSeconds(5), Duration.ofSeconds(1),
-                Duration.ofSeconds(30)));
+                Duration.ofSeconds(30), DataSize.ofKilobytes(256)));
         assertThat(p.worker()).isEqualTo(new WorkerSettings(List.of(), 64, Duration.ofMillis(200),
                 Duration.ofSeconds(60), Duration.ofSeconds(20), Duration.ofSeconds(1), Duration.ofSeconds(1),
                 Duration.ofMinutes(5), 0.2, Duration.ofSeconds(30), ""));

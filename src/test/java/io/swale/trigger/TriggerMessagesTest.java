@@ -67,4 +67,15 @@ class TriggerMessagesTest {
         assertThatThrownBy(() -> parse(value, Map.of(TriggerHeaders.GRAPH, "g")))
                 .isInstanceOf(SwaleException.Malformed.class);
     }
+
+    @Test
+    void aRefusalShowsOnlyTheStartOfHugeInput() {
+        String huge = "x".repeat(150 * 1024);
+        for (String value : List.of("{\"graph\":\"g\",\"partitions\":[\"" + huge + "\"]}",
+                "{\"graph\":\"" + huge + "\",\"other\":1}", "{\"graph\":\"g\",\"time\":\"" + huge + "\"}",
+                "{\"graph\":\"g\",\"" + huge + "")) {
+            assertThatThrownBy(() -> parse(value, Map.of())).isInstanceOf(SwaleException.Malformed.class)
+                    .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(1024));
+        }
+    }
 }
