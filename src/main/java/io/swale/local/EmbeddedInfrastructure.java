@@ -7,18 +7,17 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 import redis.embedded.RedisServer;
 
-/** An in-process KRaft broker and a real redis-server on free loopback ports. */
+/** An in-process KRaft broker and a real redis-server, every listener on a free port of 127.0.0.1. */
 public final class EmbeddedInfrastructure implements EmbeddedServers {
     private static final Logger log = LoggerFactory.getLogger(EmbeddedInfrastructure.class);
 
-    private final EmbeddedKafkaKraftBroker kafka;
+    private final LoopbackKraftBroker kafka;
     private final RedisServer redis;
     private final int redisPort;
 
-    private EmbeddedInfrastructure(EmbeddedKafkaKraftBroker kafka, RedisServer redis, int redisPort) {
+    private EmbeddedInfrastructure(LoopbackKraftBroker kafka, RedisServer redis, int redisPort) {
         this.kafka = kafka;
         this.redis = redis;
         this.redisPort = redisPort;
@@ -40,29 +39,25 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the embedded redis-server", e);
         }
-        EmbeddedKafkaKraftBroker kafka = new EmbeddedKafkaKraftBroker(1, partitions);
         Map<String, String> broker = new LinkedHashMap<>();
         broker.put("group.initial.rebalance.delay.ms", "0");
         broker.put("offsets.topic.num.partitions", "4");
         broker.put("auto.create.topics.enable", "true");
-        kafka.brokerProperties(broker);
-        // By default the broker publishes its address as the system property spring.kafka.bootstrap-servers,
-        // which would point every later application context of this JVM at it.
-        kafka.brokerListProperty("swale.embedded.kafka.brokers");
+        LoopbackKraftBroker kafka;
         try {
-            kafka.afterPropertiesSet();
+            kafka = LoopbackKraftBroker.start(partitions, broker);
         } catch (RuntimeException e) {
             stopQuietly(redis);
             throw e;
         }
-        log.info("embedded Kafka at {} and Redis at 127.0.0.1:{} started in {} ms", kafka.getBrokersAsString(),
+        log.info("embedded Kafka at {} and Redis at 127.0.0.1:{} started in {} ms", kafka.bootstrapServers(),
                 redisPort, (System.nanoTime() - t0) / 1_000_000);
         return new EmbeddedInfrastructure(kafka, redis, redisPort);
     }
 
     @Override
     public String kafkaBootstrap() {
-        return kafka.getBrokersAsString();
+        return kafka.bootstrapServers();
     }
 
     @Override
@@ -73,7 +68,7 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
     @Override
     public void close() {
         try {
-            kafka.destroy();
+            kafka.close();
         } finally {
             stopQuietly(redis);
         }
