@@ -5,6 +5,7 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.swale.definition.Definition;
 import io.swale.definition.DefinitionFormat;
+import io.swale.definition.ShellWarnings;
 import io.swale.periodic.SyncService;
 import io.swale.run.DefinitionCatalog;
 import io.swale.settings.SwaleProperties;
@@ -59,7 +60,8 @@ public class DefinitionsController {
 
     @PostMapping("/validate")
     @Operation(summary = "Check a definition without storing it")
-    @ApiResponse(responseCode = "200", description = "`{\"graph\",\"nodes\",\"edges\"}`")
+    @ApiResponse(responseCode = "200", description = "`{\"graph\",\"nodes\",\"edges\",\"warnings\"}`: warnings "
+            + "are lines about what loads but is unsafe, such as an unquoted upstream output in a shell command")
     @ApiResponse(responseCode = "400", ref = OpenApiConfiguration.BAD_REQUEST)
     @ApiResponse(responseCode = "401", ref = OpenApiConfiguration.UNAUTHORIZED)
     @ApiResponse(responseCode = "422", ref = OpenApiConfiguration.UNPROCESSABLE)
@@ -70,6 +72,7 @@ public class DefinitionsController {
         out.put("graph", d.graph().name());
         out.put("nodes", d.graph().nodes().size());
         out.put("edges", d.graph().edgeCount());
+        out.put("warnings", ShellWarnings.of(d.graph()));
         return out;
     }
 

@@ -7,6 +7,7 @@ import io.swale.definition.DefinitionLoader;
 import io.swale.definition.DefinitionParseException;
 import io.swale.definition.Fault;
 import io.swale.definition.InvalidDefinitionException;
+import io.swale.definition.ShellWarnings;
 import io.swale.operator.OperatorRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -34,6 +35,7 @@ final class ValidateCommand implements Callable<Integer> {
         if (d.isEmpty()) {
             return SwaleCli.FAILED;
         }
+        ShellWarnings.of(d.get().graph()).forEach(w -> spec.commandLine().getErr().println("warning: " + w));
         spec.commandLine().getOut().println(d.get().graph().name() + ": " + d.get().graph().nodes().size() + " nodes, "
                 + d.get().graph().edgeCount() + " edges");
         return SwaleCli.OK;

@@ -5,7 +5,8 @@ import java.util.Objects;
 
 /** What a {@code {{ … }}} refers to (§8.7). */
 public sealed interface Reference extends Part
-        permits Reference.PartitionKey, Reference.RunId, Reference.RunSummary, Reference.Env, Reference.Upstream {
+        permits Reference.PartitionKey, Reference.RunId, Reference.RunSummary, Reference.Env, Reference.Upstream,
+        Reference.ShellQuoted {
 
     /** {@code partition}: the partition key. */
     record PartitionKey() implements Reference {}
@@ -34,5 +35,28 @@ public sealed interface Reference extends Part
         public String dottedPath() {
             return String.join(".", path);
         }
+    }
+
+    /**
+     * {@code REF | sh}: the text of {@code reference} as one POSIX shell word in single quotes, so that a
+     * value templated into a {@code shell} command is data, never code.
+     */
+    record ShellQuoted(Reference reference) implements Reference {
+        public ShellQuoted {
+            Objects.requireNonNull(reference, "reference");
+            if (reference instanceof ShellQuoted) {
+                throw new IllegalArgumentException("a reference is quoted once");
+            }
+        }
+
+        /** {@code text} in single quotes, each {@code '} written {@code '\''} (close, escaped quote, reopen). */
+        public static String quote(String text) {
+            return "'" + text.replace("'", "'\\''") + "'";
+        }
+    }
+
+    /** The reference a filter applies to, or this one. */
+    default Reference unfiltered() {
+        return this instanceof ShellQuoted q ? q.reference() : this;
     }
 }

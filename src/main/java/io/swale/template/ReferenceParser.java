@@ -10,9 +10,25 @@ final class ReferenceParser {
     private static final String FORMS =
             "expected `partition`, `run.id`, `run.summary`, `env.NAME` or `upstream.NODE[.path]`";
 
+    static final String SHELL_FILTER = "sh";
+
     private ReferenceParser() {}
 
+    /** {@code REF} or {@code REF | FILTER}; {@code sh} is the one filter. */
     static Reference parse(String inner) {
+        int bar = inner.indexOf('|');
+        if (bar < 0) {
+            return parseUnfiltered(inner);
+        }
+        String filter = inner.substring(bar + 1).strip();
+        if (!filter.equals(SHELL_FILTER)) {
+            throw invalid(inner, "unknown filter `" + filter + "`; the one filter is `" + SHELL_FILTER
+                    + "` (quote as one shell word)");
+        }
+        return new Reference.ShellQuoted(parseUnfiltered(inner.substring(0, bar).strip()));
+    }
+
+    private static Reference parseUnfiltered(String inner) {
         if (inner.isEmpty()) {
             throw invalid(inner, "the reference is empty; " + FORMS);
         }

@@ -23,6 +23,7 @@ final class ReferenceRenderer {
             case Reference.Env e -> ctx.env().apply(e.name()).orElseThrow(
                     () -> new RenderException("environment variable `" + e.name() + "` is not set"));
             case Reference.Upstream u -> insert(valueAt(u));
+            case Reference.ShellQuoted q -> Reference.ShellQuoted.quote(render(q.reference()));
         };
     }
 

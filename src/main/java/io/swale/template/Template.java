@@ -63,7 +63,7 @@ public final class Template {
     public List<String> upstreamNodes() {
         LinkedHashSet<String> nodes = new LinkedHashSet<>();
         for (Part p : parts) {
-            if (p instanceof Reference.Upstream u) {
+            if (p instanceof Reference r && r.unfiltered() instanceof Reference.Upstream u) {
                 nodes.add(u.node());
             }
         }
