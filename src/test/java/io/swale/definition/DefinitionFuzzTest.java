@@ -74,7 +74,7 @@ class DefinitionFuzzTest {
         loadsOrIsRefused(mutate(seed, steps, true), DefinitionFormat.YAML);
     }
 
-    @Property(tries = 300)
+    @Property
     void randomBytesAreRefused(@ForAll("noise") byte[] bytes) {
         loadsOrIsRefused(bytes, DefinitionFormat.TOML);
         loadsOrIsRefused(bytes, DefinitionFormat.YAML);

@@ -39,7 +39,7 @@ class TriggerMessagesFuzzTest {
         readsOrIsRefused(text.toString().getBytes(StandardCharsets.UTF_8), headers);
     }
 
-    @Property(tries = 500)
+    @Property
     void randomBytesAreRefusedCleanly(@ForAll("noise") byte[] value, @ForAll("headers") Map<String, String> headers) {
         readsOrIsRefused(value, headers);
     }
