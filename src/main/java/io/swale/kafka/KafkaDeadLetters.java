@@ -50,7 +50,9 @@ public final class KafkaDeadLetters implements DeadLetters {
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(SwaleTopics.deadLetter(topics.pool(letter.pool())),
                 identity.runId(), RecordCodec.bytes(value));
         identity.headers().forEach((k, v) -> record.headers().add(k, v));
-        record.headers().add(ERROR_HEADER, letter.lastError().getBytes(StandardCharsets.UTF_8));
+        // like every dead letter's error header, bounded so that the letter fits the producer's limit
+        record.headers().add(ERROR_HEADER, FittingDeadLetters.cutText(letter.lastError(),
+                FittingDeadLetters.MAX_HEADER_BYTES).getBytes(StandardCharsets.UTF_8));
         template.send(record);
         metrics.deadLetter(record.topic());
     }
