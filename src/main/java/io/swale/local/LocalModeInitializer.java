@@ -53,7 +53,9 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
 
     /** Classes a jar built with -Pslim leaves out: checked before any of them is touched. */
     static final List<String> EMBEDDED_CLASSES = List.of(EMBEDDED_INFRASTRUCTURE,
-            "org.springframework.kafka.test.EmbeddedKafkaKraftBroker", "redis.embedded.RedisServer");
+            "org.springframework.kafka.test.EmbeddedKafkaKraftBroker", "redis.embedded.RedisServer",
+            // what LoopbackKraftBroker builds the broker with (from spring-kafka-test's dependencies)
+            "org.apache.kafka.common.test.KafkaClusterTestKit");
 
     /** {@code EmbeddedInfrastructure.start(partitions)}, called by name so that this class compiles without it (-Pslim). */
     private static EmbeddedServers startEmbedded(ClassLoader loader, int partitions) {
