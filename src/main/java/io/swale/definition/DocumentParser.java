@@ -42,11 +42,24 @@ final class DocumentParser {
     }
 
     static JsonNode parse(String text, DefinitionFormat format) {
+        return parse(text, format, DefinitionLimits.DEFAULT);
+    }
+
+    static JsonNode parse(String text, DefinitionFormat format, DefinitionLimits limits) {
         ObjectMapper mapper = format == DefinitionFormat.YAML ? YAML : TOML;
         try {
+            if (format == DefinitionFormat.YAML) {
+                YamlAliases.check(text, limits);
+            }
             return mapper.readTree(text);
         } catch (JacksonException e) {
             throw new DefinitionParseException("malformed " + format + ": " + explain(e), e);
+        } catch (DefinitionParseException e) {
+            throw e;
+        } catch (RuntimeException | StackOverflowError e) {
+            // a parser's own bug (snakeyaml-engine on some long non-BMP strings) is still the text's fault to report
+            throw new DefinitionParseException("malformed " + format + ": the parser failed on this text ("
+                    + e.getClass().getSimpleName() + ")", e);
         }
     }
 
