@@ -9,7 +9,7 @@ package io.swale.definition;
  * @param maxStringLength characters of one string value
  * @param maxKeyLength characters of one key
  * @param maxYamlAliases alias references ({@code *name}) in a YAML text
- * @param maxYamlExpansion parse events a YAML text stands for once every alias is replayed
+ * @param maxYamlExpansion parse events the aliases of a YAML text replay, all aliases together
  * @param maxPoolNameLength characters of a pool name: it must fit a Kafka topic name with its prefix
  */
 public record DefinitionLimits(

@@ -26,6 +26,7 @@ final class YamlAliases {
         Deque<Open> open = new ArrayDeque<>();
         long aliases = 0;
         long events = 0;
+        long replayed = 0;
         LoadSettings settings = LoadSettings.builder().setMaxAliasesForCollections(limits.maxYamlAliases()).build();
         try {
             for (Event e : new Parse(settings).parseString(text)) {
@@ -36,7 +37,9 @@ final class YamlAliases {
                         throw refused("more than " + limits.maxYamlAliases() + " aliases (swale.limits.yaml-aliases)");
                     }
                     String anchor = ((AliasEvent) e).getAlias().getValue();
-                    events += sizes.getOrDefault(anchor, 1L);
+                    long size = sizes.getOrDefault(anchor, 1L);
+                    events += size;
+                    replayed += size;
                 }
                 case MappingStart, SequenceStart -> {
                     events++;
@@ -55,9 +58,9 @@ final class YamlAliases {
                 }
                 default -> events++;
             }
-            if (events > limits.maxYamlExpansion()) {
-                throw refused("it expands to more than " + limits.maxYamlExpansion()
-                        + " parse events once its aliases are replayed (swale.limits.yaml-expansion)");
+            if (replayed > limits.maxYamlExpansion()) {
+                throw refused("its aliases replay more than " + limits.maxYamlExpansion()
+                        + " parse events (swale.limits.yaml-expansion)");
             }
             }
         } catch (DefinitionParseException refused) {

@@ -15,7 +15,7 @@ import org.springframework.util.unit.DataSize;
  * @param stringLength Characters of one string value in a definition.
  * @param keyLength Characters of one key in a definition.
  * @param yamlAliases Alias references in one YAML definition.
- * @param yamlExpansion Parse events a YAML definition may stand for once its aliases are replayed.
+ * @param yamlExpansion Parse events the aliases of one YAML definition may replay, all together.
  * @param startPartitions Partitions in one start request (a backfill is bounded the same).
  */
 public record LimitsSettings(
