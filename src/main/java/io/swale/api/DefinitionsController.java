@@ -81,6 +81,8 @@ public class DefinitionsController {
         byte[] body;
         try {
             body = request.getInputStream().readAllBytes();
+        } catch (RequestLimitsFilter.BodyTooLarge e) {
+            throw new ApiErrors.TooLarge(e.getMessage());
         } catch (IOException e) {
             throw new ApiErrors.BadRequest("body", "the body could not be read: " + e.getMessage());
         }
