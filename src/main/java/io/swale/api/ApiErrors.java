@@ -54,6 +54,18 @@ public class ApiErrors {
         return p;
     }
 
+    /** Infrastructure the request needs did not answer; nothing was changed. */
+    public static final class Unavailable extends RuntimeException {
+        public Unavailable(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    @ExceptionHandler(Unavailable.class)
+    ProblemDetail unavailable(Unavailable e) {
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "Try again", e.getMessage());
+    }
+
     public static final class NotFound extends RuntimeException {
         public NotFound(String message) {
             super(message);
