@@ -14,13 +14,15 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
+import org.springframework.http.server.RequestPath;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Refuses what would cost work before any is done, ahead of authentication and of Spring MVC: a body over
- * {@code swale.limits.body-size} (413, by its Content-Length or while it is read) and a Content-Type that
- * names no single media type (415; Spring cannot represent a wildcard one and answered 500).
+ * {@code swale.limits.body-size} (413, by its Content-Length or while it is read), a path Spring cannot
+ * decode (400) and a Content-Type that names no single media type (415; Spring cannot represent a
+ * wildcard one and answered 500).
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
@@ -49,6 +51,14 @@ public class RequestLimitsFilter extends OncePerRequestFilter {
             return;
         }
         // definitions take any content type (TOML unless it names YAML): only the JSON endpoints parse it
+        try {
+            // Spring MVC parses the path once more, with its `;` parameters: a bad escape there answered 500
+            RequestPath.parse(request.getRequestURI(), request.getContextPath());
+        } catch (IllegalArgumentException e) {
+            ProblemResponses.write(response, 400, "Bad request", "the path cannot be decoded: " + e.getMessage(),
+                    Optional.of("path"));
+            return;
+        }
         Optional<String> badType = request.getRequestURI().startsWith("/api/v1/definitions")
                 ? Optional.empty() : badContentType(request.getContentType());
         if (badType.isPresent()) {

@@ -121,7 +121,7 @@ class LimitsIT extends IntegrationTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"/api/v1/graphs/a%2Fb", "/api/v1/graphs/a%00b", "/api/v1/graphs/\u00ff\u0001", "/a b c",
-            "/api/v1/graphs/%zz", "LONG"})
+            "/api/v1/graphs/%zz", "/api/v1/graphs/;%", "/api/v1/graphs/a;b=%zz/runs", "LONG"})
     void theContainersOwnRefusalsAreProblemJson(String target) {
         String t = target.equals("LONG") ? "/api/v1/graphs/" + "a".repeat(20_000) : target;
         RawHttp.Answer a = RawHttp.send(port, RawHttp.request("GET", t, null, new byte[0]), 10_000);
