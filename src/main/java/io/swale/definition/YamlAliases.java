@@ -27,7 +27,7 @@ final class YamlAliases {
         long aliases = 0;
         long events = 0;
         long replayed = 0;
-        LoadSettings settings = LoadSettings.builder().setMaxAliasesForCollections(limits.maxYamlAliases()).build();
+        LoadSettings settings = DocumentParser.LOAD;
         try {
             for (Event e : new Parse(settings).parseString(text)) {
             switch (e.getEventId()) {

@@ -51,7 +51,7 @@ class LimitsIT extends IntegrationTest {
         for (String value : List.of("\"" + "😀".repeat(1100) + "\"", "😀".repeat(1100), "'" + "😀".repeat(1100) + "'")) {
             SwaleClient.Response r = api.post("/api/v1/definitions/validate", "application/yaml",
                     "graph:\n  name: emoji\nnode:\n- name: a\n  operator: noop\n  params:\n    x: " + value + "\n");
-            assertThat(r.status()).isIn(200, 422);
+            assertThat(r.status()).isEqualTo(200);
         }
     }
 
