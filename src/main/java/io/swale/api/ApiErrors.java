@@ -40,6 +40,32 @@ public class ApiErrors {
         }
     }
 
+    /** A body over {@code swale.limits.body-size}. */
+    public static final class TooLarge extends RuntimeException {
+        public TooLarge(String message) {
+            super(message);
+        }
+    }
+
+    @ExceptionHandler(TooLarge.class)
+    ProblemDetail tooLarge(TooLarge e) {
+        ProblemDetail p = problem(HttpStatus.CONTENT_TOO_LARGE, "Content too large", e.getMessage());
+        p.setProperty("field", "body");
+        return p;
+    }
+
+    /** Infrastructure the request needs did not answer; nothing was changed. */
+    public static final class Unavailable extends RuntimeException {
+        public Unavailable(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    @ExceptionHandler(Unavailable.class)
+    ProblemDetail unavailable(Unavailable e) {
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "Try again", e.getMessage());
+    }
+
     public static final class NotFound extends RuntimeException {
         public NotFound(String message) {
             super(message);
@@ -91,6 +117,11 @@ public class ApiErrors {
 
     @ExceptionHandler(HttpMessageNotReadableException.class)
     ProblemDetail unreadable(HttpMessageNotReadableException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof RequestLimitsFilter.BodyTooLarge tooLarge) {
+                return tooLarge(new TooLarge(tooLarge.getMessage()));
+            }
+        }
         Throwable cause = e.getMostSpecificCause();
         String detail = cause instanceof JacksonException je ? je.getOriginalMessage() : cause.getMessage();
         ProblemDetail p = problem(HttpStatus.BAD_REQUEST, "Malformed body", detail == null ? "the body is not readable" : detail);

@@ -3,9 +3,11 @@ package io.swale.api;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import io.swale.config.ConfiguredPools;
 import io.swale.definition.Definition;
 import io.swale.definition.DefinitionFormat;
 import io.swale.definition.ShellWarnings;
+import io.swale.kafka.PoolTopics;
 import io.swale.periodic.SyncService;
 import io.swale.run.DefinitionCatalog;
 import io.swale.settings.SwaleProperties;
@@ -29,11 +31,16 @@ public class DefinitionsController {
     private final DefinitionCatalog catalog;
     private final SyncService sync;
     private final SwaleProperties props;
+    private final PoolTopics poolTopics;
+    private final ConfiguredPools pools;
 
-    public DefinitionsController(DefinitionCatalog catalog, SyncService sync, SwaleProperties props) {
+    public DefinitionsController(DefinitionCatalog catalog, SyncService sync, SwaleProperties props,
+            PoolTopics poolTopics, ConfiguredPools pools) {
         this.catalog = catalog;
         this.sync = sync;
         this.props = props;
+        this.poolTopics = poolTopics;
+        this.pools = pools;
     }
 
     @PostMapping
@@ -46,7 +53,8 @@ public class DefinitionsController {
     @ApiResponse(responseCode = "422", ref = OpenApiConfiguration.UNPROCESSABLE)
     public Map<String, Object> publish(HttpServletRequest request,
             @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType) {
-        DefinitionCatalog.Published p = catalog.publish(body(request), DefinitionFormat.fromContentType(contentType));
+        DefinitionCatalog.Published p = catalog.publish(body(request), DefinitionFormat.fromContentType(contentType),
+                this::createTopics);
         if (props.hasRole("scheduler")) {
             // A scheduler replica adopts at once rather than at the next sync interval.
             sync.sync();
@@ -56,6 +64,21 @@ public class DefinitionsController {
         out.put("hash", p.hash());
         out.put("changed", p.changed());
         return out;
+    }
+
+    /** The topics of every pool the definition gets served, before it is stored: a failure stores nothing. */
+    private void createTopics(Definition d) {
+        for (String pool : d.graph().pools()) {
+            if (!pools.willServe(pool)) {
+                continue;
+            }
+            try {
+                poolTopics.ensure(pool);
+            } catch (RuntimeException e) {
+                throw new ApiErrors.Unavailable("the topics of pool `" + pool + "` could not be created, nothing was "
+                        + "stored: " + e.getMessage(), e);
+            }
+        }
     }
 
     @PostMapping("/validate")
@@ -84,6 +107,8 @@ public class DefinitionsController {
         byte[] body;
         try {
             body = request.getInputStream().readAllBytes();
+        } catch (RequestLimitsFilter.BodyTooLarge e) {
+            throw new ApiErrors.TooLarge(e.getMessage());
         } catch (IOException e) {
             throw new ApiErrors.BadRequest("body", "the body could not be read: " + e.getMessage());
         }

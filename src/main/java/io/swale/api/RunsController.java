@@ -8,6 +8,10 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import io.swale.graph.Partition;
 import io.swale.record.AdminRequest;
 import io.swale.request.Requests;
+import io.swale.settings.SwaleProperties;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Schema;
+import tools.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,14 +34,19 @@ public class RunsController {
     static final int MAX_LIMIT = 10_000;
     private final RunViews views;
     private final Requests requests;
+    private final int maxPartitions;
 
-    public RunsController(RunViews views, Requests requests) {
+    public RunsController(RunViews views, Requests requests, SwaleProperties props) {
         this.views = views;
         this.requests = requests;
+        this.maxPartitions = props.limits().startPartitions();
     }
 
-    /** The body of a start request. */
-    public record StartRequest(List<String> partitions) {}
+    /**
+     * The body of a start request. Keys are read as JSON values so a number is refused rather than turned into
+     * a string: {@code [1]} is not the partition {@code "1"}.
+     */
+    public record StartRequest(@ArraySchema(schema = @Schema(type = "string")) List<JsonNode> partitions) {}
 
     @GetMapping
     @Operation(summary = "Runs of a graph in partition order, from a partition (inclusive), at most `limit`")
@@ -67,9 +76,18 @@ public class RunsController {
         if (body == null || body.partitions() == null || body.partitions().isEmpty()) {
             throw new ApiErrors.BadRequest("partitions", "the body must list at least one partition: {\"partitions\":[\"20260915\"]}");
         }
+        if (body.partitions().size() > maxPartitions) {
+            throw new ApiErrors.BadRequest("partitions", "a start request lists at most " + maxPartitions
+                    + " partitions, got " + body.partitions().size() + " (swale.limits.start-partitions)");
+        }
         List<Partition> partitions = new ArrayList<>();
         for (int i = 0; i < body.partitions().size(); i++) {
-            partitions.add(Paths.partition(body.partitions().get(i)));
+            JsonNode value = body.partitions().get(i);
+            if (value == null || !value.isString()) {
+                throw new ApiErrors.BadRequest("partitions[" + i + "]", "a partition key is a string, found "
+                        + (value == null ? "null" : value.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)));
+            }
+            partitions.add(Paths.partition(value.asString()));
         }
         return RequestAnswers.of(requests.handle(Paths.idempotencyKey(key), new AdminRequest.Start(graph, partitions)));
     }

@@ -46,6 +46,11 @@ public final class ConfiguredPools implements PoolCatalog {
         return pools.containsKey(pool);
     }
 
+    /** Whether a definition naming {@code pool} gets it served: configured, or created on demand. */
+    public boolean willServe(String pool) {
+        return pools.containsKey(pool) || (autoCreate && NAME.matcher(pool).matches());
+    }
+
     @Override
     public Map<String, Integer> pools() {
         return Collections.unmodifiableMap(new LinkedHashMap<>(new java.util.TreeMap<>(pools)));

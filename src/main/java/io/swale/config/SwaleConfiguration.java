@@ -5,6 +5,7 @@ import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.swale.cron.DialectCronCheck;
 import io.swale.definition.CronCheck;
+import io.swale.definition.DefinitionLimits;
 import io.swale.definition.DefinitionLoader;
 import io.swale.kafka.KafkaDeadLetters;
 import io.swale.kafka.KafkaDispatcher;
@@ -24,6 +25,7 @@ import io.swale.run.GraphRuns;
 import io.swale.run.Reconciler;
 import io.swale.run.RetentionPass;
 import io.swale.run.Submission;
+import io.swale.settings.LimitsSettings;
 import io.swale.settings.SwaleProperties;
 import io.swale.store.DefinitionStore;
 import io.swale.store.ExpiryStore;
@@ -135,8 +137,12 @@ public class SwaleConfiguration {
     }
 
     @Bean
-    DefinitionLoader definitionLoader(OperatorRegistry operators, CronCheck cron) {
-        return new DefinitionLoader(operators, cron);
+    DefinitionLoader definitionLoader(OperatorRegistry operators, CronCheck cron, SwaleProperties props) {
+        LimitsSettings l = props.limits();
+        // Kafka topic names hold 249 characters: the pool's topic and its .DLT must both fit
+        int poolName = 249 - new SwaleTopics(props.kafka().topicPrefix()).pool("").length() - ".DLT".length();
+        return new DefinitionLoader(operators, cron, new DefinitionLimits(l.depth(), l.nodes(), l.stringLength(),
+                l.keyLength(), l.yamlAliases(), l.yamlExpansion(), Math.max(1, poolName)));
     }
 
     @Bean

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Loads a definition (§1.6): parse strictly, then collect every fault, and return the checked graph
@@ -16,10 +17,20 @@ import java.util.Objects;
 public final class DefinitionLoader {
     private final OperatorCatalog operators;
     private final CronCheck cron;
+    private final DefinitionLimits limits;
 
     public DefinitionLoader(OperatorCatalog operators, CronCheck cron) {
+        this(operators, cron, DefinitionLimits.DEFAULT);
+    }
+
+    public DefinitionLoader(OperatorCatalog operators, CronCheck cron, DefinitionLimits limits) {
         this.operators = Objects.requireNonNull(operators, "operators");
         this.cron = Objects.requireNonNull(cron, "cron");
+        this.limits = Objects.requireNonNull(limits, "limits");
+    }
+
+    public DefinitionLimits limits() {
+        return limits;
     }
 
     /**
@@ -40,8 +51,10 @@ public final class DefinitionLoader {
      */
     public Definition load(byte[] bytes, DefinitionFormat format) {
         String text = DocumentParser.decode(bytes);
-        RawDefinition raw = ShapeReader.read(DocumentParser.parse(text, format));
-        Graph graph = check(raw);
+        JsonNode tree = DocumentParser.parse(text, format, limits);
+        List<Fault> limitFaults = LimitChecks.check(tree, limits);
+        RawDefinition raw = ShapeReader.read(tree);
+        Graph graph = check(raw, limitFaults);
         return new Definition(DefinitionHash.of(bytes), text, graph);
     }
 
@@ -60,10 +73,17 @@ public final class DefinitionLoader {
         return load(bytes, DefinitionFormat.fromFileName(String.valueOf(file.getFileName())));
     }
 
-    private Graph check(RawDefinition raw) {
-        List<Fault> faults = new ArrayList<>(FileChecks.check(raw));
+    private Graph check(RawDefinition raw, List<Fault> limitFaults) {
+        List<Fault> faults = new ArrayList<>(limitFaults);
+        LimitChecks.nodeCount(raw, limits).ifPresent(faults::add);
+        boolean withinLimits = faults.isEmpty();
+        faults.addAll(LimitChecks.poolNames(raw, limits));
+        faults.addAll(FileChecks.check(raw));
         faults.addAll(GraphChecks.check(raw, cron));
-        faults.addAll(OperatorChecks.check(raw, operators));
+        if (withinLimits) {
+            // the params checks recurse and cost per node: only within the limits
+            faults.addAll(OperatorChecks.check(raw, operators));
+        }
         if (!faults.isEmpty()) {
             throw new InvalidDefinitionException(faults);
         }

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import org.snakeyaml.engine.v2.api.LoadSettings;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.TokenStreamLocation;
@@ -12,6 +13,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.dataformat.toml.TomlMapper;
 import tools.jackson.dataformat.yaml.YAMLAnchorReplayingFactory;
+import tools.jackson.dataformat.yaml.YAMLFactory;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /** Turns definition bytes into a syntax tree; the shape is checked afterwards by {@link ShapeReader}. */
@@ -21,7 +23,15 @@ final class DocumentParser {
             .build();
 
     // the replaying factory resolves aliases and merge keys; the plain one reads an alias as its anchor's name
-    private static final ObjectMapper YAML = YAMLMapper.builder(new YAMLAnchorReplayingFactory())
+    /**
+     * snakeyaml-engine's reader fails (IndexOutOfBoundsException) when a surrogate pair straddles the end of
+     * its 1,024-code-point buffer, e.g. a string of 1,100 emoji; a buffer as large as any accepted body
+     * ({@code swale.limits.body-size}, 1 MB by default) keeps valid text readable.
+     */
+    static final LoadSettings LOAD = LoadSettings.builder().setBufferSize(1 << 20).build();
+
+    private static final ObjectMapper YAML = YAMLMapper.builder(
+                    (YAMLFactory) YAMLAnchorReplayingFactory.builder().loadSettings(LOAD).build())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
@@ -42,11 +52,24 @@ final class DocumentParser {
     }
 
     static JsonNode parse(String text, DefinitionFormat format) {
+        return parse(text, format, DefinitionLimits.DEFAULT);
+    }
+
+    static JsonNode parse(String text, DefinitionFormat format, DefinitionLimits limits) {
         ObjectMapper mapper = format == DefinitionFormat.YAML ? YAML : TOML;
         try {
+            if (format == DefinitionFormat.YAML) {
+                YamlAliases.check(text, limits);
+            }
             return mapper.readTree(text);
         } catch (JacksonException e) {
             throw new DefinitionParseException("malformed " + format + ": " + explain(e), e);
+        } catch (DefinitionParseException e) {
+            throw e;
+        } catch (RuntimeException | StackOverflowError e) {
+            // a parser's own bug (snakeyaml-engine on some long non-BMP strings) is still the text's fault to report
+            throw new DefinitionParseException("malformed " + format + ": the parser failed on this text ("
+                    + e.getClass().getSimpleName() + ")", e);
         }
     }
 

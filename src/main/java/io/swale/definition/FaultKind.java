@@ -21,7 +21,13 @@ public enum FaultKind {
     INVALID_PARAMS("InvalidParams"),
     INVALID_TEMPLATE("InvalidTemplate"),
     UNKNOWN_TEMPLATE_UPSTREAM("UnknownTemplateUpstream"),
-    CYCLE("Cycle");
+    CYCLE("Cycle"),
+    // the limits of swale.limits.*: what a definition may cost, checked before anything else
+    TOO_DEEP("TooDeep"),
+    TOO_MANY_NODES("TooManyNodes"),
+    STRING_TOO_LONG("StringTooLong"),
+    KEY_TOO_LONG("KeyTooLong"),
+    INVALID_POOL_NAME("InvalidPoolName");
 
     private final String wireName;
 

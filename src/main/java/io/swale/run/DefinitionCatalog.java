@@ -69,6 +69,14 @@ public final class DefinitionCatalog {
      * the pointer (spec §1.9).
      */
     public Published publish(byte[] text, DefinitionFormat format) {
+        return publish(text, format, d -> { });
+    }
+
+    /**
+     * Publishes with a step between the checks and the store: {@code beforeStore} prepares what the definition
+     * needs (its pools' topics) and, by throwing, leaves nothing stored, so a publish is all or nothing.
+     */
+    public Published publish(byte[] text, DefinitionFormat format, java.util.function.Consumer<Definition> beforeStore) {
         Definition d = loader.load(text, format);
         String graph = d.graph().name();
         for (Map.Entry<String, String> other : store.currentPointers().entrySet()) {
@@ -90,6 +98,7 @@ public final class DefinitionCatalog {
                 }
             }
         }
+        beforeStore.accept(d);
         store.putText(d.hash(), new StoredText(d.text(), format.name().toLowerCase()));
         cache.put(d.hash(), d);
         boolean changed = store.movePointer(graph, d.hash());

@@ -32,6 +32,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param worker How the pool role claims, runs and retries attempts.
  * @param s3 How object_exists reaches s3:// objects.
  * @param http The http operator.
+ * @param limits What one request may cost.
  */
 @ConfigurationProperties("swale")
 public record SwaleProperties(
@@ -46,7 +47,8 @@ public record SwaleProperties(
         @DefaultValue SchedulerSettings scheduler,
         @DefaultValue WorkerSettings worker,
         @DefaultValue S3ClientSettings s3,
-        @DefaultValue HttpSettings http) {
+        @DefaultValue HttpSettings http,
+        @DefaultValue LimitsSettings limits) {
 
     /** The roles {@code swale.roles} may name. */
     public static final Set<String> KNOWN_ROLES = Set.of("scheduler", "pool", "api");
@@ -71,6 +73,7 @@ public record SwaleProperties(
         present("swale.worker", worker);
         present("swale.s3", s3);
         present("swale.http", http);
+        present("swale.limits", limits);
     }
 
     public boolean hasRole(String role) {

@@ -1,0 +1,37 @@
+package io.swale.definition;
+
+/**
+ * What a definition may cost before any check runs: a bad or hostile text is refused early and cheaply
+ * instead of exhausting the stack or the heap. Each bound is a {@code swale.limits.*} property.
+ *
+ * @param maxDepth tables and arrays nested in one another, the document itself being depth 1
+ * @param maxNodes {@code [[node]]} entries
+ * @param maxStringLength characters of one string value
+ * @param maxKeyLength characters of one key
+ * @param maxYamlAliases alias references ({@code *name}) in a YAML text
+ * @param maxYamlExpansion parse events the aliases of a YAML text replay, all aliases together
+ * @param maxPoolNameLength characters of a pool name: it must fit a Kafka topic name with its prefix
+ */
+public record DefinitionLimits(
+        int maxDepth, int maxNodes, int maxStringLength, int maxKeyLength, int maxYamlAliases, long maxYamlExpansion,
+        int maxPoolNameLength) {
+
+    public static final DefinitionLimits DEFAULT = new DefinitionLimits(32, 20_000, 65_536, 256, 100, 100_000, 200);
+
+    public DefinitionLimits {
+        positive("maxDepth", maxDepth);
+        positive("maxNodes", maxNodes);
+        positive("maxStringLength", maxStringLength);
+        positive("maxKeyLength", maxKeyLength);
+        if (maxYamlAliases < 0 || maxYamlExpansion < 1) {
+            throw new IllegalArgumentException("YAML alias limits must be at least 0 aliases and 1 event");
+        }
+        positive("maxPoolNameLength", maxPoolNameLength);
+    }
+
+    private static void positive(String name, int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException(name + " must be at least 1, got " + value);
+        }
+    }
+}

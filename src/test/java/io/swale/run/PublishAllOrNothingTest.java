@@ -1,0 +1,51 @@
+package io.swale.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.swale.definition.CronCheck;
+import io.swale.definition.DefinitionFormat;
+import io.swale.definition.DefinitionLoader;
+import io.swale.operator.OperatorRegistry;
+import io.swale.store.DefinitionStore;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** A publish stores nothing when preparing the definition (creating its pools' topics) fails. */
+class PublishAllOrNothingTest {
+    private static final byte[] TOML = "[graph]\nname = \"g\"\n[[node]]\nname = \"a\"\noperator = \"noop\"\npool = \"p\"\n"
+            .getBytes(StandardCharsets.UTF_8);
+
+    private final List<String> writes = new ArrayList<>();
+    private final DefinitionStore store = (DefinitionStore) Proxy.newProxyInstance(getClass().getClassLoader(),
+            new Class<?>[] {DefinitionStore.class}, (proxy, method, args) -> switch (method.getName()) {
+                case "currentPointers" -> new TreeMap<String, String>();
+                case "putText", "movePointer" -> {
+                    writes.add(method.getName());
+                    yield method.getReturnType() == boolean.class ? Boolean.TRUE : null;
+                }
+                default -> throw new UnsupportedOperationException(method.getName());
+            });
+    private final DefinitionCatalog catalog = new DefinitionCatalog(store,
+            new DefinitionLoader(OperatorRegistry.builtIn(), CronCheck.FIVE_FIELDS));
+
+    @Test
+    void aFailingPreparationStoresNothing() {
+        assertThatThrownBy(() -> catalog.publish(TOML, DefinitionFormat.TOML, d -> {
+            throw new IllegalStateException("no topics");
+        })).hasMessage("no topics");
+        assertThat(writes).isEmpty();
+    }
+
+    @Test
+    void aPreparedDefinitionIsStoredAndPointedAt() {
+        List<String> prepared = new ArrayList<>();
+        catalog.publish(TOML, DefinitionFormat.TOML, d -> prepared.addAll(d.graph().pools()));
+        assertThat(prepared).containsExactly("p");
+        assertThat(writes).containsExactly("putText", "movePointer");
+    }
+}
