@@ -1,5 +1,6 @@
 package io.swale.api;
 
+import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import org.apache.catalina.core.StandardHost;
@@ -19,6 +20,7 @@ import org.springframework.web.bind.annotation.RestController;
  * Errors no controller advice answers, as problem+json: the container's refusals (through
  * {@link ProblemReportValve}) and whatever reaches {@code /error} (a sendError, an exception outside MVC).
  */
+@Hidden // the container's error path, not part of the API
 @RestController
 public class ProblemErrors implements ErrorController {
 
