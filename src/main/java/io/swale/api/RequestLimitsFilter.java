@@ -21,7 +21,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 /**
  * Refuses what would cost work before any is done, ahead of authentication and of Spring MVC: a body over
  * {@code swale.limits.body-size} (413, by its Content-Length or while it is read), a path Spring cannot
- * decode (400) and a Content-Type that names no single media type (415; Spring cannot represent a
+ * decode (400), a request line without an HTTP version (HTTP/0.9, 400) and a Content-Type that names no single media type (415; Spring cannot represent a
  * wildcard one and answered 500).
  */
 @Component
@@ -43,6 +43,16 @@ public class RequestLimitsFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
+        String protocol = request.getProtocol();
+        if (protocol == null || protocol.isEmpty() || "HTTP/0.9".equals(protocol)) {
+            // a request line without a version, as a stray CR LF leaves it (Tomcat then reports no protocol and
+            // answers as HTTP/0.9): HTTP/0.9 has no status line, so
+            // the refusal is the problem body alone, and nothing behind the line is served
+            response.setHeader("Connection", "close");
+            ProblemResponses.write(response, 400, "Bad request", "the request line has no HTTP version; "
+                    + "HTTP/0.9 is not served", Optional.of("request-line"));
+            return;
+        }
         if (request.getContentLengthLong() > maxBody) {
             // the connection is closed after this answer: the rest of the body is never read
             response.setHeader("Connection", "close");

@@ -129,4 +129,13 @@ class LimitsIT extends IntegrationTest {
         assertThat(a.contentType()).startsWith(PROBLEM);
         assertThat(a.body()).contains("\"status\":" + a.status());
     }
+
+    /** A raw CR LF inside a request line leaves a line with no version, which Tomcat serves as HTTP/0.9. */
+    @Test
+    void aRequestLineWithoutAVersionIsRefusedNotServed() {
+        byte[] split = "GET /api/v1/graphs\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        RawHttp.Answer a = RawHttp.send(port, split, 10_000);
+        // HTTP/0.9 has no status line: what comes back is the body alone, and it must be the refusal
+        assertThat(a.body()).contains("\"status\":400").contains("HTTP/0.9").doesNotContain("\"name\"");
+    }
 }
