@@ -27,19 +27,14 @@ public interface TaskStore {
     /** The outcome of a claim. */
     sealed interface Claim {
         /**
-         * @param input the task input; empty when the stored one does not read as a task input (the attempt
+         * @param input the task input; empty when the stored input or step state cannot be read (the attempt
          *     then fails permanently)
          * @param stepState what the last step of a continuing task left for the next one
          * @param submittedMs when the instance was first submitted (Redis time, as nowMs)
          */
         record Claimed(long token, long attempt, long maxAttempts, long step, Optional<TaskInput> input,
                 Optional<JsonNode> stepState, long nowMs, long submittedMs)
-                implements Claim {
-            public Claimed(long token, long attempt, long maxAttempts, long step, Optional<TaskInput> input,
-                    Optional<JsonNode> stepState, long nowMs) {
-                this(token, attempt, maxAttempts, step, input, stepState, nowMs, nowMs);
-            }
-        }
+                implements Claim {}
 
         /** The instance is unknown or not pending (running elsewhere, cancelled, terminated). */
         record Refused(String state) implements Claim {}

@@ -85,7 +85,7 @@ public final class AttemptRunner {
 
     private OperatorResult execute(TaskIdentity id, TaskStore.Claim.Claimed claim, Cancellation cancellation) {
         if (claim.input().isEmpty()) {
-            return new OperatorResult.PermanentError("the task input of `" + id.runId() + "` is not a JSON object");
+            return new OperatorResult.PermanentError("the stored task input or step state of `" + id.runId() + "` cannot be read");
         }
         TaskInput input = claim.input().get();
         String operatorName = input.operator();

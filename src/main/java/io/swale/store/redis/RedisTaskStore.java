@@ -12,11 +12,12 @@ import io.swale.store.TaskStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Function;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /** Task-instance transitions as Lua scripts over the keys of one graph run. */
@@ -110,18 +111,21 @@ public final class RedisTaskStore implements TaskStore {
         if (!"claimed".equals(r.get(0))) {
             return new Claim.Refused((String) r.get(0));
         }
-        String stepState = (String) r.get(5);
+        Optional<TaskInput> input = TaskInputCodec.decode((String) r.get(4));
+        Optional<JsonNode> stepState = Optional.empty();
+        String storedState = (String) r.get(5);
+        if (!storedState.isEmpty()) {
+            try {
+                stepState = Optional.of(RecordCodec.JSON.readTree(storedState));
+            } catch (JacksonException e) {
+                // claims of a whole poll decode together: an unreadable state fails its own attempt, not the poll
+                input = Optional.empty();
+            }
+        }
         return new Claim.Claimed(Long.parseLong((String) r.get(1)), Long.parseLong((String) r.get(2)),
-                Long.parseLong((String) r.get(7)), Long.parseLong((String) r.get(3)),
-                TaskInputCodec.decode((String) r.get(4)),
-                stepState.isEmpty() ? Optional.empty() : Optional.of(stepStateOf(stepState)),
+                Long.parseLong((String) r.get(7)), Long.parseLong((String) r.get(3)), input, stepState,
                 Long.parseLong((String) r.get(6)),
                 r.size() > 8 ? Long.parseLong((String) r.get(8)) : Long.parseLong((String) r.get(6)));
-    }
-
-    /** The step state as the retry script keeps it: JSON text, empty for none. */
-    private static JsonNode stepStateOf(String text) {
-        return RecordCodec.JSON.readTree(text);
     }
 
     @Override

@@ -101,6 +101,24 @@ class RedisTaskStoreIT {
     }
 
     @Test
+    void anUnreadableStepStateFailsOnlyItsOwnClaimOfAPoll() {
+        submit(1);
+        RunKey other = new RunKey("g" + SEQ.incrementAndGet(), Partition.of("q"));
+        String otherId = other.runId("m", 0);
+        tasks.submit(other, otherId, new PendingInstance("m", Optional.empty(), "h", 0, "default", 1), input("noop"));
+        try (var jedis = pool.getResource()) {
+            jedis.hset(new RedisKeys("t").inputs(key), "st:" + runId(), "{not json");
+        }
+
+        var claims = tasks.claimAll(java.util.List.of(new TaskStore.ClaimRequest(key, runId()),
+                new TaskStore.ClaimRequest(other, otherId)), 60_000, "w1");
+
+        // the poll's claims decode together: the bad one reads as no input (its attempt then fails), the other is whole
+        assertThat(((TaskStore.Claim.Claimed) claims.get(0)).input()).isEmpty();
+        assertThat(((TaskStore.Claim.Claimed) claims.get(1)).input()).isPresent();
+    }
+
+    @Test
     void onlyOneClaimWinsAndAStaleTokenCannotSettle() {
         submit(2);
         TaskStore.Claim first = tasks.claim(key, runId(), 60_000, "w1");
