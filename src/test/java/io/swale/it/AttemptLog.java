@@ -23,6 +23,12 @@ final class AttemptLog {
         boolean finished() {
             return endMs.isPresent();
         }
+
+        /** For the report: times in seconds from {@code t0}. */
+        String describe(long t0) {
+            return runId + " attempt " + attempt + " on " + member + " from " + ChaosReport.seconds(startMs - t0) + " s"
+                    + endMs.map(e -> " to " + ChaosReport.seconds(e - t0) + " s").orElse(" (no end)");
+        }
     }
 
     /** Two attempts of one task instance whose intervals intersect. */

@@ -156,12 +156,14 @@ class ChaosIT {
         AttemptLog log = AttemptLog.read(attemptsFile);
         report.attempts = log.attempts();
         for (AttemptLog.Overlap o : log.overlaps(kills, LONGEST_SLEEP_MS)) {
-            report.violations.add("two attempts at once: " + o.first() + " (ran until " + o.latestEndMs() + ") and "
-                    + o.second());
+            report.violations.add("two attempts at once: " + o.first().describe(report.startedMs) + " (until "
+                    + ChaosReport.seconds(o.latestEndMs() - report.startedMs) + " s) and "
+                    + o.second().describe(report.startedMs));
         }
         report.reExecutions = log.causes(kills, terminated, LEASE_MS);
         report.reExecutions.stream().filter(r -> r.cause().equals(AttemptLog.FINISHED_RERUN))
-                .forEach(r -> report.violations.add("finished attempt run again: " + r.before() + " then " + r.after()));
+                .forEach(r -> report.violations.add("finished attempt run again: " + r.before().describe(report.startedMs)
+                        + ", then " + r.after().describe(report.startedMs)));
         report.deadLetters.stream().filter(ChaosReport.DeadLetter::ofCompletedRun)
                 .forEach(d -> report.violations.add("dead letter of a run that completed: " + d));
         for (ChaosReport.Pause p : report.pauses()) {
