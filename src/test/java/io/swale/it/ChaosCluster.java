@@ -1,0 +1,294 @@
+package io.swale.it;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.AdminClient;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
+import redis.clients.jedis.Jedis;
+import redis.embedded.core.ExecutableProvider;
+
+/**
+ * The processes of the chaos test, each its own OS process so that each can be killed: a one-node KRaft Kafka
+ * broker JVM (kafka.Kafka from the kafka_2.13 jars on the test class path), redis-server with an append-only
+ * file (the binary embedded-redis ships), two scheduler+api JVMs and three pool JVMs of the built jar. Kafka and
+ * Redis come back on the same ports and data directories. Every child is killed at the end, and by a shutdown
+ * hook should the test JVM itself be stopped.
+ */
+final class ChaosCluster implements AutoCloseable {
+    /** A 2-core machine starting five Spring Boot JVMs and a broker at once can take minutes. */
+    static final Duration START_TIMEOUT = Duration.ofSeconds(300);
+    /** A member's readiness: its log says Spring Boot has started. */
+    private static final String STARTED = "Started SwaleApplication";
+
+    final Path dir;
+    final int kafkaPort = freePort();
+    final int controllerPort = freePort();
+    final int redisPort = freePort();
+    final ChaosProcess kafka;
+    final ChaosProcess redis;
+    final Map<String, ChaosProcess> schedulers = new LinkedHashMap<>();
+    final Map<String, ChaosProcess> workers = new LinkedHashMap<>();
+    final Map<String, Integer> apiPorts = new LinkedHashMap<>();
+    private final List<ChaosProcess> all = new ArrayList<>();
+    private final Thread hook = new Thread(this::destroyAll, "chaos-cleanup");
+
+    ChaosCluster(Path dir, String appJar, List<String> memberArgs) {
+        this.dir = dir;
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            deleteRecursively(dir);
+            Files.createDirectories(dir.resolve("redis"));
+            kafka = add(kafkaBroker());
+            redis = add(redisServer());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        for (String s : List.of("s1", "s2")) {
+            int port = freePort();
+            apiPorts.put(s, port);
+            schedulers.put(s, add(member(s, appJar, memberArgs, List.of("--swale.roles=scheduler,api",
+                    "--server.port=" + port, "--server.address=127.0.0.1"))));
+        }
+        for (String w : List.of("w1", "w2", "w3")) {
+            workers.put(w, add(member(w, appJar, memberArgs, List.of("--swale.roles=pool",
+                    "--spring.main.web-application-type=none", "--swale.default-slots=4"))));
+        }
+    }
+
+    String bootstrap() {
+        return "127.0.0.1:" + kafkaPort;
+    }
+
+    Map<String, Object> kafkaClientConfig() {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        c.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3000);
+        c.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5000);
+        return c;
+    }
+
+    /** Starts Kafka and Redis, then every member, and waits until all are ready. */
+    void startAll() {
+        kafka.start();
+        redis.start();
+        awaitRedis();
+        awaitKafka();
+        schedulers.values().forEach(ChaosProcess::start);
+        workers.values().forEach(ChaosProcess::start);
+        schedulers.values().forEach(this::awaitReady);
+        workers.values().forEach(this::awaitReady);
+    }
+
+    /** Waits until {@code p} (just started) serves: Kafka answers an admin call, Redis a PING, a member has started. */
+    void awaitReady(ChaosProcess p) {
+        if (p == kafka) {
+            awaitKafka();
+        } else if (p == redis) {
+            awaitRedis();
+        } else {
+            awaitStarted(p);
+        }
+    }
+
+    private void awaitKafka() {
+        await("Kafka broker " + kafka.member()).atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(250))
+                .ignoreExceptions().until(() -> {
+                    alive(kafka);
+                    try (AdminClient admin = AdminClient.create(kafkaClientConfig())) {
+                        return !admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).isEmpty();
+                    }
+                });
+    }
+
+    private void awaitRedis() {
+        await("redis-server " + redis.member()).atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(100))
+                .ignoreExceptions().until(() -> {
+                    alive(redis);
+                    try (Jedis j = new Jedis("127.0.0.1", redisPort, 2000)) {
+                        return "PONG".equals(j.ping()); // an error while the AOF loads
+                    }
+                });
+    }
+
+    private void awaitStarted(ChaosProcess p) {
+        Path log = p.log();
+        await(p.member() + " started (" + log + ")").atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(250))
+                .until(() -> {
+                    alive(p);
+                    return Files.exists(log) && Files.readString(log).contains(STARTED);
+                });
+        Integer port = apiPorts.get(p.name());
+        if (port != null) {
+            HttpClient http = HttpClient.newHttpClient();
+            await(p.member() + " ready").atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+                    .until(() -> http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                            + "/actuator/health/readiness")).timeout(Duration.ofSeconds(3)).build(),
+                            HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+        }
+    }
+
+    private static void alive(ChaosProcess p) {
+        p.exited().ifPresent(code -> {
+            throw new IllegalStateException(p.member() + " exited with " + code + "; see " + p.log());
+        });
+    }
+
+    private ChaosProcess kafkaBroker() throws IOException {
+        String classPath = System.getProperty("java.class.path");
+        if (!classPath.contains("kafka_2.13")) {
+            throw new IllegalStateException("the kafka_2.13 jars are not on the test class path: " + classPath);
+        }
+        Path data = dir.resolve("kafka-data");
+        Path config = dir.resolve("server.properties");
+        Properties p = new Properties();
+        p.put("process.roles", "broker,controller");
+        p.put("node.id", "1");
+        p.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+        p.put("listeners", "PLAINTEXT://127.0.0.1:" + kafkaPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + kafkaPort);
+        p.put("controller.listener.names", "CONTROLLER");
+        p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        p.put("inter.broker.listener.name", "PLAINTEXT");
+        p.put("log.dirs", data.toAbsolutePath().toString());
+        p.put("num.partitions", "4");
+        p.put("offsets.topic.replication.factor", "1");
+        p.put("offsets.topic.num.partitions", "4");
+        p.put("transaction.state.log.replication.factor", "1");
+        p.put("transaction.state.log.min.isr", "1");
+        p.put("share.coordinator.state.topic.replication.factor", "1");
+        p.put("share.coordinator.state.topic.min.isr", "1");
+        p.put("auto.create.topics.enable", "true");
+        try (var out = Files.newBufferedWriter(config)) {
+            p.store(out, "chaos test broker");
+        }
+        // the whole class path in an argument file: the command line stays short
+        Path classPathArgs = dir.resolve("kafka-classpath.args");
+        Files.writeString(classPathArgs, "-cp \"" + classPath.replace("\\", "\\\\") + "\"\n");
+        Path logback = dir.resolve("kafka-logback.xml");
+        Files.writeString(logback, """
+                <configuration>
+                  <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender">
+                    <encoder><pattern>%d{HH:mm:ss.SSS} %-5level %logger{36} - %msg%n</pattern></encoder>
+                  </appender>
+                  <root level="WARN"><appender-ref ref="OUT"/></root>
+                </configuration>
+                """);
+        List<String> java = List.of(java(), "-Xmx512m", "-XX:+UseSerialGC", "@" + classPathArgs,
+                "-Dlogback.configurationFile=" + logback.toAbsolutePath(), "-Dlog4j2.level=WARN");
+        format(java, config);
+        return new ChaosProcess("kafka", dir, n -> concat(java, List.of("kafka.Kafka", config.toString())), Map.of());
+    }
+
+    /** {@code kafka-storage format}: a KRaft node's log directory needs a cluster id before its first start. */
+    private void format(List<String> java, Path config) throws IOException {
+        Path log = dir.resolve("kafka-format.log");
+        Process p = new ProcessBuilder(concat(java, List.of("kafka.tools.StorageTool", "format", "-t",
+                Uuid.randomUuid().toString(), "-c", config.toString()))).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+        try {
+            if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                p.destroyForcibly();
+                throw new IllegalStateException("kafka-storage format failed; see " + log);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private ChaosProcess redisServer() throws IOException {
+        File binary = ExecutableProvider.newJarResourceProvider().get();
+        Path data = dir.resolve("redis").toAbsolutePath();
+        // appendfsync everysec (the default): a write Redis has answered is in the file, so it survives a kill -9
+        return new ChaosProcess("redis", dir, n -> List.of(binary.getAbsolutePath(), "--port", Integer.toString(redisPort),
+                "--bind", "127.0.0.1", "--dir", data.toString(), "--appendonly", "yes", "--save", ""), Map.of());
+    }
+
+    private ChaosProcess member(String name, String jar, List<String> memberArgs, List<String> roleArgs) {
+        Map<String, String> env = Map.of("HOSTNAME", name, "POD_NAME", name);
+        return new ChaosProcess(name, dir, n -> {
+            String self = name + "-i" + n;
+            List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx320m", "-XX:+UseSerialGC",
+                    "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError", "-jar", jar,
+                    "--spring.kafka.bootstrap-servers=" + bootstrap(), "--spring.data.redis.host=127.0.0.1",
+                    "--spring.data.redis.port=" + redisPort, "--swale.embedded=false", "--swale.examples=",
+                    "--swale.security.open=true", "--swale.worker.id=" + self, "--spring.application.name=" + name,
+                    "--spring.quartz.scheduler-name=quartz-" + name,
+                    // joins, assignments and revocations, to read a slow hand-over afterwards
+                    "--logging.level.org.apache.kafka.clients.consumer.internals=INFO"));
+            cmd.addAll(roleArgs);
+            cmd.addAll(memberArgs);
+            return cmd;
+        }, env);
+    }
+
+    private ChaosProcess add(ChaosProcess p) {
+        all.add(p);
+        return p;
+    }
+
+    private void destroyAll() {
+        // members first: they would otherwise log connection errors against a dead broker
+        List<ChaosProcess> order = new ArrayList<>(all);
+        java.util.Collections.reverse(order);
+        order.forEach(ChaosProcess::destroy);
+    }
+
+    @Override
+    public void close() {
+        destroyAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // the JVM is already shutting down: the hook runs anyway
+        }
+    }
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        return Stream.concat(a.stream(), b.stream()).toList();
+    }
+
+    static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}
