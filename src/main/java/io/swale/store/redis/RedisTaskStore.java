@@ -146,6 +146,7 @@ public final class RedisTaskStore implements TaskStore {
                         record.status().wireName(), Long.toString(record.rerun()), record.error().orElse("")));
         return switch (r) {
             case "ok" -> Finish.OK;
+            case "settled" -> Finish.SETTLED;
             case "cancelling" -> Finish.CANCELLING;
             case "unknown" -> Finish.UNKNOWN;
             default -> Finish.LOST;

@@ -130,8 +130,37 @@ class RedisTaskStoreIT {
         assertThat(tasks.finish(key, N, token + 1, record(runId(), 0, "succeeded")))
                 .isEqualTo(TaskStore.Finish.LOST);
         assertThat(tasks.finish(key, N, token, record(runId(), 0, "succeeded"))).isEqualTo(TaskStore.Finish.OK);
-        assertThat(tasks.finish(key, N, token, record(runId(), 0, "succeeded"))).isEqualTo(TaskStore.Finish.LOST);
+        assertThat(tasks.finish(key, N, token + 1, record(runId(), 0, "succeeded"))).isEqualTo(TaskStore.Finish.LOST);
         assertThat(tasks.claim(key, runId(), 60_000, "w1")).isEqualTo(new TaskStore.Claim.Refused("succeeded"));
+    }
+
+    /** A settle retried after its first try committed (the answer was lost) is recognised and applied once. */
+    @Test
+    void aRetriedFinishIsRecognisedAndWritesNothingAgain() {
+        submit(2);
+        long token = ((TaskStore.Claim.Claimed) tasks.claim(key, runId(), 60_000, "w1")).token();
+        assertThat(tasks.finish(key, N, token, record(runId(), 0, "succeeded"))).isEqualTo(TaskStore.Finish.OK);
+        String written = rawRecord(key);
+
+        assertThat(tasks.finish(key, N, token, record(runId(), 0, "succeeded"))).isEqualTo(TaskStore.Finish.SETTLED);
+        assertThat(tasks.finish(key, N, token, record(runId(), 0, "failed"))).isEqualTo(TaskStore.Finish.LOST);
+        assertThat(rawRecord(key)).isEqualTo(written);
+        assertThat(tasks.history(key, runId())).hasSize(1);
+    }
+
+    @Test
+    void aRetriedParkAnswersTheSameDueAndCountsTheAttemptOnce() {
+        submit(3);
+        long token = ((TaskStore.Claim.Claimed) tasks.claim(key, runId(), 60_000, "w1")).token();
+        TaskStore.Park first = tasks.park(key, runId(), token, 60_000, "boom", true,
+                Optional.of(JsonNodeFactory.instance.numberNode(1)));
+        TaskStore.Park again = tasks.park(key, runId(), token, 60_000, "boom", true,
+                Optional.of(JsonNodeFactory.instance.numberNode(2)));
+
+        assertThat(first).isInstanceOf(TaskStore.Park.Waiting.class).isEqualTo(again);
+        assertThat(tasks.history(key, runId())).hasSize(1);
+        assertThat(tasks.park(key, runId(), token + 1, 0, "boom", false, Optional.empty()))
+                .isEqualTo(new TaskStore.Park.Lost());
     }
 
     @Test
