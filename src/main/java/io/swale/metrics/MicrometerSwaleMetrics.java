@@ -107,8 +107,8 @@ public final class MicrometerSwaleMetrics implements SwaleMetrics {
 
     @Override
     public void settleAbandoned(String pool) {
-        poolCounter(SETTLES_ABANDONED, "Attempt results dropped because the lease ended before the settle reached the store",
-                pool);
+        poolCounter(SETTLES_ABANDONED,
+                "Attempt results dropped because the lease ended before the settle reached the store", pool);
     }
 
     private void poolCounter(String name, String description, String pool) {

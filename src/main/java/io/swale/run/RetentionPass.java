@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The retention pass (spec §12): walks the expiry entries older than the retention window, oldest first.
  * A stale entry (its run or request is gone, the run was re-settled or is active again) is dropped; a settled
- * run is removed with its node records and task instances if it is unchanged, a request record likewise. A malformed record or a store failure stops
- * the pass, keeps the later entries and is reported.
+ * run is removed with its node records and task instances if it is unchanged, a request record likewise. A
+ * malformed record or a store failure stops the pass, keeps the later entries and is reported.
  */
 public final class RetentionPass {
     private static final Logger log = LoggerFactory.getLogger(RetentionPass.class);
@@ -75,7 +75,8 @@ public final class RetentionPass {
                 try {
                     outcome = expire(entry);
                 } catch (RuntimeException e) {
-                    return done(new Report(runs, requests, stale, Optional.of("entry `" + entry.target() + "`: " + e.getMessage())));
+                    return done(new Report(runs, requests, stale,
+                            Optional.of("entry `" + entry.target() + "`: " + e.getMessage())));
                 }
                 switch (outcome) {
                     case REMOVED -> runs++;
