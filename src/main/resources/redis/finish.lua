@@ -1,6 +1,8 @@
 -- KEYS: instances, node records, attempt history; ARGV: run id, token, record field, record json, status, rerun, error
 local s = load_instance(KEYS[1], ARGV[1])
 if not s then return 'unknown' end
+-- a retried settle whose first try committed (its reply was lost): recognisable, applied once
+if tostring(s.token) == ARGV[2] and s.state == ARGV[5] then return 'settled' end
 if tostring(s.token) ~= ARGV[2] or (s.state ~= 'running' and s.state ~= 'cancelling') then return 'lost' end
 if s.state == 'cancelling' and ARGV[5] ~= 'cancelled' then return 'cancelling' end
 write_record(KEYS[2], ARGV[3], ARGV[4], tonumber(ARGV[6]))

@@ -1,6 +1,8 @@
 -- KEYS: instances, inputs, attempt history; ARGV: run id, token, delay ms, error, next step (0/1), step state json
 local s = load_instance(KEYS[1], ARGV[1])
 if not s then return { 'unknown' } end
+-- a retried park whose first try committed (its reply was lost): the same answer, applied once
+if tostring(s.token) == ARGV[2] and s.state == 'waiting' then return { 'waiting', tostring(s.due) } end
 if tostring(s.token) ~= ARGV[2] or (s.state ~= 'running' and s.state ~= 'cancelling') then return { 'lost' } end
 if s.state == 'cancelling' then return { 'cancelling' } end
 local now = now_ms()

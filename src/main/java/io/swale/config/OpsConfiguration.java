@@ -28,7 +28,7 @@ public class OpsConfiguration {
 
     @Bean
     RequestStore requestStore(JedisPool pool, SwaleProperties props) {
-        return new RedisRequestStore(pool, props.redis().keyPrefix());
+        return new RedisRequestStore(pool, props.redis().keyPrefix(), props.retentionPeriod());
     }
 
     @Bean

@@ -112,7 +112,7 @@ public class SwaleConfiguration {
 
     @Bean
     TaskStore taskStore(JedisPool pool, SwaleProperties props) {
-        return new RedisTaskStore(pool, props.redis().keyPrefix());
+        return new RedisTaskStore(pool, props.redis().keyPrefix(), props.retentionPeriod());
     }
 
     @Bean

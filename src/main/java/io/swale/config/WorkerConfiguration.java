@@ -37,7 +37,8 @@ public class WorkerConfiguration {
             ScheduledExecutorService attemptTicker, SwaleProperties props, SwaleMetrics metrics) {
         var w = props.worker();
         return new AttemptRunner(operators,
-                new LeaseKeeper(tasks, attemptTicker, new LeaseKeeper.Timing(w.lease(), w.heartbeat(), w.cancelPoll())),
+                new LeaseKeeper(tasks, attemptTicker, new LeaseKeeper.Timing(w.lease(), w.heartbeat(), w.cancelPoll()),
+                        metrics),
                 new Settlement(tasks, terminations, new Backoff(w.retryInitial(), w.retryMax(), w.retryJitter()), metrics),
                 System.getenv(), metrics);
     }

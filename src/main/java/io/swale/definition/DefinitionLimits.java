@@ -4,7 +4,8 @@ package io.swale.definition;
  * What a definition may cost before any check runs: a bad or hostile text is refused early and cheaply
  * instead of exhausting the stack or the heap. Each bound is a {@code swale.limits.*} property.
  *
- * @param maxDepth tables and arrays nested in one another, the document itself being depth 1
+ * @param maxDepth tables and arrays nested in one another, the document itself being depth 1; at most
+ *     {@link #MOST_DEPTH}
  * @param maxNodes {@code [[node]]} entries
  * @param maxStringLength characters of one string value
  * @param maxKeyLength characters of one key
@@ -18,8 +19,19 @@ public record DefinitionLimits(
 
     public static final DefinitionLimits DEFAULT = new DefinitionLimits(32, 20_000, 65_536, 256, 100, 100_000, 200);
 
+    /**
+     * The deepest a definition may ever be: its params travel as JSON in stored task inputs and node records,
+     * whose reader refuses more than 500 levels; a definition deeper than it could run would publish, then
+     * fail every submission of its run.
+     */
+    public static final int MOST_DEPTH = 256;
+
     public DefinitionLimits {
         positive("maxDepth", maxDepth);
+        if (maxDepth > MOST_DEPTH) {
+            throw new IllegalArgumentException("maxDepth must be at most " + MOST_DEPTH + " (stored records could not"
+                    + " be read back), got " + maxDepth);
+        }
         positive("maxNodes", maxNodes);
         positive("maxStringLength", maxStringLength);
         positive("maxKeyLength", maxKeyLength);

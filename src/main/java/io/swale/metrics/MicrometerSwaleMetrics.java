@@ -21,6 +21,10 @@ public final class MicrometerSwaleMetrics implements SwaleMetrics {
     public static final String RECONCILER_REPAIRS = "swale.reconciler.repairs";
     public static final String RECONCILER_ACTIVE_RUNS = "swale.reconciler.active.runs";
     public static final String DEAD_LETTERS = "swale.deadletters";
+    public static final String HEARTBEAT_FAILURES = "swale.worker.heartbeat.failures";
+    public static final String LEASES_LOST = "swale.worker.leases.lost";
+    public static final String SETTLE_RETRIES = "swale.worker.settle.retries";
+    public static final String SETTLES_ABANDONED = "swale.worker.settles.abandoned";
 
     private final MeterRegistry registry;
     private final AtomicLong activeRuns = new AtomicLong();
@@ -84,6 +88,31 @@ public final class MicrometerSwaleMetrics implements SwaleMetrics {
     public void deadLetter(String topic) {
         Counter.builder(DEAD_LETTERS).description("Records sent to a dead-letter topic").tag("topic", topic)
                 .register(registry).increment();
+    }
+
+    @Override
+    public void heartbeatFailed(String pool) {
+        poolCounter(HEARTBEAT_FAILURES, "Heartbeats of running attempts the store did not answer", pool);
+    }
+
+    @Override
+    public void leaseLost(String pool) {
+        poolCounter(LEASES_LOST, "Running attempts stopped because their lease passed without an extension", pool);
+    }
+
+    @Override
+    public void settleRetried(String pool) {
+        poolCounter(SETTLE_RETRIES, "Settle steps tried again after a transient failure", pool);
+    }
+
+    @Override
+    public void settleAbandoned(String pool) {
+        poolCounter(SETTLES_ABANDONED,
+                "Attempt results dropped because the lease ended before the settle reached the store", pool);
+    }
+
+    private void poolCounter(String name, String description, String pool) {
+        Counter.builder(name).description(description).tag("pool", pool).register(registry).increment();
     }
 
     private void repair(String kind, int n) {

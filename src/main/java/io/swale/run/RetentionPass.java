@@ -14,9 +14,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The retention pass (spec §12): walks the expiry entries older than the retention window, oldest first.
- * A stale entry (its run is gone, was re-settled or is active again) is dropped; a settled run is removed
- * with its node records and task instances if it is unchanged. A malformed record or a store failure stops
- * the pass, keeps the later entries and is reported.
+ * A stale entry (its run or request is gone, the run was re-settled or is active again) is dropped; a settled
+ * run is removed with its node records and task instances if it is unchanged, a request record likewise. A
+ * malformed record or a store failure stops the pass, keeps the later entries and is reported.
  */
 public final class RetentionPass {
     private static final Logger log = LoggerFactory.getLogger(RetentionPass.class);
@@ -30,7 +30,7 @@ public final class RetentionPass {
      */
     public record Report(int runs, int requests, int stale, Optional<String> error) {}
 
-    private enum Outcome { REMOVED, STALE, KEPT }
+    private enum Outcome { REMOVED, REQUEST_REMOVED, STALE, KEPT }
 
     private final ExpiryStore store;
     private final DefinitionCatalog catalog;
@@ -57,6 +57,7 @@ public final class RetentionPass {
             return new Report(0, 0, 0, Optional.empty());
         }
         int runs = 0;
+        int requests = 0;
         int stale = 0;
         int kept = 0;
         while (true) {
@@ -64,20 +65,22 @@ public final class RetentionPass {
             try {
                 batch = store.due(cutoff, kept, BATCH);
             } catch (RuntimeException e) {
-                return done(new Report(runs, 0, stale, Optional.of("store failure: " + e.getMessage())));
+                return done(new Report(runs, requests, stale, Optional.of("store failure: " + e.getMessage())));
             }
             if (batch.isEmpty()) {
-                return done(new Report(runs, 0, stale, Optional.empty()));
+                return done(new Report(runs, requests, stale, Optional.empty()));
             }
             for (Entry entry : batch) {
                 Outcome outcome;
                 try {
                     outcome = expire(entry);
                 } catch (RuntimeException e) {
-                    return done(new Report(runs, 0, stale, Optional.of("entry `" + entry.target() + "`: " + e.getMessage())));
+                    return done(new Report(runs, requests, stale,
+                            Optional.of("entry `" + entry.target() + "`: " + e.getMessage())));
                 }
                 switch (outcome) {
                     case REMOVED -> runs++;
+                    case REQUEST_REMOVED -> requests++;
                     case STALE -> stale++;
                     case KEPT -> kept++;
                 }
@@ -88,8 +91,11 @@ public final class RetentionPass {
     private Outcome expire(Entry entry) {
         String target = entry.target();
         if (target.startsWith("req:")) {
-            // Request records are not written yet; their entries wait for the code that owns them.
-            return Outcome.KEPT;
+            return switch (store.expireRequest(target.substring(4), entry)) {
+                case REMOVED -> Outcome.REQUEST_REMOVED;
+                case STALE -> Outcome.STALE;
+                case CHANGED -> Outcome.KEPT;
+            };
         }
         Optional<RunKey> key = target.startsWith("run:") ? RunKey.parse(target.substring(4)) : Optional.empty();
         if (key.isEmpty()) {
@@ -136,7 +142,7 @@ public final class RetentionPass {
         if (report.error().isPresent()) {
             log.warn("retention pass stopped runs={} requests={} stale={} error={}", report.runs(), report.requests(),
                     report.stale(), report.error().get());
-        } else if (report.runs() + report.stale() > 0) {
+        } else if (report.runs() + report.requests() + report.stale() > 0) {
             log.info("retention pass runs={} requests={} stale={}", report.runs(), report.requests(), report.stale());
         }
         return report;

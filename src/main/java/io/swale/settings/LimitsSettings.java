@@ -3,6 +3,7 @@ package io.swale.settings;
 import static io.swale.settings.PropertyChecks.atLeast;
 import static io.swale.settings.PropertyChecks.present;
 
+import io.swale.definition.DefinitionLimits;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
@@ -10,7 +11,7 @@ import org.springframework.util.unit.DataSize;
  * {@code swale.limits.*}: what one request may cost, refused with a 4xx before any work is done.
  *
  * @param bodySize The largest request body (a definition, a start or backfill request).
- * @param depth Tables and arrays nested in one another in a definition (the document is depth 1).
+ * @param depth Tables and arrays nested in one another in a definition (the document is depth 1); at most 256.
  * @param nodes Nodes in one definition.
  * @param stringLength Characters of one string value in a definition.
  * @param keyLength Characters of one key in a definition.
@@ -34,6 +35,11 @@ public record LimitsSettings(
             throw new IllegalArgumentException("swale.limits.body-size must be between 1KB and 2GB, got " + bodySize);
         }
         atLeast("swale.limits.depth", depth, 4);
+        if (depth > DefinitionLimits.MOST_DEPTH) {
+            throw new IllegalArgumentException("swale.limits.depth must be at most "
+                    + DefinitionLimits.MOST_DEPTH
+                    + ": a deeper definition would publish, then its task inputs could not be read back; got " + depth);
+        }
         atLeast("swale.limits.nodes", nodes, 1);
         atLeast("swale.limits.string-length", stringLength, 1);
         atLeast("swale.limits.key-length", keyLength, 16);

@@ -19,8 +19,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     the rest of its poll back and pauses until one frees up. Short attempts end within it, so the listener
  *     keeps its prefetched dispatches instead of fetching them again.
  * @param lease How long a claim holds an instance without a heartbeat.
- * @param heartbeat How often a running attempt renews its lease.
- * @param cancelPoll How often a running attempt checks its cancel flag.
+ * @param heartbeat How often a running attempt renews its lease; shorter than the lease, a quarter of it when
+ *     unset. A renewal that fails is tried again every cancel-poll, so a store outage shorter than
+ *     {@code lease − heartbeat} loses no claim.
+ * @param cancelPoll How often a running attempt checks its cancel flag (and retries a failed renewal).
  * @param retryInitial The first retry's delay; later ones grow from it.
  * @param retryMax The longest delay between retries.
  * @param retryJitter Fraction (0 ≤ j &lt; 1) of a retry delay taken off at random, so retries spread without
@@ -34,7 +36,7 @@ public record WorkerSettings(
         @DefaultValue("64") int dispatchBatch,
         @DefaultValue("200ms") Duration slotWait,
         @DefaultValue("60s") Duration lease,
-        @DefaultValue("20s") Duration heartbeat,
+        Duration heartbeat,
         @DefaultValue("1s") Duration cancelPoll,
         @DefaultValue("1s") Duration retryInitial,
         @DefaultValue("5m") Duration retryMax,
@@ -47,8 +49,12 @@ public record WorkerSettings(
         atLeast("swale.worker.dispatch-batch", dispatchBatch, 1);
         notNegative("swale.worker.slot-wait", slotWait);
         positive("swale.worker.lease", lease);
-        positive("swale.worker.heartbeat", heartbeat);
         positive("swale.worker.cancel-poll", cancelPoll);
+        heartbeat = positive("swale.worker.heartbeat", heartbeat == null ? lease.dividedBy(4) : heartbeat);
+        if (heartbeat.compareTo(lease) >= 0) {
+            throw new IllegalArgumentException("swale.worker.heartbeat must be shorter than swale.worker.lease (" + lease
+                    + "), got " + heartbeat);
+        }
         notNegative("swale.worker.retry-initial", retryInitial);
         notNegative("swale.worker.retry-max", retryMax);
         if (retryMax.compareTo(retryInitial) < 0) {

@@ -27,4 +27,20 @@ public interface ExpiryStore {
      * run was removed; false when it changed meanwhile (nothing is deleted).
      */
     boolean expireRun(RunKey key, RunVersion expected, Entry entry);
+
+    /** What {@link #expireRequest} did. */
+    enum RequestExpiry {
+        /** The record and its entry were deleted. */
+        REMOVED,
+        /** The record is absent or was written at another time: only the entry was deleted. */
+        STALE,
+        /** The record changed while it was read: nothing was deleted. */
+        CHANGED
+    }
+
+    /**
+     * If the request record {@code id} still has the entry's handled time: deletes it, then the entry, the
+     * record in one atomic step. A malformed record is a {@link io.swale.record.RecordException}.
+     */
+    RequestExpiry expireRequest(String id, Entry entry);
 }

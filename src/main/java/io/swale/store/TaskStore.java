@@ -42,7 +42,11 @@ public interface TaskStore {
 
     enum Heartbeat { RUNNING, CANCELLING, LOST }
 
-    enum Finish { OK, CANCELLING, LOST, UNKNOWN }
+    /**
+     * The outcome of a finish. SETTLED: this token already ended the instance with this status, a retried
+     * finish whose first try committed but whose answer was lost; nothing is written again.
+     */
+    enum Finish { OK, SETTLED, CANCELLING, LOST, UNKNOWN }
 
     /** The outcome of parking an instance for a retry or continuation. */
     sealed interface Park {

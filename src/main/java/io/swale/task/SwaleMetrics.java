@@ -31,4 +31,16 @@ public interface SwaleMetrics {
 
     /** A record went to a dead-letter topic. */
     default void deadLetter(String topic) {}
+
+    /** A heartbeat of a running attempt (cancel poll or lease extension) got no answer from the store. */
+    default void heartbeatFailed(String pool) {}
+
+    /** A running attempt's lease passed without an extension: the worker stopped the attempt. */
+    default void leaseLost(String pool) {}
+
+    /** A step of settling an attempt failed transiently and is tried again while the lease holds. */
+    default void settleRetried(String pool) {}
+
+    /** An attempt's result was dropped: its settle could not reach the store before the lease ended. */
+    default void settleAbandoned(String pool) {}
 }

@@ -44,6 +44,9 @@ public final class Terminations {
         TaskStore.Finish outcome = tasks.finish(identity.runKey(), identity.recordField(), token, record);
         if (outcome == TaskStore.Finish.OK) {
             metrics.taskTerminated(pool, status.wireName());
+        }
+        // a retried finish whose first try committed unanswered has not sent its event yet
+        if (outcome == TaskStore.Finish.OK || outcome == TaskStore.Finish.SETTLED) {
             events.taskTerminated(identity, status);
         }
         return outcome;
@@ -58,7 +61,7 @@ public final class Terminations {
             String error) {
         TaskStore.Finish outcome = terminate(identity, pool, token, NodeStatus.FAILED, Optional.empty(),
                 Optional.of(error));
-        if (outcome == TaskStore.Finish.OK) {
+        if (outcome == TaskStore.Finish.OK || outcome == TaskStore.Finish.SETTLED) {
             try {
                 deadLetters.send(new DeadLetters.DeadLetter(pool, identity, attempts, maxAttempts, error,
                         tasks.history(identity.runKey(), identity.runId())));

@@ -16,7 +16,6 @@ import io.swale.template.UpstreamStatus;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ScheduledFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -53,7 +52,8 @@ public final class AttemptRunner {
      * Runs the attempt to its end and settles it. {@code cancellation} fires when the run is cancelled (the
      * heartbeat returns the flag), the claim is lost, or the worker gives the attempt up at shutdown.
      */
-    public void run(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, Cancellation cancellation) {
+    public void run(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, long claimedAtNanos,
+            Cancellation cancellation) {
         try (var ignored = Mdc.of(id)) {
             long t0 = System.nanoTime();
             if (claim.attempt() == 1 && claim.step() == 0) {
@@ -61,25 +61,31 @@ public final class AttemptRunner {
             }
             log.info("attempt started graph={} partition={} node={} runId={} attempt={}/{} step={}", id.graph(),
                     id.partition(), id.node(), id.runId(), claim.attempt(), claim.maxAttempts(), claim.step());
-            ScheduledFuture<?> watch = leases.keep(id, claim.token(), cancellation);
-            OperatorResult result;
-            try {
-                result = execute(id, claim, cancellation);
-            } catch (RuntimeException e) {
-                log.error("attempt crashed runId={} attempt={}", id.runId(), claim.attempt(), e);
-                result = new OperatorResult.TransientError("the operator crashed: " + e);
-            } finally {
-                watch.cancel(false);
+            // the lease is kept through the settle too, which is retried while it holds
+            try (LeaseKeeper.Lease lease = leases.keep(id, claim.token(), pool, claimedAtNanos, cancellation)) {
+                OperatorResult result;
+                try {
+                    result = execute(id, claim, cancellation);
+                } catch (RuntimeException e) {
+                    log.error("attempt crashed runId={} attempt={}", id.runId(), claim.attempt(), e);
+                    result = new OperatorResult.TransientError("the operator crashed: " + e);
+                }
+                if (cancellation.isCancelledFor(CancelReason.GIVEN_BACK)) {
+                    log.info("attempt stopped for hand-over runId={} attempt={}", id.runId(), claim.attempt());
+                    return;
+                }
+                if (cancellation.isCancelledFor(CancelReason.CLAIM_LOST)) {
+                    // what the stopped operator returned is not its result; the reaper runs the instance again
+                    log.warn("attempt stopped, its claim was lost runId={} attempt={}", id.runId(), claim.attempt());
+                    metrics.attemptFinished(pool, "lost", System.nanoTime() - t0);
+                    return;
+                }
+                boolean cancelled = cancellation.isCancelledFor(CancelReason.RUN_CANCELLED);
+                log.info("attempt ended graph={} partition={} node={} runId={} attempt={} result={} ms={}", id.graph(),
+                        id.partition(), id.node(), id.runId(), claim.attempt(),
+                        cancelled ? "cancelled" : result.getClass().getSimpleName(), (System.nanoTime() - t0) / 1_000_000);
+                settlement.settle(id, claim, pool, result, cancelled, t0, lease);
             }
-            if (cancellation.isCancelledFor(CancelReason.GIVEN_BACK)) {
-                log.info("attempt stopped for hand-over runId={} attempt={}", id.runId(), claim.attempt());
-                return;
-            }
-            boolean cancelled = cancellation.isCancelledFor(CancelReason.RUN_CANCELLED);
-            log.info("attempt ended graph={} partition={} node={} runId={} attempt={} result={} ms={}", id.graph(),
-                    id.partition(), id.node(), id.runId(), claim.attempt(),
-                    cancelled ? "cancelled" : result.getClass().getSimpleName(), (System.nanoTime() - t0) / 1_000_000);
-            settlement.settle(id, claim, pool, result, cancelled, t0);
         }
     }
 

@@ -2,54 +2,186 @@ package io.swale.worker;
 
 import io.swale.operator.Cancellation;
 import io.swale.store.TaskStore;
+import io.swale.task.SwaleMetrics;
 import io.swale.task.TaskIdentity;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The heartbeat of running attempts: polls each claim's cancel flag and extends its lease, and stops the
- * attempt when its run is cancelled or its claim is lost.
+ * The heartbeat of running attempts: polls each claim's cancel flag, extends its lease, and stops the attempt
+ * when its run is cancelled or its claim is lost.
+ *
+ * <p>A failed heartbeat is transient: the extension is tried again at the next poll, not a heartbeat later, so
+ * an outage of the store shorter than {@code lease − heartbeat} never loses a claim. The worker knows how long
+ * its lease surely holds (from the moment it sent the last extension that was answered); once that passes, it
+ * stops the attempt as {@link CancelReason#CLAIM_LOST}, since the reaper may hand the instance to another worker.
  */
 public final class LeaseKeeper {
     private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
+    private static final Duration MAX_MARGIN = Duration.ofSeconds(2);
 
-    /** Lease and heartbeat timing. */
-    public record Timing(Duration lease, Duration heartbeat, Duration cancelPoll) {}
+    /**
+     * Lease and heartbeat timing.
+     *
+     * @param heartbeat how often the lease is extended while the store answers
+     * @param cancelPoll how often the cancel flag is read, and a failed extension tried again
+     */
+    public record Timing(Duration lease, Duration heartbeat, Duration cancelPoll) {
+        public Timing {
+            if (heartbeat.compareTo(lease) >= 0) {
+                throw new IllegalArgumentException("the heartbeat (" + heartbeat + ") must be shorter than the lease ("
+                        + lease + ")");
+            }
+        }
+
+        /**
+         * What a settle leaves before the lease ends: the time a last call needs to arrive, and drift between
+         * this clock and the store's.
+         */
+        Duration margin() {
+            Duration tenth = lease.dividedBy(10);
+            return tenth.compareTo(MAX_MARGIN) < 0 ? tenth : MAX_MARGIN;
+        }
+    }
 
     private final TaskStore tasks;
     private final ScheduledExecutorService ticker;
     private final Timing timing;
+    private final SwaleMetrics metrics;
+    private final LongSupplier nanoTime;
 
-    public LeaseKeeper(TaskStore tasks, ScheduledExecutorService ticker, Timing timing) {
+    public LeaseKeeper(TaskStore tasks, ScheduledExecutorService ticker, Timing timing, SwaleMetrics metrics) {
+        this(tasks, ticker, timing, metrics, System::nanoTime);
+    }
+
+    LeaseKeeper(TaskStore tasks, ScheduledExecutorService ticker, Timing timing, SwaleMetrics metrics,
+            LongSupplier nanoTime) {
         this.tasks = tasks;
         this.ticker = ticker;
         this.timing = timing;
+        this.metrics = metrics;
+        this.nanoTime = nanoTime;
+    }
+
+    long now() {
+        return nanoTime.getAsLong();
     }
 
     /**
-     * Polls the cancel flag every cancelPoll and extends the lease every heartbeat until the returned future
-     * is cancelled.
+     * Keeps the claim (sent at {@code claimedAtNanos}, this keeper's clock) until the returned lease is closed:
+     * polls the cancel flag every cancelPoll and extends the lease every heartbeat.
      */
-    ScheduledFuture<?> keep(TaskIdentity id, long token, Cancellation cancellation) {
+    Lease keep(TaskIdentity id, long token, String pool, long claimedAtNanos, Cancellation cancellation) {
+        Lease lease = open(id, token, pool, claimedAtNanos, cancellation);
         long poll = timing.cancelPoll().toMillis();
-        long extendEvery = Math.max(1, timing.heartbeat().toMillis() / poll);
-        AtomicLong ticks = new AtomicLong();
-        return ticker.scheduleWithFixedDelay(() -> {
-            try {
-                long lease = ticks.incrementAndGet() % extendEvery == 0 ? timing.lease().toMillis() : 0;
-                switch (tasks.heartbeat(id.runKey(), id.runId(), token, lease)) {
-                    case CANCELLING -> cancellation.cancel(CancelReason.RUN_CANCELLED);
-                    case LOST -> cancellation.cancel(CancelReason.CLAIM_LOST);
-                    case RUNNING -> { }
-                }
-            } catch (RuntimeException e) {
-                log.warn("heartbeat failed runId={} error={}", id.runId(), e.toString());
+        lease.ticking = ticker.scheduleWithFixedDelay(lease::tick, poll, poll, TimeUnit.MILLISECONDS);
+        return lease;
+    }
+
+    /** A kept claim whose ticks the caller drives (tests), not the ticker. */
+    Lease open(TaskIdentity id, long token, String pool, long claimedAtNanos, Cancellation cancellation) {
+        return new Lease(id, token, pool, claimedAtNanos, cancellation);
+    }
+
+    /** One claim kept: until when its lease surely holds, as far as this worker knows. */
+    final class Lease implements AutoCloseable {
+        private final TaskIdentity id;
+        private final long token;
+        private final String pool;
+        private final Cancellation cancellation;
+        private final long leaseNanos = timing.lease().toNanos();
+        private final long heartbeatNanos = timing.heartbeat().toNanos();
+        private final long marginNanos = timing.margin().toNanos();
+        // ticks of one lease never overlap (fixed delay); the settling thread only reads heldUntil
+        private long extendedAt;
+        private volatile long heldUntil;
+        private int failures;
+        private volatile boolean expired;
+        private volatile ScheduledFuture<?> ticking;
+
+        private Lease(TaskIdentity id, long token, String pool, long claimedAtNanos, Cancellation cancellation) {
+            this.id = id;
+            this.token = token;
+            this.pool = pool;
+            this.cancellation = cancellation;
+            this.extendedAt = claimedAtNanos;
+            this.heldUntil = claimedAtNanos + leaseNanos;
+        }
+
+        /** One heartbeat: extend the lease when due (or overdue after a failure), else read the cancel flag. */
+        void tick() {
+            if (expired) {
+                return;
             }
-        }, poll, poll, TimeUnit.MILLISECONDS);
+            long now = now();
+            if (now - heldUntil >= 0) {
+                expire();
+                return;
+            }
+            boolean extend = now - extendedAt >= heartbeatNanos;
+            TaskStore.Heartbeat answer;
+            try {
+                answer = tasks.heartbeat(id.runKey(), id.runId(), token, extend ? timing.lease().toMillis() : 0);
+            } catch (RuntimeException e) {
+                failures++;
+                metrics.heartbeatFailed(pool);
+                if (failures == 1 || failures % 10 == 0) {
+                    log.warn("heartbeat failed runId={} pool={} failures={} leaseLeftMs={} error={}", id.runId(), pool,
+                            failures, Math.max(0, (heldUntil - now) / 1_000_000), e.toString());
+                }
+                return;
+            }
+            if (failures > 0) {
+                log.info("heartbeat answered again runId={} pool={} after failures={}", id.runId(), pool, failures);
+                failures = 0;
+            }
+            // the lease was extended from when the call was sent, at the latest: that is what surely holds
+            if (extend && answer != TaskStore.Heartbeat.LOST) {
+                extendedAt = now;
+                heldUntil = now + leaseNanos;
+            }
+            switch (answer) {
+                case CANCELLING -> cancellation.cancel(CancelReason.RUN_CANCELLED);
+                case LOST -> cancellation.cancel(CancelReason.CLAIM_LOST);
+                case RUNNING -> { }
+            }
+        }
+
+        private void expire() {
+            expired = true;
+            metrics.leaseLost(pool);
+            log.warn("lease lost runId={} pool={}: not extended for {} ms, the attempt is stopped", id.runId(), pool,
+                    timing.lease().toMillis());
+            cancellation.cancel(CancelReason.CLAIM_LOST);
+            close();
+        }
+
+        /** Until when (this keeper's clock) the lease surely holds. */
+        long heldUntilNanos() {
+            return heldUntil;
+        }
+
+        /** Whether the lease surely holds for the margin a last settle call needs. */
+        boolean holds() {
+            return heldUntil - marginNanos - now() > 0;
+        }
+
+        /** How long it surely holds, less the margin; zero or less once it may not. */
+        long leftMs() {
+            return (heldUntil - marginNanos - now()) / 1_000_000;
+        }
+
+        @Override
+        public void close() {
+            ScheduledFuture<?> t = ticking;
+            if (t != null) {
+                t.cancel(false);
+            }
+        }
     }
 }

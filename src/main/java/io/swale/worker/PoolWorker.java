@@ -94,6 +94,8 @@ public final class PoolWorker implements AutoCloseable {
             return false;
         }
         List<TaskStore.Claim> claims;
+        // each lease runs from no earlier than this: what the worker can be sure it holds
+        long claimedAt = System.nanoTime();
         try {
             claims = ids.isEmpty() ? List.of() : tasks.claimAll(
                     ids.stream().map(id -> new TaskStore.ClaimRequest(id.runKey(), id.runId())).toList(),
@@ -113,7 +115,7 @@ public final class PoolWorker implements AutoCloseable {
         for (int i = 0; i < ids.size(); i++) {
             TaskIdentity id = ids.get(i);
             if (claims.get(i) instanceof TaskStore.Claim.Claimed claimed) {
-                slots.run(new WorkerSlots.Running(id, claimed, new Cancellation()));
+                slots.run(new WorkerSlots.Running(id, claimed, claimedAt, new Cancellation()));
             } else {
                 refused++;
                 log.info("dispatch refused at claim graph={} partition={} node={} runId={} state={}", id.graph(),
@@ -129,7 +131,7 @@ public final class PoolWorker implements AutoCloseable {
 
     private void runAttempt(WorkerSlots.Running r) {
         try {
-            runner.run(r.id(), r.claim(), pool, r.cancellation());
+            runner.run(r.id(), r.claim(), pool, r.claimedAtNanos(), r.cancellation());
         } catch (RuntimeException e) {
             log.error("attempt failed to settle runId={} attempt={}", r.id().runId(), r.claim().attempt(), e);
         }

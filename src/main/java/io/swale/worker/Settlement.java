@@ -1,12 +1,18 @@
 package io.swale.worker;
 
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
 import io.swale.operator.OperatorResult;
 import io.swale.record.NodeStatus;
+import io.swale.record.RecordException;
 import io.swale.store.TaskStore;
+import io.swale.task.SwaleException;
 import io.swale.task.SwaleMetrics;
 import io.swale.task.TaskIdentity;
 import io.swale.task.Terminations;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -15,53 +21,83 @@ import tools.jackson.databind.node.JsonNodeFactory;
 /**
  * The end of an attempt, with the claim's token (spec §8.2): finish the instance, park it for a retry or its
  * next step, or dead-letter it; then count how the attempt ended.
+ *
+ * <p>Each step that reaches the store is retried on a transient failure for as long as the claim's lease
+ * surely holds, so a store that is briefly unreachable does not throw finished work away. A retry is safe: the
+ * store fences each step by the claim's token and recognises one that already committed
+ * ({@link TaskStore.Finish#SETTLED}, the same {@link TaskStore.Park.Waiting}). Once the lease may have ended,
+ * the result is dropped (logged, counted): the reaper runs the instance again.
  */
 public final class Settlement {
     private static final Logger log = LoggerFactory.getLogger(Settlement.class);
     private static final String CANCELLED = CancelReason.RUN_CANCELLED.message();
 
+    /** The pause between tries of a failed settle step: short, as the lease is running out meanwhile. */
+    public static final Backoff RETRY = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(2), 0.2);
+
+    /** The result could not be settled before the lease ended. */
+    static final class Abandoned extends RuntimeException {
+        Abandoned(String step, RuntimeException cause) {
+            super("the lease ended before `" + step + "` reached the store", cause);
+        }
+    }
+
     private final TaskStore tasks;
     private final Terminations terminations;
     private final Backoff backoff;
+    private final Backoff retry;
     private final SwaleMetrics metrics;
 
     public Settlement(TaskStore tasks, Terminations terminations, Backoff backoff, SwaleMetrics metrics) {
+        this(tasks, terminations, backoff, RETRY, metrics);
+    }
+
+    Settlement(TaskStore tasks, Terminations terminations, Backoff backoff, Backoff retry, SwaleMetrics metrics) {
         this.tasks = tasks;
         this.terminations = terminations;
         this.backoff = backoff;
+        this.retry = retry;
         this.metrics = metrics;
     }
 
     /**
      * Settles what the operator returned, or a cancelled end when the run was cancelled while the attempt
-     * ran (whatever the attempt produced), and records the attempt's outcome and time since {@code t0}.
+     * ran (whatever the attempt produced), and records the attempt's outcome and time since {@code t0}. Store
+     * steps are retried while {@code lease} holds.
      */
     void settle(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, OperatorResult result, boolean cancelled,
-            long t0) {
+            long t0, LeaseKeeper.Lease lease) {
+        Steps steps = new Steps(id, claim, pool, lease);
         OperatorResult settled = cancelled ? new OperatorResult.Failed(CANCELLED) : result;
-        switch (settled) {
-            case OperatorResult.Succeeded s -> end(id, claim, NodeStatus.SUCCEEDED, Optional.of(s.output()), Optional.empty());
-            case OperatorResult.Failed f -> end(id, claim, cancelled ? NodeStatus.CANCELLED : NodeStatus.FAILED,
-                    Optional.empty(), Optional.of(f.reason()));
-            case OperatorResult.Continue c -> park(id, claim, c.delay().toMillis(), "", true,
-                    Optional.of(c.state() == null ? JsonNodeFactory.instance.nullNode() : c.state()));
-            case OperatorResult.TransientError t -> {
-                if (claim.attempt() < claim.maxAttempts()) {
-                    park(id, claim, backoff.delayMs(claim.attempt()), t.message(), false, Optional.empty());
-                } else {
-                    afterEnd(id, claim, terminations.deadLetter(id, claim.token(), pool, claim.attempt(),
-                            claim.maxAttempts(), t.message()));
+        try {
+            switch (settled) {
+                case OperatorResult.Succeeded s -> steps.end(NodeStatus.SUCCEEDED, Optional.of(s.output()), Optional.empty());
+                case OperatorResult.Failed f -> steps.end(cancelled ? NodeStatus.CANCELLED : NodeStatus.FAILED,
+                        Optional.empty(), Optional.of(f.reason()));
+                case OperatorResult.Continue c -> steps.park(c.delay().toMillis(), "", true,
+                        Optional.of(c.state() == null ? JsonNodeFactory.instance.nullNode() : c.state()));
+                case OperatorResult.TransientError t -> {
+                    if (claim.attempt() < claim.maxAttempts()) {
+                        steps.park(backoff.delayMs(claim.attempt()), t.message(), false, Optional.empty());
+                    } else {
+                        steps.deadLetter(t.message());
+                    }
                 }
+                case OperatorResult.PermanentError p -> steps.deadLetter(p.message());
             }
-            case OperatorResult.PermanentError p -> afterEnd(id, claim, terminations.deadLetter(id, claim.token(), pool,
-                    claim.attempt(), claim.maxAttempts(), p.message()));
+        } catch (Abandoned e) {
+            metrics.settleAbandoned(pool);
+            log.error("attempt result dropped runId={} pool={} attempt={}: {}; the reaper runs it again", id.runId(),
+                    pool, claim.attempt(), e.getMessage(), e.getCause());
+            metrics.attemptFinished(pool, "lost", System.nanoTime() - t0);
+            return;
         }
         metrics.attemptFinished(pool, cancelled ? "cancelled" : outcome(result, claim), System.nanoTime() - t0);
     }
 
     /** Ends an instance whose run was cancelled while this worker held it (token {@code token}). */
-    void endCancelled(TaskIdentity id, long token) {
-        terminations.terminate(id, token, NodeStatus.CANCELLED, Optional.empty(), Optional.of(CANCELLED));
+    void endCancelled(TaskIdentity id, long token, String pool) {
+        terminations.terminate(id, pool, token, NodeStatus.CANCELLED, Optional.empty(), Optional.of(CANCELLED));
     }
 
     private static String outcome(OperatorResult result, TaskStore.Claim.Claimed claim) {
@@ -74,27 +110,86 @@ public final class Settlement {
         };
     }
 
-    private void end(TaskIdentity id, TaskStore.Claim.Claimed claim, NodeStatus status, Optional<JsonNode> output,
-            Optional<String> error) {
-        afterEnd(id, claim, terminations.terminate(id, claim.token(), status, output, error));
+    /** A failure another try may get past; a bug or a bad record stays what it is. */
+    static boolean isTransient(Throwable e) {
+        return !(e instanceof SwaleException.Permanent || e instanceof RecordException
+                || e instanceof IllegalArgumentException || e instanceof NullPointerException
+                || e instanceof ClassCastException || e instanceof Abandoned);
     }
 
-    /** A run cancelled while the attempt ran ends cancelled, whatever the attempt produced. */
-    private void afterEnd(TaskIdentity id, TaskStore.Claim.Claimed claim, TaskStore.Finish outcome) {
-        if (outcome == TaskStore.Finish.CANCELLING) {
-            terminations.terminate(id, claim.token(), NodeStatus.CANCELLED, Optional.empty(), Optional.of(CANCELLED));
-        } else if (outcome != TaskStore.Finish.OK) {
-            log.warn("settle refused runId={} attempt={} outcome={}", id.runId(), claim.attempt(), outcome);
+    /** The store steps of one settle, each retried while the lease holds. */
+    private final class Steps {
+        private final TaskIdentity id;
+        private final TaskStore.Claim.Claimed claim;
+        private final String pool;
+        private final LeaseKeeper.Lease lease;
+
+        Steps(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, LeaseKeeper.Lease lease) {
+            this.id = id;
+            this.claim = claim;
+            this.pool = pool;
+            this.lease = lease;
         }
-    }
 
-    private void park(TaskIdentity id, TaskStore.Claim.Claimed claim, long delayMs, String error, boolean nextStep,
-            Optional<JsonNode> stepState) {
-        switch (tasks.park(id.runKey(), id.runId(), claim.token(), delayMs, error, nextStep, stepState)) {
-            case TaskStore.Park.Waiting w -> tasks.scheduleDelayed(id.runKey(), id.runId(), w.dueMs());
-            case TaskStore.Park.Cancelling c -> terminations.terminate(id, claim.token(), NodeStatus.CANCELLED,
-                    Optional.empty(), Optional.of(CANCELLED));
-            case TaskStore.Park.Lost l -> log.warn("park refused runId={}: the claim ended", id.runId());
+        void end(NodeStatus status, Optional<JsonNode> output, Optional<String> error) {
+            afterEnd(retried("finish", () -> terminations.terminate(id, pool, claim.token(), status, output, error)));
+        }
+
+        void deadLetter(String error) {
+            afterEnd(retried("dead-letter", () -> terminations.deadLetter(id, claim.token(), pool, claim.attempt(),
+                    claim.maxAttempts(), error)));
+        }
+
+        /** A run cancelled while the attempt ran ends cancelled, whatever the attempt produced. */
+        private void afterEnd(TaskStore.Finish outcome) {
+            switch (outcome) {
+                case OK, SETTLED -> { }
+                case CANCELLING -> endCancelled();
+                case LOST, UNKNOWN -> log.warn("settle refused runId={} attempt={} outcome={}", id.runId(),
+                        claim.attempt(), outcome);
+            }
+        }
+
+        private void endCancelled() {
+            retried("finish cancelled", () -> terminations.terminate(id, pool, claim.token(), NodeStatus.CANCELLED,
+                    Optional.empty(), Optional.of(CANCELLED)));
+        }
+
+        void park(long delayMs, String error, boolean nextStep, Optional<JsonNode> stepState) {
+            TaskStore.Park parked = retried("park", () -> tasks.park(id.runKey(), id.runId(), claim.token(), delayMs,
+                    error, nextStep, stepState));
+            switch (parked) {
+                case TaskStore.Park.Waiting w -> retried("schedule", () -> {
+                    tasks.scheduleDelayed(id.runKey(), id.runId(), w.dueMs());
+                    return w;
+                });
+                case TaskStore.Park.Cancelling c -> endCancelled();
+                case TaskStore.Park.Lost l -> log.warn("park refused runId={}: the claim ended", id.runId());
+            }
+        }
+
+        /** Runs {@code step}; a transient failure is tried again after a short backoff while the lease holds. */
+        private <T> T retried(String step, Supplier<T> call) {
+            RetryConfig config = RetryConfig.custom()
+                    .maxAttempts(Integer.MAX_VALUE)
+                    .retryOnException(e -> isTransient(e) && lease.holds())
+                    .intervalBiFunction((attempt, either) -> Math.max(1, Math.min(retry.delayMs(attempt), lease.leftMs())))
+                    .build();
+            Retry r = Retry.of("settle", config);
+            r.getEventPublisher().onRetry(e -> {
+                metrics.settleRetried(pool);
+                log.warn("settle step failed, trying again runId={} pool={} step={} try={} waitMs={} error={}",
+                        id.runId(), pool, step, e.getNumberOfRetryAttempts(), e.getWaitInterval().toMillis(),
+                        String.valueOf(e.getLastThrowable()));
+            });
+            try {
+                return r.executeSupplier(call);
+            } catch (RuntimeException e) {
+                if (isTransient(e)) {
+                    throw new Abandoned(step, e);
+                }
+                throw e;
+            }
         }
     }
 }

@@ -67,7 +67,7 @@ final class ShutdownHandOver {
                     log.info("lease given back graph={} partition={} node={} runId={}", id.graph(), id.partition(),
                             id.node(), id.runId());
                 }
-                case CANCELLING -> settlement.endCancelled(id, token);
+                case CANCELLING -> settlement.endCancelled(id, token, pool);
                 case LOST -> log.info("lease already ended runId={}", id.runId());
             }
         } catch (RuntimeException e) {

@@ -21,8 +21,8 @@ import java.util.function.Consumer;
  * of it (the dispatch listener resumes). Once draining, no slot is reserved and no freed slot is announced.
  */
 final class WorkerSlots {
-    /** An attempt holding a slot. */
-    record Running(TaskIdentity id, TaskStore.Claim.Claimed claim, Cancellation cancellation) {}
+    /** An attempt holding a slot; its claim was sent at {@code claimedAtNanos} (System.nanoTime). */
+    record Running(TaskIdentity id, TaskStore.Claim.Claimed claim, long claimedAtNanos, Cancellation cancellation) {}
 
     private final int slots;
     private final Semaphore free;

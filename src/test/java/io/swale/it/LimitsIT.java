@@ -9,6 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
 
 /** Bad input gets a clear 4xx problem+json, refused before it costs anything, and stores nothing. */
 class LimitsIT extends IntegrationTest {
@@ -61,6 +62,24 @@ class LimitsIT extends IntegrationTest {
         RawHttp.Answer a = raw("POST", "/api/v1/graphs/no_such_graph/runs", contentType, "{\"partitions\":[\"p\"]}");
         assertThat(a.status()).isIn(404, 415);
         assertThat(a.contentType()).startsWith(PROBLEM);
+    }
+
+    /**
+     * Issue 13: 600-deep dotted parameter keys published, then the run failed to submit on every reconciler pass.
+     * Publish refuses them, naming where and the limit, and stores nothing.
+     */
+    @Test
+    void aDefinitionTooDeepToRunIsRefusedAtPublishAndNothingIsStored() {
+        String g = unique("deep_publish");
+        String keys = String.join(".", Collections.nCopies(600, "k"));
+        SwaleClient.Response r = api.publish("[graph]\nname = \"" + g + "\"\n[[node]]\nname = \"a\"\noperator = \"noop\"\n"
+                + "[node.params]\n" + keys + " = \"x\"\n");
+        assertThat(r.status()).isEqualTo(422);
+        JsonNode problem = r.body().get("problems").get(0);
+        assertThat(problem.get("kind").asString()).isEqualTo("TooDeep");
+        assertThat(problem.get("message").asString()).contains("node.0.params.k").contains("more than 32")
+                .contains("swale.limits.depth");
+        assertThat(api.get("/api/v1/graphs/" + g).status()).isEqualTo(404);
     }
 
     /** The pool names a Kafka topic: too long a name was stored, then topic creation failed for good. */

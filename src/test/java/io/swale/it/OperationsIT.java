@@ -96,6 +96,9 @@ class OperationsIT extends IntegrationTest {
         assertThat(text).contains("swale_runs_settled_total{graph=\"" + ok + "\",state=\"complete\"}");
         assertThat(text).contains("swale_runs_settled_total{graph=\"" + bad + "\",state=\"failed\"}");
         assertThat(text).containsPattern("swale_tasks_terminated_total\\{outcome=\"failed\",pool=\"default\"}");
+        // issue 13: what workers terminated was counted under pool="unknown"
+        assertThat(text).containsPattern("swale_tasks_terminated_total\\{outcome=\"succeeded\",pool=\"default\"}")
+                .doesNotContainPattern("swale_tasks_terminated_total\\{outcome=\"(succeeded|failed)\",pool=\"unknown\"}");
     }
 
     /** The largest value of a metric over its series. */

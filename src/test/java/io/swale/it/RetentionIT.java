@@ -7,7 +7,11 @@ import io.swale.record.GraphRunRecord;
 import io.swale.record.RunState;
 import io.swale.run.GraphRuns;
 import io.swale.run.RerunOutcome;
+import io.swale.record.AdminRequest;
+import io.swale.request.RequestId;
+import io.swale.request.Requests;
 import io.swale.run.RetentionPass;
+import io.swale.settings.SwaleProperties;
 import io.swale.store.RunKey;
 import io.swale.store.RunView;
 import java.time.Duration;
@@ -31,6 +35,12 @@ class RetentionIT extends IntegrationSupport {
 
     @Autowired
     private JedisPool redis;
+
+    @Autowired
+    private Requests requests;
+
+    @Autowired
+    private SwaleProperties props;
 
     @Test
     void expiresSettledRunsDropsStaleEntriesAndStartsAgainAtRerunZero() {
@@ -113,6 +123,46 @@ class RetentionIT extends IntegrationSupport {
         assertThat(resumed.error()).isEmpty();
         assertThat(resumed.runs()).isGreaterThanOrEqualTo(1);
         assertThat(run("ret_bad", "20260201")).isEmpty();
+    }
+
+    /** Spec §12, §14 #26: a request record lives the retention window, by its TTL and by the pass. */
+    @Test
+    void requestRecordsExpireWithTheRetentionWindow() {
+        Instant handled = Instant.parse("2026-03-01T00:00:00Z");
+        clock.set(handled);
+        String kept = "ret-req-" + System.nanoTime();
+        String ttlGone = kept + "-ttl";
+        for (String id : List.of(kept, ttlGone)) {
+            requests.handle(java.util.Optional.of(new RequestId(id)),
+                    new AdminRequest.Cancel("ret_no_graph", Partition.of("p")));
+        }
+        long retentionMs = props.retentionPeriod().toMillis();
+        String prefix = props.redis().keyPrefix();
+        try (Jedis j = redis.getResource()) {
+            assertThat(j.pttl(prefix + ":req:" + kept)).as("a TTL of the retention window, set as it was written")
+                    .isBetween(retentionMs - 60_000, retentionMs);
+            assertThat(j.zscore(prefix + ":expiry", "req:" + kept)).isEqualTo((double) handled.toEpochMilli());
+            // as if its TTL had run out: only the expiry entry is left
+            j.del(prefix + ":req:" + ttlGone);
+        }
+        assertThat(get("/api/v1/requests/" + kept).status()).isEqualTo(200);
+
+        clock.set(handled.plus(props.retentionPeriod()).minus(Duration.ofMinutes(1)));
+        retention.run();
+        assertThat(get("/api/v1/requests/" + kept).status()).as("kept within the window").isEqualTo(200);
+
+        clock.set(handled.plus(props.retentionPeriod()).plus(Duration.ofMinutes(1)));
+        RetentionPass.Report report = retention.run();
+        assertThat(report.error()).isEmpty();
+        assertThat(report.requests()).isGreaterThanOrEqualTo(1);
+        assertThat(report.stale()).isGreaterThanOrEqualTo(1);
+        try (Jedis j = redis.getResource()) {
+            assertThat(j.exists(prefix + ":req:" + kept)).isFalse();
+            assertThat(j.zscore(prefix + ":expiry", "req:" + kept)).isNull();
+            assertThat(j.zscore(prefix + ":expiry", "req:" + ttlGone)).as("the index is trimmed too").isNull();
+        }
+        Answer unknown = get("/api/v1/requests/" + kept);
+        assertThat(unknown.status()).as("an expired request id is unknown").isEqualTo(404);
     }
 
     private Double expiryScore(String partition) {

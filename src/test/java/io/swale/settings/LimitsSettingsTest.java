@@ -38,6 +38,7 @@ class LimitsSettingsTest {
     @CsvSource(delimiter = '|', value = {
             "swale.limits.body-size=10B        | swale.limits.body-size must be between 1KB and 2GB",
             "swale.limits.depth=2              | swale.limits.depth must be at least 4, got 2",
+            "swale.limits.depth=600            | swale.limits.depth must be at most 256",
             "swale.limits.nodes=0              | swale.limits.nodes must be at least 1, got 0",
             "swale.limits.yaml-aliases=-1      | swale.limits.yaml-aliases must be at least 0, got -1",
             "swale.limits.start-partitions=0   | swale.limits.start-partitions must be at least 1, got 0",

@@ -47,7 +47,7 @@ class PropertiesBindingTest {
                 Duration.ofSeconds(60), Duration.ofMillis(200), Duration.ofSeconds(5), Duration.ofSeconds(1),
                 Duration.ofSeconds(30), DataSize.ofKilobytes(256)));
         assertThat(p.worker()).isEqualTo(new WorkerSettings(List.of(), 64, Duration.ofMillis(200),
-                Duration.ofSeconds(60), Duration.ofSeconds(20), Duration.ofSeconds(1), Duration.ofSeconds(1),
+                Duration.ofSeconds(60), Duration.ofSeconds(15), Duration.ofSeconds(1), Duration.ofSeconds(1),
                 Duration.ofMinutes(5), 0.2, Duration.ofSeconds(30), ""));
         assertThat(p.worker().serves("any")).isTrue();
         assertThat(p.s3().endpointValue()).isEmpty();
@@ -69,7 +69,7 @@ class PropertiesBindingTest {
                 "swale.pools.gpu.slots", "2", "swale.pools.cpu.slots", "8", "swale.scheduler.retention-interval", "1d",
                 "swale.roles", "pool,api", "swale.worker.pools", "gpu"));
         assertThat(p.worker().lease()).isEqualTo(Duration.ofSeconds(3));
-        assertThat(p.worker().heartbeat()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(p.worker().heartbeat()).as("a quarter of the lease when unset").isEqualTo(Duration.ofMillis(750));
         assertThat(p.worker().serves("gpu")).isTrue();
         assertThat(p.worker().serves("cpu")).isFalse();
         assertThat(p.pools()).containsEntry("gpu", new PoolSettings(2)).containsEntry("cpu", new PoolSettings(8));
@@ -100,6 +100,7 @@ class PropertiesBindingTest {
             "swale.worker.dispatch-batch=0        | swale.worker.dispatch-batch must be at least 1, got 0",
             "swale.worker.slot-wait=-1ms          | swale.worker.slot-wait must not be negative",
             "swale.worker.lease=0s                | swale.worker.lease must be longer than zero",
+            "swale.worker.heartbeat=60s           | swale.worker.heartbeat must be shorter than swale.worker.lease",
             "swale.worker.retry-jitter=1.5        | swale.worker.retry-jitter must be at least 0 and below 1, got 1.5",
             "swale.worker.retry-max=10ms          | swale.worker.retry-max must not be shorter than swale.worker.retry-initial",
             "swale.ops.kafka-timeout=0s           | swale.ops.kafka-timeout must be longer than zero",

@@ -16,7 +16,7 @@ class WorkerSlotsTest {
     private static WorkerSlots.Running running(String node) {
         // the slots never look at the claim
         return new WorkerSlots.Running(new TaskIdentity("g", Partition.of("p"), node, Optional.empty(), "d", 0),
-                null, new Cancellation());
+                null, 0, new Cancellation());
     }
 
     @Test

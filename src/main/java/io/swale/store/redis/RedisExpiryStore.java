@@ -93,4 +93,25 @@ public final class RedisExpiryStore implements ExpiryStore {
         removeEntry(entry);
         return true;
     }
+
+    @Override
+    public RequestExpiry expireRequest(String id, Entry entry) {
+        String requestKey = keys.request(id);
+        try (Jedis j = pool.getResource()) {
+            j.watch(requestKey);
+            String raw = j.get(requestKey);
+            if (raw == null || RequestCodec.decode(id, raw).handledAtMs() != entry.atMs()) {
+                j.unwatch();
+                removeEntry(entry);
+                return RequestExpiry.STALE;
+            }
+            Transaction t = j.multi();
+            t.del(requestKey);
+            if (t.exec() == null) {
+                return RequestExpiry.CHANGED;
+            }
+        }
+        removeEntry(entry);
+        return RequestExpiry.REMOVED;
+    }
 }

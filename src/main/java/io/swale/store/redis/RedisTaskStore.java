@@ -26,9 +26,18 @@ public final class RedisTaskStore implements TaskStore {
     private final RedisKeys keys;
     private final RedisScripts scripts = new RedisScripts();
 
+    private final long requestTtlMs;
+
+    /** Request records written with a submission get no TTL: only the retention pass removes them. */
     public RedisTaskStore(JedisPool pool, String prefix) {
+        this(pool, prefix, java.time.Duration.ZERO);
+    }
+
+    /** Request records written with a submission expire after {@code retention}, as {@link RedisRequestStore}'s. */
+    public RedisTaskStore(JedisPool pool, String prefix, java.time.Duration retention) {
         this.pool = pool;
         this.keys = new RedisKeys(prefix);
+        this.requestTtlMs = RedisRequestStore.ttlMs(retention);
     }
 
     @Override
@@ -42,6 +51,7 @@ public final class RedisTaskStore implements TaskStore {
             a.add(RequestCodec.encode(r));
             a.add(Long.toString(r.handledAtMs()));
             a.add(RedisKeys.requestExpiryMember(r.id()));
+            a.add(Long.toString(requestTtlMs));
         });
         return submitOutcome((String) call(scripts.submit, k, a));
     }
@@ -146,6 +156,7 @@ public final class RedisTaskStore implements TaskStore {
                         record.status().wireName(), Long.toString(record.rerun()), record.error().orElse("")));
         return switch (r) {
             case "ok" -> Finish.OK;
+            case "settled" -> Finish.SETTLED;
             case "cancelling" -> Finish.CANCELLING;
             case "unknown" -> Finish.UNKNOWN;
             default -> Finish.LOST;

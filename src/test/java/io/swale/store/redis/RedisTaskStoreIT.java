@@ -3,7 +3,10 @@ package io.swale.store.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.swale.graph.Partition;
+import io.swale.record.AdminRequest;
 import io.swale.record.GraphRunRecord;
+import io.swale.record.RequestOutcome;
+import io.swale.record.RequestRecord;
 import io.swale.record.RunState;
 import io.swale.record.NodeRecord;
 import io.swale.record.NodeStatus;
@@ -16,6 +19,7 @@ import io.swale.store.TaskInput;
 import io.swale.store.TaskStore;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -130,8 +134,37 @@ class RedisTaskStoreIT {
         assertThat(tasks.finish(key, N, token + 1, record(runId(), 0, "succeeded")))
                 .isEqualTo(TaskStore.Finish.LOST);
         assertThat(tasks.finish(key, N, token, record(runId(), 0, "succeeded"))).isEqualTo(TaskStore.Finish.OK);
-        assertThat(tasks.finish(key, N, token, record(runId(), 0, "succeeded"))).isEqualTo(TaskStore.Finish.LOST);
+        assertThat(tasks.finish(key, N, token + 1, record(runId(), 0, "succeeded"))).isEqualTo(TaskStore.Finish.LOST);
         assertThat(tasks.claim(key, runId(), 60_000, "w1")).isEqualTo(new TaskStore.Claim.Refused("succeeded"));
+    }
+
+    /** A settle retried after its first try committed (the answer was lost) is recognised and applied once. */
+    @Test
+    void aRetriedFinishIsRecognisedAndWritesNothingAgain() {
+        submit(2);
+        long token = ((TaskStore.Claim.Claimed) tasks.claim(key, runId(), 60_000, "w1")).token();
+        assertThat(tasks.finish(key, N, token, record(runId(), 0, "succeeded"))).isEqualTo(TaskStore.Finish.OK);
+        String written = rawRecord(key);
+
+        assertThat(tasks.finish(key, N, token, record(runId(), 0, "succeeded"))).isEqualTo(TaskStore.Finish.SETTLED);
+        assertThat(tasks.finish(key, N, token, record(runId(), 0, "failed"))).isEqualTo(TaskStore.Finish.LOST);
+        assertThat(rawRecord(key)).isEqualTo(written);
+        assertThat(tasks.history(key, runId())).hasSize(1);
+    }
+
+    @Test
+    void aRetriedParkAnswersTheSameDueAndCountsTheAttemptOnce() {
+        submit(3);
+        long token = ((TaskStore.Claim.Claimed) tasks.claim(key, runId(), 60_000, "w1")).token();
+        TaskStore.Park first = tasks.park(key, runId(), token, 60_000, "boom", true,
+                Optional.of(JsonNodeFactory.instance.numberNode(1)));
+        TaskStore.Park again = tasks.park(key, runId(), token, 60_000, "boom", true,
+                Optional.of(JsonNodeFactory.instance.numberNode(2)));
+
+        assertThat(first).isInstanceOf(TaskStore.Park.Waiting.class).isEqualTo(again);
+        assertThat(tasks.history(key, runId())).hasSize(1);
+        assertThat(tasks.park(key, runId(), token + 1, 0, "boom", false, Optional.empty()))
+                .isEqualTo(new TaskStore.Park.Lost());
     }
 
     @Test
@@ -198,6 +231,31 @@ class RedisTaskStoreIT {
         assertThat(runs.compareAndSettle(key, read, settled)).isTrue();
         assertThat(runs.compareAndSettle(key, read, settled)).isFalse();
         assertThat(runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.COMPLETE);
+    }
+
+    /** Spec §12: a request record written with a Submitted rerun lives the retention window, like any other. */
+    @Test
+    void aRequestWrittenWithASubmissionGetsTheRetentionWindowAsItsTtl() {
+        Duration retention = Duration.ofDays(90);
+        RedisTaskStore withRetention = new RedisTaskStore(pool, "t", retention);
+        String id = "req-" + SEQ.incrementAndGet();
+        RequestRecord request = new RequestRecord(id, new AdminRequest.Rerun(key.graph(), key.partition(), "n"), 1_000,
+                new RequestOutcome.Rerun(runId()), false);
+        assertThat(withRetention.submit(key, runId(), new PendingInstance("n", Optional.empty(), "h", 0, "default", 1),
+                input(""), Optional.of(new TaskStore.RequestWrite(request)))).isEqualTo(TaskStore.Submit.NEW);
+
+        RedisRequestStore requests = new RedisRequestStore(pool, "t", retention);
+        assertThat(requests.get(id)).hasValue(request);
+        try (var j = pool.getResource()) {
+            assertThat(j.pttl("t:req:" + id)).isBetween(retention.toMillis() - 60_000, retention.toMillis());
+            assertThat(j.zscore("t:expiry", "req:" + id)).isEqualTo(1_000.0);
+        }
+        String direct = id + "-direct";
+        assertThat(requests.putIfAbsent(new RequestRecord(direct, new AdminRequest.Cancel(key.graph(), key.partition()),
+                2_000, new RequestOutcome.Cancelled(), false))).isTrue();
+        try (var j = pool.getResource()) {
+            assertThat(j.pttl("t:req:" + direct)).isBetween(retention.toMillis() - 60_000, retention.toMillis());
+        }
     }
 
     private String rawRecord(RunKey k) {
