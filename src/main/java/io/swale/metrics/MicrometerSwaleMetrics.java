@@ -21,6 +21,7 @@ public final class MicrometerSwaleMetrics implements SwaleMetrics {
     public static final String RECONCILER_REPAIRS = "swale.reconciler.repairs";
     public static final String RECONCILER_ACTIVE_RUNS = "swale.reconciler.active.runs";
     public static final String DEAD_LETTERS = "swale.deadletters";
+    public static final String LISTENER_RETRIES = "swale.listener.retries";
 
     private final MeterRegistry registry;
     private final AtomicLong activeRuns = new AtomicLong();
@@ -84,6 +85,12 @@ public final class MicrometerSwaleMetrics implements SwaleMetrics {
     public void deadLetter(String topic) {
         Counter.builder(DEAD_LETTERS).description("Records sent to a dead-letter topic").tag("topic", topic)
                 .register(registry).increment();
+    }
+
+    @Override
+    public void listenerRetry(String topic, String cause) {
+        Counter.builder(LISTENER_RETRIES).description("Records a listener retried instead of dead-lettering them")
+                .tag("topic", topic).tag("cause", cause).register(registry).increment();
     }
 
     private void repair(String kind, int n) {

@@ -31,4 +31,10 @@ public interface SwaleMetrics {
 
     /** A record went to a dead-letter topic. */
     default void deadLetter(String topic) {}
+
+    /**
+     * A listener retries a record of {@code topic}; {@code cause} is {@code unavailable} (Redis or Kafka did
+     * not answer), {@code catching_up} or {@code unknown}.
+     */
+    default void listenerRetry(String topic, String cause) {}
 }
