@@ -20,7 +20,6 @@ import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.BatchAcknowledgingConsumerAwareMessageListener;
 import org.springframework.kafka.listener.BatchMessageListener;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
-import org.springframework.kafka.listener.ContainerPausingBackOffHandler;
 import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DefaultErrorHandler;
@@ -144,15 +143,15 @@ public final class ListenerContainers implements AutoCloseable {
     /**
      * Failures by {@link ListenerFailure}: a permanent one dead-letters its record at once; while Redis or Kafka
      * does not answer the record is retried (100 ms doubling to 5 s) until they do, never dead-lettered; other
-     * failures are retried a while first. Between retries the container is paused, not asleep, so its consumers
-     * keep polling and stay in their group however long the outage. A batch listener names the failed record
+     * failures are retried a while first. During an outage the container is paused between retries, not asleep,
+     * so its consumers keep polling and stay in their group however long it lasts. A batch listener names the failed record
      * with a {@link org.springframework.kafka.listener.BatchListenerFailedException}; a batch that fails without
      * one (the dispatch listener's claim) is retried whole, polling between retries.
      */
     private DefaultErrorHandler errorHandler() {
         DefaultErrorHandler handler = new DefaultErrorHandler(this::recoverOrSkip,
-                ListenerRetries.exponential(ListenerRetries.UNKNOWN_BUDGET.toMillis()),
-                new ContainerPausingBackOffHandler(new ListenerContainerPauseService(null, scheduler)));
+                ListenerRetries.exponential(ListenerRetries.UNKNOWN_BUDGET.toMillis(), ListenerRetries.MAX_SLEEP),
+                ListenerRetries.waiting(new ListenerContainerPauseService(null, scheduler)));
         handler.setBackOffFunction(retries::backOff);
         // The handler finds these by type anywhere in the cause chain (a listener's exception arrives wrapped in
         // a ListenerExecutionFailedException, a batch listener's in a BatchListenerFailedException too).

@@ -9,6 +9,11 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.NestedExceptionUtils;
+import org.springframework.kafka.listener.BackOffHandler;
+import org.springframework.kafka.listener.ContainerPausingBackOffHandler;
+import org.springframework.kafka.listener.DefaultBackOffHandler;
+import org.springframework.kafka.listener.ListenerContainerPauseService;
+import org.springframework.kafka.listener.MessageListenerContainer;
 import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.ExponentialBackOff;
@@ -24,6 +29,11 @@ final class ListenerRetries {
     /** The first retry's delay; each next one doubles, up to {@link #MAX_DELAY}. */
     static final Duration FIRST_DELAY = Duration.ofMillis(100);
     static final Duration MAX_DELAY = Duration.ofSeconds(5);
+    /**
+     * The longest delay of a failure that is not an outage: its consumer thread sleeps through it, so it stays
+     * well under any max.poll.interval.ms.
+     */
+    static final Duration MAX_SLEEP = Duration.ofSeconds(1);
     /** How long a record of a run whose state is catching up is retried before it is dead-lettered. */
     static final Duration CATCH_UP_BUDGET = Duration.ofSeconds(30);
     /** How long a record failing for an unknown reason is retried before it is dead-lettered. */
@@ -44,16 +54,35 @@ final class ListenerRetries {
         ListenerFailure kind = ListenerFailure.of(failure);
         return switch (kind) {
             case PERMANENT -> NONE;
-            case UNAVAILABLE -> counted(record.topic(), kind, failure, exponential(Long.MAX_VALUE));
-            case CATCHING_UP -> counted(record.topic(), kind, failure, exponential(CATCH_UP_BUDGET.toMillis()));
-            case UNKNOWN -> counted(record.topic(), kind, failure, exponential(UNKNOWN_BUDGET.toMillis()));
+            case UNAVAILABLE -> counted(record.topic(), kind, failure, exponential(Long.MAX_VALUE, MAX_DELAY));
+            case CATCHING_UP -> counted(record.topic(), kind, failure,
+                    exponential(CATCH_UP_BUDGET.toMillis(), MAX_SLEEP));
+            case UNKNOWN -> counted(record.topic(), kind, failure, exponential(UNKNOWN_BUDGET.toMillis(), MAX_SLEEP));
         };
     }
 
-    /** 100 ms, 200 ms, … 5 s, 5 s, … until the delays add up to {@code budgetMs}. */
-    static ExponentialBackOff exponential(long budgetMs) {
+    /**
+     * How a listener waits out a delay. An outage pauses the whole container: its consumers keep polling, so
+     * they stay in their group however long it lasts, and every one of them waits for the same Redis anyway.
+     * Any other failure sleeps its own consumer thread only, so one record never holds up the container's other
+     * partitions.
+     */
+    static BackOffHandler waiting(ListenerContainerPauseService pauser) {
+        BackOffHandler pause = new ContainerPausingBackOffHandler(pauser);
+        BackOffHandler sleep = new DefaultBackOffHandler();
+        return new BackOffHandler() {
+            @Override
+            public void onNextBackOff(MessageListenerContainer container, Exception exception, long nextBackOff) {
+                boolean outage = exception != null && ListenerFailure.of(exception) == ListenerFailure.UNAVAILABLE;
+                (outage && container != null ? pause : sleep).onNextBackOff(container, exception, nextBackOff);
+            }
+        };
+    }
+
+    /** 100 ms, 200 ms, … up to {@code maxDelay} each, until the delays add up to {@code budgetMs}. */
+    static ExponentialBackOff exponential(long budgetMs, Duration maxDelay) {
         ExponentialBackOff backOff = new ExponentialBackOff(FIRST_DELAY.toMillis(), 2.0);
-        backOff.setMaxInterval(MAX_DELAY.toMillis());
+        backOff.setMaxInterval(maxDelay.toMillis());
         backOff.setMaxElapsedTime(budgetMs);
         backOff.setMaxAttempts(Long.MAX_VALUE);
         return backOff;
