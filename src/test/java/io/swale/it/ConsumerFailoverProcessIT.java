@@ -32,7 +32,7 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  * How long a {@code kill -9}'d member's partitions stay unread, with the consumer settings Swale uses by
  * default (swale.kafka.consumer.*): a member in a child JVM is killed and the survivor's assignment is watched
  * until it holds every partition. The time is printed ({@code FAILOVER …}); the test asserts the hand-over
- * happens, not how fast. {@code -Dswale.failover.legacy=true} measures Kafka's own defaults instead (45 s
+ * happens, not how fast, and that with cooperative-sticky the survivor keeps its own partitions meanwhile. {@code -Dswale.failover.legacy=true} measures Kafka's own defaults instead (45 s
  * session, 3 s heartbeat, eager range assignor). Runs in the `multiprocess` profile.
  */
 class ConsumerFailoverProcessIT {
@@ -82,6 +82,7 @@ class ConsumerFailoverProcessIT {
         AtomicInteger survivorPartitions = new AtomicInteger();
         AtomicLong allAt = new AtomicLong();
         AtomicLong killedAt = new AtomicLong();
+        AtomicInteger fewestAfterKill = new AtomicInteger(Integer.MAX_VALUE);
         Thread survivor = Thread.ofPlatform().daemon().start(() -> {
             try (var consumer = new KafkaConsumer<>(survivorProps, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
                 consumer.subscribe(List.of(topic));
@@ -89,6 +90,9 @@ class ConsumerFailoverProcessIT {
                     consumer.poll(Duration.ofMillis(50));
                     int n = consumer.assignment().size();
                     survivorPartitions.set(n);
+                    if (killedAt.get() != 0) {
+                        fewestAfterKill.accumulateAndGet(n, Math::min);
+                    }
                     if (n == PARTITIONS && killedAt.get() != 0) {
                         allAt.set(System.nanoTime());
                     }
@@ -101,13 +105,19 @@ class ConsumerFailoverProcessIT {
             // both members hold partitions: the group is split
             await().atMost(Duration.ofSeconds(90)).until(() -> childPartitions.get() > 0
                     && survivorPartitions.get() > 0 && childPartitions.get() + survivorPartitions.get() == PARTITIONS);
+            int heldBeforeKill = survivorPartitions.get();
             killedAt.set(System.nanoTime());
             child.destroyForcibly();
             await().atMost(Duration.ofSeconds(120)).until(() -> allAt.get() != 0);
             long ms = (allAt.get() - killedAt.get()) / 1_000_000;
             System.out.println("FAILOVER " + (legacy() ? "kafka-defaults" : "swale-defaults") + " " + membership
-                    + " partitions_unread_after_kill_ms=" + ms);
+                    + " partitions_unread_after_kill_ms=" + ms + " survivor_held_before=" + heldBeforeKill
+                    + " survivor_fewest_after_kill=" + fewestAfterKill.get());
             assertThat(survivorPartitions.get()).isEqualTo(PARTITIONS);
+            if (!legacy()) {
+                // incremental rebalance: the survivor never gives up what it held while the dead member's move
+                assertThat(fewestAfterKill.get()).isGreaterThanOrEqualTo(heldBeforeKill);
+            }
         } finally {
             survivor.interrupt();
             survivor.join(10_000);
