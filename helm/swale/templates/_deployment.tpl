@@ -78,6 +78,13 @@ spec:
             - name: SWALE_WORKER_POOLS
               value: {{ .pool | quote }}
             {{- end }}
+            {{- if $v.config.kafka.consumer.staticMembership }}
+            # Static group membership: each consumer's group.instance.id is the pod name (plus -0, -1, …).
+            - name: SWALE_KAFKA_CONSUMER_GROUP_INSTANCE_ID
+              valueFrom:
+                fieldRef:
+                  fieldPath: metadata.name
+            {{- end }}
             # Let running attempts finish (or hand back their lease) before the pod is killed.
             - name: SPRING_LIFECYCLE_TIMEOUT_PER_SHUTDOWN_PHASE
               value: {{ printf "%ds" (max 5 (sub (int $spec.terminationGracePeriodSeconds) 5)) | quote }}

@@ -192,8 +192,9 @@ public class SwaleConfiguration {
 
     @Bean
     ListenerContainers listenerContainers(KafkaProperties kafka, KafkaTemplate<String, byte[]> template,
-            SwaleMetrics metrics) {
-        return new ListenerContainers(kafka.buildConsumerProperties(), template, metrics);
+            SwaleMetrics metrics, SwaleProperties props) {
+        return new ListenerContainers(ConsumerGroupProperties.apply(kafka.buildConsumerProperties(),
+                props.kafka().consumer()), template, metrics);
     }
 
     @Bean

@@ -1,15 +1,6 @@
 package io.swale.kafka;
 
-import io.swale.cron.InvalidCronException;
-import io.swale.definition.DefinitionParseException;
-import io.swale.definition.InvalidDefinitionException;
-import io.swale.definition.InvalidDurationException;
-import io.swale.graph.InvalidPartitionException;
-import io.swale.record.RecordException;
-import io.swale.task.SwaleException;
 import io.swale.task.SwaleMetrics;
-import io.swale.template.RenderException;
-import io.swale.template.TemplateSyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -32,14 +23,16 @@ import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.kafka.listener.ListenerContainerPauseService;
 import org.springframework.kafka.listener.MessageListener;
-import org.springframework.util.backoff.ExponentialBackOff;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
  * Builds the listener containers: record listeners whose permanent failures (by type) go to
- * {@code <topic>.DLT} at once and whose other failures are retried a few times first.
+ * {@code <topic>.DLT} at once, whose failures to reach Redis or Kafka are retried until they answer, and whose
+ * other failures are retried a while first (see {@link ListenerFailure}).
  */
-public final class ListenerContainers {
+public final class ListenerContainers implements AutoCloseable {
     /** The header of a dead-lettered record that says why it could not be handled. */
     public static final String REASON_HEADER = "swale.error";
     /** How often a batch listener commits its offsets at most. */
@@ -49,6 +42,8 @@ public final class ListenerContainers {
     private static final Logger log = LoggerFactory.getLogger(ListenerContainers.class);
     private final DeadLetterPublishingRecoverer recoverer;
     private final SwaleMetrics metrics;
+    private final ListenerRetries retries;
+    private final ThreadPoolTaskScheduler scheduler;
 
     public ListenerContainers(Map<String, Object> consumerProperties, KafkaTemplate<String, byte[]> template,
             SwaleMetrics metrics) {
@@ -56,6 +51,11 @@ public final class ListenerContainers {
         this.template = template;
         this.metrics = metrics;
         this.recoverer = newRecoverer();
+        this.retries = new ListenerRetries(metrics);
+        this.scheduler = new ThreadPoolTaskScheduler();
+        scheduler.setThreadNamePrefix("swale-listener-retry-");
+        scheduler.setDaemon(true);
+        scheduler.initialize();
     }
 
     /** A record listener with dead letters: the handler's exception is classified by its type. */
@@ -140,18 +140,29 @@ public final class ListenerContainers {
         return Map.copyOf(factory(overrides).getConfigurationProperties());
     }
 
+    /**
+     * Failures by {@link ListenerFailure}: a permanent one dead-letters its record at once; while Redis or Kafka
+     * does not answer the record is retried (100 ms doubling to 5 s) until they do, never dead-lettered; other
+     * failures are retried a while first. During an outage the container is paused between retries, not asleep,
+     * so its consumers keep polling and stay in their group however long it lasts. A batch listener names the failed record
+     * with a {@link org.springframework.kafka.listener.BatchListenerFailedException}; a batch that fails without
+     * one (the dispatch listener's claim) is retried whole, polling between retries.
+     */
     private DefaultErrorHandler errorHandler() {
-        ExponentialBackOff backOff = new ExponentialBackOff(200, 2.0);
-        backOff.setMaxElapsedTime(3_000);
-        DefaultErrorHandler handler = new DefaultErrorHandler(this::recoverOrSkip, backOff);
-        // No retry changes these: their record goes to the dead-letter topic at once. The handler finds them by
-        // type anywhere in the cause chain (a listener's exception arrives wrapped in a
-        // ListenerExecutionFailedException, a batch listener's in a BatchListenerFailedException too).
-        handler.addNotRetryableExceptions(SwaleException.Permanent.class, RecordException.class,
-                DefinitionParseException.class, InvalidDefinitionException.class, InvalidDurationException.class,
-                InvalidPartitionException.class, InvalidCronException.class, TemplateSyntaxException.class,
-                RenderException.class);
+        DefaultErrorHandler handler = new DefaultErrorHandler(this::recoverOrSkip,
+                ListenerRetries.exponential(ListenerRetries.UNKNOWN_BUDGET.toMillis(), ListenerRetries.MAX_SLEEP),
+                ListenerRetries.waiting(new ListenerContainerPauseService(null, scheduler)));
+        handler.setBackOffFunction(retries::backOff);
+        // The handler finds these by type anywhere in the cause chain (a listener's exception arrives wrapped in
+        // a ListenerExecutionFailedException, a batch listener's in a BatchListenerFailedException too).
+        ListenerFailure.PERMANENT_TYPES.forEach(handler::addNotRetryableExceptions);
         return handler;
+    }
+
+    /** Stops the scheduler that resumes containers paused between retries. */
+    @Override
+    public void close() {
+        scheduler.shutdown();
     }
 
     private DeadLetterPublishingRecoverer newRecoverer() {

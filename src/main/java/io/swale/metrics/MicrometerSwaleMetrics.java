@@ -25,6 +25,7 @@ public final class MicrometerSwaleMetrics implements SwaleMetrics {
     public static final String LEASES_LOST = "swale.worker.leases.lost";
     public static final String SETTLE_RETRIES = "swale.worker.settle.retries";
     public static final String SETTLES_ABANDONED = "swale.worker.settles.abandoned";
+    public static final String LISTENER_RETRIES = "swale.listener.retries";
 
     private final MeterRegistry registry;
     private final AtomicLong activeRuns = new AtomicLong();
@@ -113,6 +114,12 @@ public final class MicrometerSwaleMetrics implements SwaleMetrics {
 
     private void poolCounter(String name, String description, String pool) {
         Counter.builder(name).description(description).tag("pool", pool).register(registry).increment();
+    }
+
+    @Override
+    public void listenerRetry(String topic, String cause) {
+        Counter.builder(LISTENER_RETRIES).description("Records a listener retried instead of dead-lettering them")
+                .tag("topic", topic).tag("cause", cause).register(registry).increment();
     }
 
     private void repair(String kind, int n) {

@@ -43,4 +43,10 @@ public interface SwaleMetrics {
 
     /** An attempt's result was dropped: its settle could not reach the store before the lease ended. */
     default void settleAbandoned(String pool) {}
+
+    /**
+     * A listener retries a record of {@code topic}; {@code cause} is {@code unavailable} (Redis or Kafka did
+     * not answer), {@code catching_up} or {@code unknown}.
+     */
+    default void listenerRetry(String topic, String cause) {}
 }

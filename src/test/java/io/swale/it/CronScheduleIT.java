@@ -3,14 +3,18 @@ package io.swale.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.swale.graph.Partition;
 import io.swale.kafka.KafkaTriggerPublisher;
 import io.swale.record.GraphRunRecord;
 import io.swale.run.DefinitionCatalog;
 import io.swale.store.DefinitionStore;
 import io.swale.store.WatermarkStore;
 import io.swale.trigger.CronPump;
+import io.swale.trigger.Trigger;
+import io.swale.trigger.TriggerHandler;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -36,6 +40,9 @@ class CronScheduleIT extends IntegrationSupport {
 
     @Autowired
     private KafkaTriggerPublisher publisher;
+
+    @Autowired
+    private TriggerHandler triggers;
 
     /** A pump as a freshly started replica has it. */
     private CronPump newPump() {
@@ -166,5 +173,40 @@ class CronScheduleIT extends IntegrationSupport {
         awaitRun("cron_fine", "20261110");
         assertThat(partitions("cron_huge")).isEmpty();
         assertThat(watermarks.watermarks()).doesNotContainKey("cron_huge");
+    }
+
+    @Test
+    void aFiringNotSentLeavesTheWatermarkSoTheNextTickSendsIt() {
+        clock.set("2026-11-20T01:00:00Z");
+        publish(dailyGraph("cron_unsent", Optional.of("0 2 * * *"), Optional.empty()));
+        List<String> refused = new ArrayList<>();
+        CronPump unreachable = new CronPump(definitions, catalog, watermarks, (graph, firing) -> {
+            refused.add(graph);
+            throw new IllegalStateException("the firing of graph `" + graph + "` was not sent: broker unreachable");
+        }, clock);
+        clock.set("2026-11-20T02:00:00.500Z");
+
+        assertThat(unreachable.tick().fired("cron_unsent")).isZero();
+        assertThat(refused).contains("cron_unsent");
+        assertThat(watermarks.watermarks()).doesNotContainKey("cron_unsent");
+        // the next tick fires the same occurrence again, and only now the watermark moves
+        assertThat(pump.tick().fired("cron_unsent")).isEqualTo(1);
+        assertThat(watermarks.watermarks()).containsEntry("cron_unsent", Instant.parse("2026-11-20T02:00:00Z").toEpochMilli());
+        awaitRun("cron_unsent", "20261119");
+    }
+
+    @Test
+    void aFiringHandledTwiceStartsOneRun() {
+        clock.set("2026-11-22T01:00:00Z");
+        publish(dailyGraph("cron_twice", Optional.of("0 2 * * *"), Optional.empty()));
+        var firing = new Trigger.CronFiring("cron_twice", Optional.of(Instant.parse("2026-11-22T02:00:00Z").toEpochMilli()),
+                Optional.of(Instant.parse("2026-11-21T02:00:00Z").toEpochMilli()));
+
+        assertThat(triggers.handle(firing)).containsExactly(Partition.of("20261121"));
+        long requestedAt = run("cron_twice", "20261121").orElseThrow().requestedAtMs();
+        // a replay (a second pump, a redelivered record) finds the run and starts nothing
+        assertThat(triggers.handle(firing)).isEmpty();
+        assertThat(partitions("cron_twice")).containsExactly("20261121");
+        assertThat(run("cron_twice", "20261121").orElseThrow().requestedAtMs()).isEqualTo(requestedAt);
     }
 }

@@ -41,7 +41,8 @@ class PropertiesBindingTest {
         assertThat(p.examples()).isEmpty();
         assertThat(p.retention()).isEqualTo("90d");
         assertThat(p.retentionPeriod()).isEqualTo(Duration.ofDays(90));
-        assertThat(p.kafka()).isEqualTo(new KafkaSettings("swale.", 4, (short) 1, 4));
+        assertThat(p.kafka()).isEqualTo(new KafkaSettings("swale.", 4, (short) 1, 4, new ConsumerSettings(Duration.ofSeconds(10),
+                Duration.ofSeconds(1), List.of(ConsumerSettings.Assignor.COOPERATIVE_STICKY), "")));
         assertThat(p.redis().keyPrefix()).isEqualTo("swale");
         assertThat(p.scheduler()).isEqualTo(new SchedulerSettings(Duration.ofSeconds(60), Duration.ofSeconds(30),
                 Duration.ofSeconds(60), Duration.ofMillis(200), Duration.ofSeconds(5), Duration.ofSeconds(1),
@@ -79,6 +80,15 @@ class PropertiesBindingTest {
     }
 
     @Test
+    void consumerSettingsBindFromTheirKebabNames() {
+        SwaleProperties p = bind("swale", SwaleProperties.class, Map.of("swale.kafka.consumer.session-timeout", "30s",
+                "swale.kafka.consumer.heartbeat-interval", "3s", "swale.kafka.consumer.assignment",
+                "cooperative-sticky,range", "swale.kafka.consumer.group-instance-id", "swale-worker-0"));
+        assertThat(p.kafka().consumer()).isEqualTo(new ConsumerSettings(Duration.ofSeconds(30), Duration.ofSeconds(3),
+                List.of(ConsumerSettings.Assignor.COOPERATIVE_STICKY, ConsumerSettings.Assignor.RANGE), "swale-worker-0"));
+    }
+
+    @Test
     void theContextStartsWithNothingSet() {
         runner.run(context -> {
             assertThat(context).hasNotFailed();
@@ -94,6 +104,9 @@ class PropertiesBindingTest {
             "swale.retention=90 days              | swale.retention: ",
             "swale.kafka.partitions=0             | swale.kafka.partitions must be at least 1",
             "swale.kafka.listener-concurrency=0   | swale.kafka.listener-concurrency must be at least 1",
+            "swale.kafka.consumer.session-timeout=0s | swale.kafka.consumer.session-timeout must be longer than zero",
+            "swale.kafka.consumer.heartbeat-interval=4s | swale.kafka.consumer.heartbeat-interval must be at most a third of swale.kafka.consumer.session-timeout",
+            "swale.kafka.consumer.group-instance-id=pod/1 | swale.kafka.consumer.group-instance-id must be 1 to 200 characters",
             "swale.redis.key-prefix=              | swale.redis.key-prefix must not be blank",
             "swale.scheduler.reconcile-interval=0s | swale.scheduler.reconcile-interval must be longer than zero",
             "swale.scheduler.retention-interval=-1s | swale.scheduler.retention-interval must be longer than zero",
