@@ -77,6 +77,9 @@ spec:
             # This Deployment serves its own pool only, never also the default pool.
             - name: SWALE_WORKER_POOLS
               value: {{ .pool | quote }}
+            # Running attempts may finish until 15 s before the pod is killed; the rest then give their lease back.
+            - name: SWALE_WORKER_SHUTDOWN_GRACE
+              value: {{ printf "%ds" (max 1 (sub (int $spec.terminationGracePeriodSeconds) 15)) | quote }}
             {{- end }}
             {{- if $v.config.kafka.consumer.staticMembership }}
             # Static group membership: each consumer's group.instance.id is the pod name (plus -0, -1, …).

@@ -4,6 +4,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -18,6 +19,10 @@ final class CancelCommand implements Callable<Integer> {
 
     @Mixin
     RequestOptions request;
+
+    /** The answer is the outcome: a cancelled run has settled. */
+    @Option(names = "--wait", hidden = true, description = "accepted: a cancel settles the run at once")
+    boolean waitFlag;
 
     @Parameters(index = "0", paramLabel = "GRAPH")
     String graph;

@@ -21,6 +21,8 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -30,11 +32,26 @@ import org.springframework.context.ConfigurableApplicationContext;
  * The local one-shot run (spec §13): the application in this process with the scheduler and pool roles on
  * embedded Kafka and Redis and no web server; the definition is put (no pointer, no graph record), the run
  * started, and each node printed once when its record appears.
+ *
+ * <p>Ctrl-C (SIGINT, or SIGTERM) cancels the run through the cancel path, waits for its running attempts to
+ * stop, and only then closes the application and the embedded servers and exits 130 (143 on SIGTERM). The
+ * signals are handled here ({@link Interrupts}) and Spring's shutdown hook is off, so that no shutdown hook
+ * stops Redis, Kafka or the pool role before the cancel reached the run.
  */
 final class LocalRun {
     private static final long POLL_MS = 100;
+    /** How long an interrupted run waits for its attempts to see the cancel (they check every second). */
+    private static final long CANCEL_WAIT_MS = 15_000;
+    /** How long an interrupt waits for an application still starting, to close it once started. */
+    private static final long START_WAIT_S = 120;
     private final PrintWriter out;
     private final int concurrency;
+    private final Object lock = new Object();
+    private final CountDownLatch started = new CountDownLatch(1);
+    private ConfigurableApplicationContext context;
+    private RunKey key;
+    private boolean closed;
+    private volatile boolean interrupted;
 
     LocalRun(PrintWriter out, int concurrency) {
         this.out = out;
@@ -42,24 +59,133 @@ final class LocalRun {
     }
 
     int run(byte[] text, DefinitionFormat format, Partition partition) {
-        try (ConfigurableApplicationContext ctx = start()) {
+        Interrupts interrupts = Interrupts.install(this::interrupt);
+        try {
+            ConfigurableApplicationContext ctx;
+            try {
+                ctx = start();
+                synchronized (lock) {
+                    context = ctx;
+                }
+            } finally {
+                started.countDown();
+            }
             DefinitionCatalog catalog = ctx.getBean(DefinitionCatalog.class);
             Definition stored = catalog.put(text, format);
             Graph graph = stored.graph();
             ctx.getBean(ConfiguredPools.class).ensure(new LinkedHashSet<>(graph.pools()));
-            GraphRuns.Started started = ctx.getBean(GraphRuns.class).startRun(stored.hash(), partition);
-            RunKey key = new RunKey(graph.name(), partition);
-            out.println(started.started()
-                    ? "started " + key + ": " + started.submitted().size() + " root(s) submitted"
-                    : "resuming " + key);
+            RunKey run = new RunKey(graph.name(), partition);
+            GraphRuns.Started begun = null;
+            synchronized (lock) {
+                // started and known to the handler together: an interrupt either prevents the run or cancels it
+                if (!interrupted) {
+                    begun = ctx.getBean(GraphRuns.class).startRun(stored.hash(), partition);
+                    key = run;
+                }
+            }
+            if (begun == null) {
+                return parkUntilExit();
+            }
+            out.println(begun.started()
+                    ? "started " + run + ": " + begun.submitted().size() + " root(s) submitted"
+                    : "resuming " + run);
             out.flush();
-            return follow(ctx.getBean(RunStore.class), ctx.getBean(DefinitionCatalog.class), key);
+            return follow(ctx.getBean(RunStore.class), ctx.getBean(DefinitionCatalog.class), run);
+        } finally {
+            synchronized (lock) {
+                if (!interrupted) {
+                    interrupts.close();
+                }
+            }
+            if (interrupted) {
+                parkUntilExit();
+            }
+            close();
+        }
+    }
+
+    /** On the signal's thread: cancel the run, wait for its attempts to stop, close everything, exit. */
+    private void interrupt(int exitCode) {
+        synchronized (lock) {
+            if (interrupted) {
+                return;
+            }
+            interrupted = true;
+        }
+        cancelAndClose();
+        System.exit(exitCode);
+    }
+
+    private void cancelAndClose() {
+        ConfigurableApplicationContext ctx;
+        RunKey run;
+        try {
+            // an application still starting is closed once it has started, so no embedded server outlives it
+            started.await(START_WAIT_S, TimeUnit.SECONDS);
+            synchronized (lock) {
+                ctx = context;
+                run = key;
+            }
+            if (ctx != null && run != null && ctx.isActive()) {
+                out.println("interrupted: cancelling " + run);
+                out.flush();
+                ctx.getBean(GraphRuns.class).cancel(run.graph(), run.partition());
+                RunStore runs = ctx.getBean(RunStore.class);
+                long deadline = System.nanoTime() + CANCEL_WAIT_MS * 1_000_000;
+                Optional<RunView> view = runs.read(run);
+                while (view.isPresent() && hasActiveInstance(view.get()) && System.nanoTime() - deadline < 0) {
+                    Thread.sleep(POLL_MS);
+                    view = runs.read(run);
+                }
+                out.println("run " + run + " " + view.map(v -> v.run().state().wireName()).orElse("gone")
+                        + (view.isPresent() && hasActiveInstance(view.get()) ? " (an attempt was still running)" : ""));
+                out.flush();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            out.println("interrupted: the run was not cancelled: " + e);
+            out.flush();
+        } finally {
+            close();
+        }
+    }
+
+    private static boolean hasActiveInstance(RunView view) {
+        return view.instances().values().stream().anyMatch(i -> i.status().isActive());
+    }
+
+    private void close() {
+        ConfigurableApplicationContext ctx;
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            ctx = context;
+        }
+        if (ctx != null) {
+            ctx.close();
+        }
+    }
+
+    /** The signal's handler owns the end: this thread neither returns nor closes anything. */
+    private static int parkUntilExit() {
+        while (true) {
+            try {
+                Thread.sleep(Long.MAX_VALUE);
+            } catch (InterruptedException ignored) {
+                // the handler's System.exit ends this thread
+            }
         }
     }
 
     private int follow(RunStore runs, DefinitionCatalog catalog, RunKey key) {
         Set<String> printed = new HashSet<>();
         while (true) {
+            if (interrupted) {
+                return parkUntilExit();
+            }
             Optional<RunView> view = runs.read(key);
             if (view.isEmpty()) {
                 throw new IllegalStateException("the run " + key + " disappeared");
@@ -83,7 +209,7 @@ final class LocalRun {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 out.println("interrupted");
-                return 130;
+                return SwaleCli.INTERRUPTED;
             }
         }
     }
@@ -97,6 +223,7 @@ final class LocalRun {
     /** Command-line arguments outrank application.yml, so these settings win over the service's. */
     private ConfigurableApplicationContext start() {
         return new SpringApplicationBuilder(SwaleApplication.class)
+                .registerShutdownHook(false)
                 .web(WebApplicationType.NONE)
                 .bannerMode(Banner.Mode.OFF)
                 .logStartupInfo(false)

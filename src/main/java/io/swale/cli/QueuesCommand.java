@@ -14,10 +14,12 @@ import picocli.CommandLine.Spec;
 import tools.jackson.databind.JsonNode;
 
 /**
- * {@code swale queues [QUEUE]}: every pool's dispatch queue, or the dead letters of one queue
- * ({@code pool.<pool>}, {@code events}, {@code triggers}).
+ * {@code swale queues [QUEUE]}: every queue — the events and triggers topics and each pool's dispatch topic —
+ * with its consumer group's lag, or the dead letters of one queue ({@code pool.<pool>}, {@code events},
+ * {@code triggers}).
  */
-@Command(name = "queues", description = "Show the pools' queues, or the dead letters of one queue.")
+@Command(name = "queues", description = "Show every queue (events, triggers, each pool) with its group's lag, "
+        + "or the dead letters of one queue.")
 final class QueuesCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -37,19 +39,26 @@ final class QueuesCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--limit must be between 1 and 1000");
         }
         PrintWriter out = spec.commandLine().getOut();
-        Remote.Answer a = queue == null ? remote.get("/api/v1/pools")
+        Remote.Answer a = queue == null ? remote.get("/api/v1/queues")
                 : remote.get("/api/v1/dead-letters/" + queue + "?limit=" + limit);
         if (!a.ok()) {
             spec.commandLine().getErr().println("error: " + a.detail());
             return a.status() == 400 ? SwaleCli.USAGE : SwaleCli.FAILED;
         }
         if (queue == null) {
-            Table t = new Table("QUEUE", "PENDING", "SCHEDULED", "CLAIMED", "DONE", "DEAD");
-            for (JsonNode p : a.body()) {
-                t.row("pool." + p.get("name").asString(), p.get("pending").asString(), p.get("delayed").asString(),
-                        p.get("running").asString(), Table.text(p.get("consumed")), Table.text(p.get("deadLetters")));
+            // PENDING, SCHEDULED and CLAIMED are a pool's task instances; the events and triggers have none
+            Table t = new Table("QUEUE", "PENDING", "SCHEDULED", "CLAIMED", "LAG", "DONE", "DEAD", "GROUP");
+            List<String> errors = new ArrayList<>();
+            for (JsonNode q : a.body()) {
+                t.row(q.get("queue").asString(), Table.text(q.get("pending")), Table.text(q.get("delayed")),
+                        Table.text(q.get("running")), Table.text(q.get("lag")), Table.text(q.get("consumed")),
+                        Table.text(q.get("deadLetters")), q.get("group").asString());
+                if (q.hasNonNull("kafkaError")) {
+                    errors.add(q.get("queue").asString() + ": " + q.get("kafkaError").asString());
+                }
             }
             t.print(out);
+            errors.forEach(out::println);
             return SwaleCli.OK;
         }
         Table t = new Table("JOB", "RUN", "ATTEMPTS", "ENQUEUED");

@@ -5,13 +5,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
-/** What start, rerun and cancel share: the request id, the accepted-but-unneeded --wait, and key checks. */
+/** What start, rerun and cancel share: the request id and key checks. */
 final class RequestOptions {
     @Option(names = "--idempotency-key", description = "request id; a retry with the same id is applied once")
     String key;
-
-    @Option(names = "--wait", description = "accepted for compatibility: the service always answers with the outcome")
-    boolean waitFlag;
 
     /** A bad partition key is a usage error (exit 2) before anything is sent. */
     static String partition(CommandSpec spec, String key) {

@@ -18,9 +18,13 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code swale run FILE [--partition P]}: one graph run on embedded Kafka and Redis in this process, printing
- * each node's record as it lands; exit 0 when the run completes, 1 when it fails.
+ * each node's record as it lands; exit 0 when the run completes, 1 when it fails, 130 when Ctrl-C cancelled it.
  */
-@Command(name = "run", description = "Run a graph once on embedded Kafka and Redis, printing each node's record.")
+@Command(name = "run", description = "Run a graph once on embedded Kafka and Redis, printing each node's record. "
+        + "Ctrl-C cancels the run (its running attempts are stopped) and exits 130.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the run completed", "1:the run failed, or the definition is invalid", "2:bad arguments",
+                "130:interrupted (Ctrl-C): the run was cancelled", "143:terminated (SIGTERM): the run was cancelled"})
 final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

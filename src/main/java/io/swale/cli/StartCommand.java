@@ -10,8 +10,16 @@ import picocli.CommandLine.Spec;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** {@code swale start GRAPH PARTITION…}: start runs; the service answers with the partitions it started. */
-@Command(name = "start", description = "Start runs of a graph; partitions that already had a run are skipped.")
+/**
+ * {@code swale start GRAPH PARTITION… [--wait [--timeout D]]}: start runs; the service answers with the partitions
+ * it started. With {@code --wait} the command then waits for the run of every partition given (started now or
+ * before) to settle and exits by the outcome.
+ */
+@Command(name = "start", description = "Start runs of a graph; partitions that already had a run are skipped. "
+        + "With --wait, wait for the run of every partition given to settle.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {WaitOptions.EXIT_OK, WaitOptions.EXIT_FAILED, WaitOptions.EXIT_USAGE, WaitOptions.EXIT_CANCELLED,
+                WaitOptions.EXIT_TIMED_OUT, WaitOptions.EXIT_INTERRUPTED})
 final class StartCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -22,6 +30,9 @@ final class StartCommand implements Callable<Integer> {
     @Mixin
     RequestOptions request;
 
+    @Mixin
+    WaitOptions waitOptions;
+
     @Parameters(index = "0", paramLabel = "GRAPH")
     String graph;
 
@@ -30,6 +41,7 @@ final class StartCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        var timeout = waitOptions.timeout(spec);
         ObjectNode body = io.swale.record.RecordCodec.JSON.createObjectNode();
         ArrayNode list = body.putArray("partitions");
         for (String p : partitions) {
@@ -48,6 +60,7 @@ final class StartCommand implements Callable<Integer> {
             started.forEach(p -> s.append(s.isEmpty() ? "" : " ").append(p.asString()));
             spec.commandLine().getOut().println("request " + id + ": started " + s);
         }
-        return SwaleCli.OK;
+        spec.commandLine().getOut().flush();
+        return waitOptions.waiting() ? waitOptions.await(spec, remote, graph, partitions, timeout) : SwaleCli.OK;
     }
 }

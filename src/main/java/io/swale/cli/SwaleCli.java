@@ -7,10 +7,15 @@ import picocli.CommandLine.Command;
 
 /**
  * The command line (interfaces §4): {@code java -jar swale.jar <command> …}. Exit codes: 0 success, 1 failure
- * or refusal, 2 bad arguments.
+ * or refusal (or a failed run), 2 bad arguments, 3 a cancelled run and 4 a timed-out wait ({@code --wait}),
+ * 130 interrupted (Ctrl-C).
  */
 @Command(name = "swale", mixinStandardHelpOptions = true, versionProvider = SwaleCli.Version.class,
         description = "Swale: partitioned asset graphs on Kafka and Redis.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success", "1:failure or refusal; a failed run (run, --wait)", "2:bad arguments",
+                "3:a cancelled run (--wait)", "4:--timeout passed before the runs settled",
+                "130:interrupted (Ctrl-C); `run` cancels its run first"},
         subcommands = {ValidateCommand.class, RunCommand.class, PublishCommand.class, StartCommand.class,
                 RerunCommand.class, CancelCommand.class, StatusCommand.class, QueuesCommand.class,
                 CommandLine.HelpCommand.class})
@@ -18,6 +23,10 @@ public final class SwaleCli {
     public static final int OK = 0;
     public static final int FAILED = 1;
     public static final int USAGE = 2;
+    public static final int CANCELLED = 3;
+    public static final int TIMED_OUT = 4;
+    /** 128 + SIGINT, what a shell reports for a command stopped with Ctrl-C. */
+    public static final int INTERRUPTED = 130;
 
     private static final Set<String> COMMANDS = Set.of("validate", "run", "publish", "start", "rerun", "cancel",
             "status", "queues", "help", "--help", "-h", "--version", "-V");

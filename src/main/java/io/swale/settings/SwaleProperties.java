@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
@@ -19,13 +20,16 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * start with a message naming the property; an absent group ({@code swale.kafka}, …) gets its defaults.
  *
  * @param roles Roles this process runs: scheduler, pool, api.
- * @param pools Pools by name, with their slots per worker replica.
- * @param defaultSlots Slots of the default pool and of pools created on demand in the local profile.
- * @param autoCreatePools Create a pool a published definition names when configuration lacks it (local
- *     profile).
- * @param examples Definition files published at start-up and each sync pass (local profile).
- * @param retention How long settled runs are kept before the retention pass removes them (§12), e.g.
- *     {@code 90d}.
+ * @param pools Pools by name; swale.pools.NAME.slots is the slots of pool NAME per worker replica (default 4).
+ *     The default pool is there even when unlisted, with swale.default-slots.
+ * @param defaultSlots Slots of the default pool when swale.pools does not list it, and of pools created on demand
+ *     (swale.auto-create-pools).
+ * @param autoCreatePools Create a pool a published definition names when configuration lacks it (true in local
+ *     mode).
+ * @param examples Folder of definition files published at start-up and each sync pass; empty publishes none
+ *     (examples in local mode).
+ * @param retention How long settled runs are kept before the retention pass removes them with their records
+ *     (spec §12), e.g. 90d or 12h.
  * @param kafka Topics and consumers.
  * @param redis Keys.
  * @param scheduler The scheduler role's periodic passes.
@@ -42,13 +46,13 @@ public record SwaleProperties(
         @DefaultValue("false") boolean autoCreatePools,
         @DefaultValue("") String examples,
         @DefaultValue("90d") String retention,
-        @DefaultValue KafkaSettings kafka,
-        @DefaultValue RedisSettings redis,
-        @DefaultValue SchedulerSettings scheduler,
-        @DefaultValue WorkerSettings worker,
-        @DefaultValue S3ClientSettings s3,
-        @DefaultValue HttpSettings http,
-        @DefaultValue LimitsSettings limits) {
+        @DefaultValue @NestedConfigurationProperty KafkaSettings kafka,
+        @DefaultValue @NestedConfigurationProperty RedisSettings redis,
+        @DefaultValue @NestedConfigurationProperty SchedulerSettings scheduler,
+        @DefaultValue @NestedConfigurationProperty WorkerSettings worker,
+        @DefaultValue @NestedConfigurationProperty S3ClientSettings s3,
+        @DefaultValue @NestedConfigurationProperty HttpSettings http,
+        @DefaultValue @NestedConfigurationProperty LimitsSettings limits) {
 
     /** The roles {@code swale.roles} may name. */
     public static final Set<String> KNOWN_ROLES = Set.of("scheduler", "pool", "api");

@@ -36,4 +36,30 @@ class CliTest {
         assertThat(SwaleCli.execute(new String[] {"status", "--limit", "0"}, new PrintWriter(out), new PrintWriter(err)))
                 .isEqualTo(2);
     }
+
+    /** Checked before any request: an unreachable service would exit 1, not 2. */
+    @Test
+    void aBadTimeoutIsAUsageErrorBeforeAnyRequest() {
+        StringWriter err = new StringWriter();
+        String[] args = {"start", "g", "p", "--timeout", "soon", "--url=http://127.0.0.1:1"};
+        assertThat(SwaleCli.execute(args, new PrintWriter(new StringWriter()), new PrintWriter(err))).isEqualTo(2);
+        assertThat(err.toString()).contains("--timeout");
+        assertThat(SwaleCli.execute(new String[] {"rerun", "g", "p", "n", "--timeout", "0m", "--url=http://127.0.0.1:1"},
+                new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()))).isEqualTo(2);
+    }
+
+    @Test
+    void theHelpOfStartAndRerunListsTheExitCodesOfWait() {
+        for (String command : new String[] {"start", "rerun"}) {
+            StringWriter out = new StringWriter();
+            assertThat(SwaleCli.execute(new String[] {"help", command}, new PrintWriter(out), new PrintWriter(new StringWriter())))
+                    .isZero();
+            assertThat(out.toString()).contains("--wait").contains("--timeout=DURATION")
+                    .containsPattern("(?m)^ +3 +with --wait, a run was cancelled$")
+                    .containsPattern("(?m)^ +4 +--timeout passed first");
+        }
+        StringWriter out = new StringWriter();
+        SwaleCli.execute(new String[] {"--help"}, new PrintWriter(out), new PrintWriter(new StringWriter()));
+        assertThat(out.toString()).contains("Exit codes:").containsPattern("130 +interrupted");
+    }
 }

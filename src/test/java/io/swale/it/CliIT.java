@@ -1,6 +1,7 @@
 package io.swale.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.swale.cli.SwaleCli;
 import java.io.IOException;
@@ -8,6 +9,10 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -81,8 +86,8 @@ class CliIT extends IntegrationTest {
 
         Result queues = cli("queues", url());
         assertThat(queues.code()).isZero();
-        assertThat(queues.out()).containsPattern("^QUEUE +PENDING +SCHEDULED +CLAIMED +DONE +DEAD\n");
-        assertThat(queues.out()).containsPattern("(?m)^pool\\.default +\\d+ +\\d+ +\\d+ +\\d+ +\\d+$");
+        assertThat(queues.out()).containsPattern("^QUEUE +PENDING +SCHEDULED +CLAIMED +LAG +DONE +DEAD +GROUP\n");
+        assertThat(queues.out()).containsPattern("(?m)^pool\\.default +\\d+ +\\d+ +\\d+ +\\d+ +\\d+ +\\d+ +swale-pool-default$");
         Result letters = cli("queues", "pool.default", url());
         assertThat(letters.code()).isZero();
         assertThat(letters.out()).containsPattern("^JOB +RUN +ATTEMPTS +ENQUEUED\n");
@@ -147,5 +152,126 @@ class CliIT extends IntegrationTest {
         assertThat(noPartition.code()).isEqualTo(1);
         assertThat(noPartition.err()).contains("--partition");
         assertThat(cli("run", daily.toString(), "--partition", "2026-09-01").code()).isEqualTo(2);
+    }
+
+    @Test
+    void queuesShowTheEventsAndTriggersTopicsBesideThePoolsWithTheLagOfEachGroup() {
+        String g = unique("cliqueues");
+        api.publish(Graphs.chain(g, 2));
+        api.start(g, "p1");
+        awaitSettled(g, "p1");
+        // the events of that run were consumed by the scheduler's group
+        Result queues = cli("queues", url());
+
+        assertThat(queues.code()).as(queues.err()).isZero();
+        assertThat(queues.out()).containsPattern("(?m)^events +- +- +- +\\d+ +[1-9]\\d* +\\d+ +swale-scheduler$");
+        assertThat(queues.out()).containsPattern("(?m)^triggers +- +- +- +\\d+ +\\d+ +\\d+ +swale-scheduler-triggers$");
+        assertThat(queues.out()).containsPattern("(?m)^pool\\.default +\\d+ +\\d+ +\\d+ +\\d+ +[1-9]\\d* +\\d+ +swale-pool-default$");
+        assertThat(queues.out()).containsPattern("(?m)^pool\\.unserved +");
+    }
+
+    @Test
+    void startAndRerunWithWaitExitByTheRunsOutcome() throws IOException {
+        String g = unique("cliwait");
+        api.publish(Graphs.chain(g, 2));
+        Result complete = cli("start", g, "p1", "p2", "--wait", url());
+        assertThat(complete.code()).as(complete.out() + complete.err()).isZero();
+        assertThat(complete.out()).contains("run " + g + "/p1 complete").contains("run " + g + "/p2 complete");
+        assertThat(api.run(g, "p1").get("state").asString()).isEqualTo("complete");
+
+        Result rerun = cli("rerun", g, "p1", "n1", "--wait", url());
+        assertThat(rerun.code()).as(rerun.out() + rerun.err()).isZero();
+        assertThat(rerun.out()).contains("submitted " + g + "-p1-n1-r1").contains("run " + g + "/p1 complete");
+        // the wait ended after the rerun's own record, not on the run's earlier outcome
+        assertThat(SwaleClient.node(api.run(g, "p1"), "n1").get("record").get("runId").asString())
+                .isEqualTo(g + "-p1-n1-r1");
+
+        String f = unique("cliwaitfail");
+        api.publish(Graphs.failing(f, dir.resolve("never").toString()));
+        Result failed = cli("start", f, "p", "--wait", url());
+        assertThat(failed.code()).as(failed.out() + failed.err()).isEqualTo(1);
+        assertThat(failed.out()).contains("run " + f + "/p failed").containsPattern("    flaky: .*not yet");
+        Files.writeString(dir.resolve("never"), "");
+        Result fixed = cli("rerun", f, "p", "flaky", "--timeout", "5m", url());
+        assertThat(fixed.code()).as(fixed.out() + fixed.err()).isZero();
+        assertThat(fixed.out()).contains("run " + f + "/p complete");
+    }
+
+    @Test
+    void waitGivesUpAtItsTimeoutAndACancelledRunExits3() {
+        String g = unique("cliwaitcancel");
+        api.publish(Graphs.slowThenNext(g, 300));
+        Result timedOut = cli("start", g, "p", "--wait", "--timeout", "1s", url());
+        assertThat(timedOut.code()).as(timedOut.out() + timedOut.err()).isEqualTo(4);
+        assertThat(timedOut.err()).contains("still active: " + g + "/p");
+        assertThat(api.run(g, "p").get("state").asString()).as("waiting only watches").isEqualTo("active");
+
+        assertThat(api.cancel(g, "p").status()).isEqualTo(200);
+        // the partition already had a run: --wait waits for that one
+        Result cancelled = cli("start", g, "p", "--wait", url());
+        assertThat(cancelled.code()).as(cancelled.out() + cancelled.err()).isEqualTo(3);
+        assertThat(cancelled.out()).contains("every partition already had a run").contains("run " + g + "/p cancelled");
+
+        assertThat(cli("start", g, "p", "--timeout", "soon", url()).code()).isEqualTo(2);
+        assertThat(cli("rerun", g, "p", "slow", "--timeout", "0s", url()).code()).isEqualTo(2);
+    }
+
+    /** Ctrl-C on `swale run` in its own JVM: the run is cancelled, its task's process stopped, exit 130. */
+    @Test
+    void ctrlCOnRunCancelsTheRunAndExits130() throws Exception {
+        String jar = System.getProperty("swale.it.app.jar");
+        assertThat(jar).as("the packaged jar (failsafe's swale.it.app.jar)").isNotNull();
+        assertThat(Path.of(jar)).exists();
+        String g = unique("cliint");
+        String sleep = Processes.uniqueSleep(300);
+        Path def = file(g + ".toml", """
+                [graph]
+                name = "%1$s"
+                [[node]]
+                name = "nap"
+                operator = "shell"
+                [node.params]
+                command = "sleep %2$s"
+                [[node]]
+                name = "after_nap"
+                after = ["nap"]
+                operator = "noop"
+                """.formatted(g, sleep));
+        List<String> cmd = new ArrayList<>();
+        if (ignoresSigint()) {
+            // a JVM keeps SIGINT ignored when it started that way (a background job of a script)
+            cmd.addAll(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die"));
+        }
+        cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar, "run",
+                def.toString()));
+        Path log = dir.resolve("run.log");
+        Process child = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> !Processes.withMarker("sleep " + sleep).isEmpty());
+            assertThat(Files.readString(log)).contains("started " + g + "/none");
+
+            new ProcessBuilder("kill", "-INT", Long.toString(child.pid())).start().waitFor();
+
+            assertThat(child.waitFor(2, TimeUnit.MINUTES)).as("the child exits").isTrue();
+            String out = Files.readString(log);
+            assertThat(child.exitValue()).as(out).isEqualTo(SwaleCli.INTERRUPTED);
+            assertThat(out).contains("interrupted: cancelling " + g + "/none")
+                    .contains("run " + g + "/none cancelled\n")
+                    .doesNotContain("after_nap:");
+            await().atMost(Duration.ofSeconds(10)).until(() -> Processes.withMarker("sleep " + sleep).isEmpty());
+        } finally {
+            child.destroyForcibly();
+            Processes.withMarker("sleep " + sleep).forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    private static boolean ignoresSigint() throws IOException {
+        Path status = Path.of("/proc/self/status");
+        if (!Files.exists(status)) {
+            return false;
+        }
+        return Files.readAllLines(status).stream().filter(l -> l.startsWith("SigIgn:"))
+                .anyMatch(l -> (Long.parseLong(l.substring("SigIgn:".length()).strip(), 16) & 2) != 0);
     }
 }

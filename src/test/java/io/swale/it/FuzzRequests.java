@@ -44,7 +44,7 @@ final class FuzzRequests {
             "/api/v1/definitions", "/api/v1/definitions/validate", "/api/v1/graphs", "/api/v1/graphs/{g}",
             "/api/v1/graphs/{g}/runs", "/api/v1/graphs/{g}/runs?limit={n}&from={p}", "/api/v1/graphs/{g}/runs/{p}",
             "/api/v1/graphs/{g}/runs/{p}/nodes/{n}/rerun", "/api/v1/graphs/{g}/runs/{p}/cancel",
-            "/api/v1/graphs/{g}/backfill", "/api/v1/requests/{p}", "/api/v1/pools", "/api/v1/pools/{n}",
+            "/api/v1/graphs/{g}/backfill", "/api/v1/requests/{p}", "/api/v1/pools", "/api/v1/pools/{n}", "/api/v1/queues",
             "/api/v1/dead-letters", "/api/v1/dead-letters/{n}?limit={n}", "/api/v1/dead-letters/{n}/{p}/rerun",
             "/actuator/health", "/actuator/swale", "/", "/v3/api-docs", "/{p}", "/api/v1/graphs/{g}/{p}");
 

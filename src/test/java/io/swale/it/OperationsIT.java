@@ -123,7 +123,7 @@ class OperationsIT extends IntegrationTest {
                 "/api/v1/graphs/{graph}/runs", "/api/v1/graphs/{graph}/runs/{partition}",
                 "/api/v1/graphs/{graph}/runs/{partition}/nodes/{node}/rerun",
                 "/api/v1/graphs/{graph}/runs/{partition}/cancel", "/api/v1/graphs/{graph}/backfill",
-                "/api/v1/pools", "/api/v1/pools/{pool}", "/api/v1/dead-letters", "/api/v1/dead-letters/{channel}",
+                "/api/v1/pools", "/api/v1/pools/{pool}", "/api/v1/queues", "/api/v1/dead-letters", "/api/v1/dead-letters/{channel}",
                 "/api/v1/dead-letters/{channel}/{letter}/rerun", "/api/v1/requests/{id}");
         for (Map.Entry<String, PathItem> p : doc.getPaths().entrySet()) {
             for (Map.Entry<PathItem.HttpMethod, Operation> op : p.getValue().readOperationsMap().entrySet()) {

@@ -1,0 +1,103 @@
+package io.swale.cli;
+
+import io.swale.definition.Durations;
+import io.swale.definition.InvalidDurationException;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code --wait [--timeout D]} of start and rerun: after the request, poll each run until it settles and exit
+ * by the outcome. Waiting only watches: an interrupted wait leaves the runs as they are.
+ */
+final class WaitOptions {
+    // the exit codes of start and rerun, for their help (annotation values must be constants)
+    static final String EXIT_OK = "0:the request was applied; with --wait, every run complete";
+    static final String EXIT_FAILED = "1:refused or failed; with --wait, a run failed";
+    static final String EXIT_USAGE = "2:bad arguments";
+    static final String EXIT_CANCELLED = "3:with --wait, a run was cancelled";
+    static final String EXIT_TIMED_OUT = "4:--timeout passed first (the runs go on)";
+    static final String EXIT_INTERRUPTED = "130:interrupted (Ctrl-C); the runs go on";
+    private static final long POLL_MS = 500;
+
+    @Option(names = "--wait", description = "wait until the run settles and exit by its outcome (see exit codes)")
+    boolean wait;
+
+    @Option(names = "--timeout", paramLabel = "DURATION",
+            description = "with --wait: stop waiting after this long, e.g. 90s, 30m, 2h (implies --wait)")
+    String timeout;
+
+    boolean waiting() {
+        return wait || timeout != null;
+    }
+
+    /** The timeout, checked before any request is sent; empty waits as long as it takes. */
+    Optional<Duration> timeout(CommandSpec spec) {
+        if (timeout == null) {
+            return Optional.empty();
+        }
+        try {
+            Duration d = Durations.parse(timeout);
+            if (d.isZero()) {
+                throw new ParameterException(spec.commandLine(), "--timeout must be longer than zero");
+            }
+            return Optional.of(d);
+        } catch (InvalidDurationException e) {
+            throw new ParameterException(spec.commandLine(), "--timeout: " + e.getMessage());
+        }
+    }
+
+    /** Polls the runs of {@code partitions} until none is active or the timeout passes. */
+    int await(CommandSpec spec, Remote remote, String graph, List<String> partitions, Optional<Duration> limit) {
+        PrintWriter out = spec.commandLine().getOut();
+        long deadline = limit.map(d -> System.nanoTime() + d.toNanos()).orElse(Long.MAX_VALUE);
+        List<String> waiting = new ArrayList<>(partitions);
+        boolean failed = false;
+        boolean cancelled = false;
+        while (true) {
+            for (var it = waiting.iterator(); it.hasNext(); ) {
+                String partition = it.next();
+                Remote.Answer a = remote.get("/api/v1/graphs/" + graph + "/runs/" + partition);
+                if (!a.ok()) {
+                    spec.commandLine().getErr().println("error: " + a.detail());
+                    return SwaleCli.FAILED;
+                }
+                String state = a.body().path("state").asString("");
+                if (state.equals("active")) {
+                    continue;
+                }
+                it.remove();
+                out.println("run " + graph + "/" + partition + " " + state);
+                for (JsonNode n : a.body().path("nodes")) {
+                    JsonNode record = n.path("record");
+                    if (record.hasNonNull("error")) {
+                        out.println("    " + n.path("name").asString() + ": " + record.get("error").asString());
+                    }
+                }
+                out.flush();
+                failed |= state.equals("failed");
+                cancelled |= state.equals("cancelled");
+            }
+            if (waiting.isEmpty()) {
+                return failed ? SwaleCli.FAILED : cancelled ? SwaleCli.CANCELLED : SwaleCli.OK;
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                spec.commandLine().getErr().println("timed out after " + timeout + ": still active: "
+                        + String.join(" ", waiting.stream().map(p -> graph + "/" + p).toList()));
+                return SwaleCli.TIMED_OUT;
+            }
+            try {
+                Thread.sleep(POLL_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return SwaleCli.INTERRUPTED;
+            }
+        }
+    }
+}
