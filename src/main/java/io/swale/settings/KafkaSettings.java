@@ -3,6 +3,7 @@ package io.swale.settings;
 import static io.swale.settings.PropertyChecks.atLeast;
 import static io.swale.settings.PropertyChecks.present;
 
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
@@ -19,7 +20,7 @@ public record KafkaSettings(
         @DefaultValue("4") int partitions,
         @DefaultValue("1") short replicationFactor,
         @DefaultValue("4") int listenerConcurrency,
-        @DefaultValue ConsumerSettings consumer) {
+        @DefaultValue @NestedConfigurationProperty ConsumerSettings consumer) {
 
     public KafkaSettings {
         present("swale.kafka.topic-prefix", topicPrefix);
