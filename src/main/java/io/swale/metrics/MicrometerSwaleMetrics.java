@@ -21,6 +21,7 @@ public final class MicrometerSwaleMetrics implements SwaleMetrics {
     public static final String RECONCILER_REPAIRS = "swale.reconciler.repairs";
     public static final String RECONCILER_ACTIVE_RUNS = "swale.reconciler.active.runs";
     public static final String DEAD_LETTERS = "swale.deadletters";
+    public static final String REPAIR_FAILURES = "swale.repair.failures";
 
     private final MeterRegistry registry;
     private final AtomicLong activeRuns = new AtomicLong();
@@ -78,6 +79,12 @@ public final class MicrometerSwaleMetrics implements SwaleMetrics {
         repair("cancelled", pass.cancelled());
         repair("redispatched", pass.redispatched());
         repair("reaped", pass.reaped());
+    }
+
+    @Override
+    public void repairFailed(String pass) {
+        Counter.builder(REPAIR_FAILURES).description("Runs (leases, delayed entries) a repair pass failed on and skipped")
+                .tag("pass", pass).register(registry).increment();
     }
 
     @Override
