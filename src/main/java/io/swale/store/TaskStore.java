@@ -121,7 +121,8 @@ public interface TaskStore {
     /**
      * Terminates the instance {@code record.runId()} held with {@code token}: the node record at
      * {@code field}, the terminal state (the record's status) and the history entry (with the record's error)
-     * at once.
+     * at once. CANCELLING (nothing written, the instance flagged) when the instance was flagged, or its run
+     * is cancelled, and {@code record} is not the cancelled one.
      */
     Finish finish(RunKey key, RecordField field, long token, NodeRecord record);
 

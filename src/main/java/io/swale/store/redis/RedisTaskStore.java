@@ -145,7 +145,8 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public Finish finish(RunKey key, RecordField field, long token, NodeRecord record) {
-        String r = (String) call(scripts.finish, List.of(keys.instances(key), keys.nodeRecords(key), keys.attempts(key)),
+        String r = (String) call(scripts.finish,
+                List.of(keys.instances(key), keys.nodeRecords(key), keys.attempts(key), keys.run(key)),
                 List.of(record.runId(), Long.toString(token), field.key(), NodeRecordCodec.encode(record),
                         record.status().wireName(), Long.toString(record.rerun()), record.error().orElse("")));
         return switch (r) {

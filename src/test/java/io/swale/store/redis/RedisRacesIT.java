@@ -199,6 +199,29 @@ class RedisRacesIT {
     }
 
     @Test
+    void anAttemptEndingAfterItsRunWasCancelledEndsCancelled() {
+        assertThat(runs.create(key, GraphRunRecord.started("h", 1))).isTrue();
+        assertThat(submit("a")).isEqualTo(TaskStore.Submit.NEW);
+        String runId = key.runId("a", 0);
+        long token = ((TaskStore.Claim.Claimed) tasks.claim(key, runId, 60_000, "w")).token();
+        RunView read = runs.read(key).orElseThrow();
+        // the cancel is committed on the run; the running instance is not flagged yet
+        assertThat(runs.compareAndSettle(key, read.version(),
+                read.run().withState(RunState.CANCELLED, Optional.of(5L)))).isTrue();
+        RecordField field = new RecordField("a", Optional.empty());
+
+        NodeRecord succeeded = new NodeRecord(NodeStatus.SUCCEEDED, runId, "h", 0, 6, Optional.empty(), false,
+                Optional.empty());
+        assertThat(tasks.finish(key, field, token, succeeded)).isEqualTo(TaskStore.Finish.CANCELLING);
+        assertThat(runs.read(key).orElseThrow().nodeRecords()).isEmpty();
+
+        NodeRecord cancelled = new NodeRecord(NodeStatus.CANCELLED, runId, "h", 0, 7, Optional.empty(), false,
+                Optional.of("the graph run was cancelled"));
+        assertThat(tasks.finish(key, field, token, cancelled)).isEqualTo(TaskStore.Finish.OK);
+        assertThat(runs.read(key).orElseThrow().nodeRecords().get(field.key()).status()).isEqualTo(NodeStatus.CANCELLED);
+    }
+
+    @Test
     void theActiveIndexDropsOnlyARunThatIsIdleAtRemovalTime() {
         assertThat(runs.create(key, GraphRunRecord.started("h", 1))).isTrue();
         assertThat(runs.dropActive(key)).isFalse(); // active
