@@ -166,6 +166,39 @@ class GraphRunRacesIT {
     }
 
     @Test
+    void reconcilerPassesOverAStillPendingInstanceDispatchItAgainWithBackoff() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("backlog");
+            String hash = h.chain(g);
+            RunKey key = h.key(g);
+            h.graphRuns.startRun(hash, key.partition());
+            String runId = key.runId("a", 0);
+            h.dispatches.clear();
+            long stale = 60_000;
+            String instances = new io.swale.store.redis.RedisKeys(h.prefix).instances(key);
+            List<Integer> dispatchedAt = new ArrayList<>();
+            Reconciler reconciler = h.reconciler(stale);
+            // 12 passes, one per stale interval, while nobody claims the instance (a backlog waiting for slots)
+            for (int pass = 1; pass <= 12; pass++) {
+                try (redis.clients.jedis.Jedis j = h.pool.getResource()) {
+                    var o = (tools.jackson.databind.node.ObjectNode) io.swale.record.RecordCodec.JSON
+                            .readTree(j.hget(instances, runId));
+                    o.put("dispatched", o.get("dispatched").asLong() - stale);
+                    j.hset(instances, runId, io.swale.record.RecordCodec.text(o));
+                }
+                int before = h.dispatches.size();
+                assertThat(reconciler.pass().failed()).isZero();
+                if (h.dispatches.size() > before) {
+                    dispatchedAt.add(pass);
+                }
+            }
+            // waits of 1, 2 and 4 intervals (the next one 8): 3 dispatches in 12 passes, not 12
+            assertThat(dispatchedAt).containsExactly(1, 3, 7);
+            assertThat(h.dispatches).allMatch(d -> d.identity().runId().equals(runId));
+        }
+    }
+
+    @Test
     void aSettledIdleRunStillLeavesTheIndex() throws Exception {
         try (RunHarness h = new RunHarness()) {
             String g = RunHarness.graphName("idle");
