@@ -8,10 +8,9 @@ import io.swale.store.TaskStore;
 import io.swale.task.Dispatcher;
 import io.swale.task.LeaseReaper;
 import io.swale.task.ReconcilePass;
-import io.swale.task.SwaleException;
+import io.swale.task.RepairFailures;
 import io.swale.task.SwaleMetrics;
 import io.swale.task.TaskIdentity;
-import io.swale.task.RepairFailures;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +22,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The repair path for whatever Kafka lost (spec §7.7, §14 #16): walks the active-runs index, never the
  * keyspace, and for each run advances it, re-cancels a cancelled run, dispatches stale pending instances
- * again, releases due retries and reaps expired leases.
+ * again, releases due retries and reaps expired leases. A run it cannot repair (an undecodable record, a
+ * definition that does not render, a script error) is reported through {@link RepairFailures} and skipped:
+ * one bad run never holds back the runs after it.
  */
 public final class Reconciler {
     private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
