@@ -1,7 +1,9 @@
--- KEYS: instances, inputs; ARGV: run id, lease ms, worker id
+-- KEYS: instances, inputs, run record; ARGV: run id, lease ms, worker id
 local s = load_instance(KEYS[1], ARGV[1])
 if not s then return { 'unknown' } end
 if s.state ~= 'pending' then return { s.state } end
+-- a cancel is committed on the run record first: no attempt of a cancelled run starts after it
+if KEYS[3] and run_state(KEYS[3]) == 'cancelled' then return { 'run_cancelled' } end
 local now, now_us = clock()
 s.attempt = s.attempt + 1
 s.token = s.token + 1
@@ -9,6 +11,7 @@ s.state = 'running'
 s.lease = now + tonumber(ARGV[2])
 s.started = now
 s.worker = ARGV[3]
+s.redispatches = nil
 s.started_us = now_us
 save_instance(KEYS[1], ARGV[1], s)
 local input = redis.call('HGET', KEYS[2], ARGV[1]) or ''

@@ -1,10 +1,17 @@
--- KEYS: instances, node records, attempt history; ARGV: run id, token, record field, record json, status, rerun, error
+-- KEYS: instances, node records, attempt history[, run record]; ARGV: run id, token, record field, record json, status, rerun, error
 local s = load_instance(KEYS[1], ARGV[1])
 if not s then return 'unknown' end
 -- a retried settle whose first try committed (its reply was lost): recognisable, applied once
 if tostring(s.token) == ARGV[2] and s.state == ARGV[5] then return 'settled' end
 if tostring(s.token) ~= ARGV[2] or (s.state ~= 'running' and s.state ~= 'cancelling') then return 'lost' end
 if s.state == 'cancelling' and ARGV[5] ~= 'cancelled' then return 'cancelling' end
+-- a cancel is committed on the run record before its instances are flagged: an attempt ending in between
+-- ends cancelled as if it had been flagged, so a cancelled run never gets a new succeeded or failed record
+if ARGV[5] ~= 'cancelled' and KEYS[4] and run_state(KEYS[4]) == 'cancelled' then
+  s.state = 'cancelling'
+  save_instance(KEYS[1], ARGV[1], s)
+  return 'cancelling'
+end
 write_record(KEYS[2], ARGV[3], ARGV[4], tonumber(ARGV[6]))
 local now, now_us = clock()
 append_history(KEYS[3], ARGV[1], s, now, ARGV[5], ARGV[7])

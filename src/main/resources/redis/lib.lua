@@ -39,3 +39,11 @@ local function append_history(key, run_id, s, ended, outcome, err)
   while #list > HISTORY_CAP do table.remove(list, 1) end
   redis.call('HSET', key, run_id, cjson.encode(list))
 end
+-- the state of a run record: nil when there is none, 'unreadable' when it does not parse
+local function run_state(run_key)
+  local raw = redis.call('GET', run_key)
+  if not raw then return nil end
+  local ok, r = pcall(cjson.decode, raw)
+  if not ok or type(r) ~= 'table' or type(r.state) ~= 'string' then return 'unreadable' end
+  return r.state
+end

@@ -10,6 +10,7 @@ if s.attempt < s.max then
   s.state = 'pending'
   s.lease = nil
   s.dispatched = now
+  s.redispatches = nil
   s.token = s.token + 1
   s.err = err
   save_instance(KEYS[1], ARGV[1], s)

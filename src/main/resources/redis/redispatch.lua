@@ -1,8 +1,13 @@
--- KEYS: instances; ARGV: run id, stale ms. A pending instance whose dispatch may be lost is dispatched again.
+-- KEYS: instances; ARGV: run id, stale ms, longest interval ms. A pending instance whose dispatch may be lost
+-- is dispatched again, each time after twice the wait of the last (stale, 2×stale, 4×stale … up to the
+-- longest): a backlog that only waits for a slot does not get a dispatch on every pass.
 local s = load_instance(KEYS[1], ARGV[1])
 if not s or s.state ~= 'pending' then return 0 end
 local now = now_ms()
-if s.dispatched > now - tonumber(ARGV[2]) then return 0 end
+local n = tonumber(s.redispatches) or 0
+local interval = math.min(tonumber(ARGV[2]) * 2 ^ n, tonumber(ARGV[3]))
+if s.dispatched > now - interval then return 0 end
 s.dispatched = now
+s.redispatches = n + 1
 save_instance(KEYS[1], ARGV[1], s)
 return 1

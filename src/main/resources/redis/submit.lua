@@ -1,6 +1,8 @@
--- KEYS: instances, inputs[, request record, expiry]
+-- KEYS: instances, inputs, run record[, request record, expiry]
 -- ARGV: run id, instance json, input json[, request record json, handled at ms, expiry member, time to live ms]
 -- The optional request record (a Submitted rerun, spec §10) commits only when the submission is new.
+-- A run that is no longer active (settled or cancelled since the caller read it) takes no new instance:
+-- the answer 'inactive' tells a rerun to read again, and an advance after a cancel submits nothing.
 local existing = load_instance(KEYS[1], ARGV[1])
 if existing then
   if ACTIVE[existing.state] and redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[3] then
@@ -8,14 +10,16 @@ if existing then
   end
   return 'exists'
 end
+local run = run_state(KEYS[3])
+if run and run ~= 'active' then return 'inactive' end
 local s = cjson.decode(ARGV[2])
 s.dispatched, s.submitted_us = clock()
 save_instance(KEYS[1], ARGV[1], s)
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
-if KEYS[3] then
+if KEYS[4] then
   local ttl = tonumber(ARGV[7] or '0')
-  if (ttl > 0 and redis.call('SET', KEYS[3], ARGV[4], 'NX', 'PX', ttl)) or (ttl <= 0 and redis.call('SET', KEYS[3], ARGV[4], 'NX')) then
-    redis.call('ZADD', KEYS[4], tonumber(ARGV[5]), ARGV[6])
+  if (ttl > 0 and redis.call('SET', KEYS[4], ARGV[4], 'NX', 'PX', ttl)) or (ttl <= 0 and redis.call('SET', KEYS[4], ARGV[4], 'NX')) then
+    redis.call('ZADD', KEYS[5], tonumber(ARGV[5]), ARGV[6])
   end
 end
 return 'new'

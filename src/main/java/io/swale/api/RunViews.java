@@ -155,6 +155,8 @@ public class RunViews {
         out.put("settledAt", r.settledAtMs().map(RunViews::time).orElse(null));
         out.put("definition", r.definition());
         out.put("expectedReruns", r.expectedReruns());
+        // the last failure of a repair pass on this run (kept until a pass repairs it cleanly)
+        out.put("repairError", runs.repairError(key).map(RunViews::repairError).orElse(null));
         Map<String, List<AttemptRecord>> histories = tasks.histories(key);
         List<Map<String, Object>> nodes = new ArrayList<>();
         for (Node n : g.nodes()) {
@@ -199,6 +201,14 @@ public class RunViews {
         m.put("worker", i.worker().orElse(null));
         m.put("lastError", i.lastError().filter(e -> !e.isEmpty()).orElse(null));
         return Optional.of(m);
+    }
+
+    private static Map<String, Object> repairError(RunStore.RepairError e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("at", time(e.atMs()));
+        m.put("pass", e.pass());
+        m.put("message", e.message());
+        return m;
     }
 
     private static Map<String, Object> attempt(AttemptRecord a) {

@@ -38,6 +38,7 @@ import io.swale.store.redis.RedisRunStore;
 import io.swale.store.redis.RedisTaskStore;
 import io.swale.store.redis.RedisWatermarkStore;
 import io.swale.task.LeaseReaper;
+import io.swale.task.RepairFailures;
 import io.swale.task.SwaleMetrics;
 import io.swale.task.Terminations;
 import io.swale.trigger.CronPump;
@@ -238,15 +239,21 @@ public class SwaleConfiguration {
     }
 
     @Bean
-    LeaseReaper leaseReaper(RunStore runs, TaskStore tasks, Terminations terminations, KafkaDispatcher dispatcher) {
-        return new LeaseReaper(runs, tasks, terminations, dispatcher);
+    RepairFailures repairFailures(RunStore runs, SwaleMetrics metrics, Clock clock) {
+        return new RepairFailures(runs, metrics, clock);
+    }
+
+    @Bean
+    LeaseReaper leaseReaper(RunStore runs, TaskStore tasks, Terminations terminations, KafkaDispatcher dispatcher,
+            RepairFailures failures) {
+        return new LeaseReaper(runs, tasks, terminations, dispatcher, failures);
     }
 
     @Bean
     Reconciler reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, LeaseReaper reaper,
-            KafkaDispatcher dispatcher, SwaleProperties props, SwaleMetrics metrics) {
+            KafkaDispatcher dispatcher, SwaleProperties props, SwaleMetrics metrics, RepairFailures failures) {
         return new Reconciler(runs, tasks, graphRuns, reaper, dispatcher,
-                props.scheduler().staleDispatch().toMillis(), metrics);
+                props.scheduler().staleDispatch().toMillis(), metrics, failures);
     }
 
     @Bean

@@ -5,6 +5,7 @@ import io.swale.operator.OperatorRegistry;
 import io.swale.settings.SwaleProperties;
 import io.swale.store.TaskStore;
 import io.swale.task.DelayedMover;
+import io.swale.task.RepairFailures;
 import io.swale.task.SwaleMetrics;
 import io.swale.task.Terminations;
 import io.swale.worker.AttemptRunner;
@@ -44,7 +45,7 @@ public class WorkerConfiguration {
     }
 
     @Bean
-    DelayedMover delayedMover(TaskStore tasks, KafkaDispatcher dispatcher) {
-        return new DelayedMover(tasks, dispatcher);
+    DelayedMover delayedMover(TaskStore tasks, KafkaDispatcher dispatcher, RepairFailures failures) {
+        return new DelayedMover(tasks, dispatcher, failures);
     }
 }

@@ -26,6 +26,7 @@ public final class MicrometerSwaleMetrics implements SwaleMetrics {
     public static final String SETTLE_RETRIES = "swale.worker.settle.retries";
     public static final String SETTLES_ABANDONED = "swale.worker.settles.abandoned";
     public static final String LISTENER_RETRIES = "swale.listener.retries";
+    public static final String REPAIR_FAILURES = "swale.repair.failures";
 
     private final MeterRegistry registry;
     private final AtomicLong activeRuns = new AtomicLong();
@@ -83,6 +84,12 @@ public final class MicrometerSwaleMetrics implements SwaleMetrics {
         repair("cancelled", pass.cancelled());
         repair("redispatched", pass.redispatched());
         repair("reaped", pass.reaped());
+    }
+
+    @Override
+    public void repairFailed(String pass) {
+        Counter.builder(REPAIR_FAILURES).description("Runs (leases, delayed entries) a repair pass failed on and skipped")
+                .tag("pass", pass).register(registry).increment();
     }
 
     @Override

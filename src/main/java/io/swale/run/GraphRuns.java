@@ -178,11 +178,13 @@ public final class GraphRuns {
             return false;
         }
         GraphRunRecord run = view.run();
+        List<String> unrecorded = new ArrayList<>();
         for (Node n : graph.nodes()) {
             Optional<String> runId = unrecordedRunId(view.key(), run, n.name(), records.get(n.name()));
             if (runId.isPresent() && isActive(view, runId.get())) {
                 return false;
             }
+            runId.ifPresent(unrecorded::add);
         }
         SortedMap<String, Long> expected = new TreeMap<>(run.expectedReruns());
         expected.entrySet().removeIf(e -> {
@@ -190,7 +192,8 @@ public final class GraphRuns {
             return r != null && r.rerun() >= e.getValue();
         });
         GraphRunRecord settled = run.withState(settledState.get(), Optional.of(clock.millis())).withExpectedReruns(expected);
-        if (!runs.compareAndSettle(view.key(), view.version(), settled)) {
+        // atomic with the instances: a rerun that submitted one of them since the view was read wins
+        if (!runs.compareAndSettle(view.key(), view.version(), settled, unrecorded)) {
             return false;
         }
         if (view.instances().values().stream().noneMatch(i -> i.status().isActive())) {
@@ -241,16 +244,18 @@ public final class GraphRuns {
             if (!Readiness.isReady(graph, nodeName, current)) {
                 return new RerunOutcome.NotReady(nodeName);
             }
-            if (!draft.equals(run)) {
-                runs.markActive(key);
-                if (!runs.compareAndPut(key, view.version(), draft)) {
-                    continue;
-                }
+            // the put enters the run in the active-runs index atomically
+            if (!draft.equals(run) && !runs.compareAndPut(key, view.version(), draft)) {
+                continue;
             }
             Definition recorded = definitions.get(record.definition());
             Node recordedNode = recorded.graph().node(nodeName).orElse(node);
             Submission.Result r = submission.submit(recorded.graph(), record.definition(), partition, recordedNode,
                     record.rerun() + 1, current, nowUs(), request);
+            if (r.runInactive()) {
+                // the run settled or was cancelled since it was read: read it again, never answer submitted
+                continue;
+            }
             try (LogContext ignored = LogContext.of(graphName, partition.key(), nodeName, r.runId())) {
                 log.info("rerun graph={} partition={} node={} runId={} new={}", graphName, partition, nodeName,
                         r.runId(), r.isNew());

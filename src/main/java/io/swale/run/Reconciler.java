@@ -8,11 +8,13 @@ import io.swale.store.TaskStore;
 import io.swale.task.Dispatcher;
 import io.swale.task.LeaseReaper;
 import io.swale.task.ReconcilePass;
-import io.swale.task.SwaleException;
+import io.swale.task.RepairFailures;
 import io.swale.task.SwaleMetrics;
 import io.swale.task.TaskIdentity;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,11 +22,14 @@ import org.slf4j.LoggerFactory;
 /**
  * The repair path for whatever Kafka lost (spec §7.7, §14 #16): walks the active-runs index, never the
  * keyspace, and for each run advances it, re-cancels a cancelled run, dispatches stale pending instances
- * again, releases due retries and reaps expired leases.
+ * again, releases due retries and reaps expired leases. A run it cannot repair (an undecodable record, a
+ * definition that does not render, a script error) is reported through {@link RepairFailures} and skipped:
+ * one bad run never holds back the runs after it.
  */
 public final class Reconciler {
     private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
     private static final int BATCH = 200;
+    private static final String PASS = "reconciler";
 
 
     private final RunStore runs;
@@ -34,9 +39,10 @@ public final class Reconciler {
     private final Dispatcher dispatcher;
     private final long staleDispatchMs;
     private final SwaleMetrics metrics;
+    private final RepairFailures failures;
 
     public Reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, LeaseReaper reaper,
-            Dispatcher dispatcher, long staleDispatchMs, SwaleMetrics metrics) {
+            Dispatcher dispatcher, long staleDispatchMs, SwaleMetrics metrics, RepairFailures failures) {
         this.runs = runs;
         this.tasks = tasks;
         this.graphRuns = graphRuns;
@@ -44,6 +50,7 @@ public final class Reconciler {
         this.dispatcher = dispatcher;
         this.staleDispatchMs = staleDispatchMs;
         this.metrics = metrics;
+        this.failures = failures;
     }
 
     public ReconcilePass pass() {
@@ -53,44 +60,74 @@ public final class Reconciler {
         return pass;
     }
 
+    /** The counts of one pass, added to run by run. */
+    private static final class Tally {
+        int submitted, settled, cancelled, redispatched, reaped, failed;
+    }
+
     private ReconcilePass walk() {
         List<RunKey> active = runs.activeRuns();
-        int submitted = 0, settled = 0, cancelled = 0, redispatched = 0, reaped = 0;
+        Map<RunKey, RunStore.RepairError> errors = runs.repairErrors();
+        Tally tally = new Tally();
         for (int from = 0; from < active.size(); from += BATCH) {
             List<RunKey> batch = active.subList(from, Math.min(active.size(), from + BATCH));
-            List<RunView> views = runs.readAll(batch);
+            List<RunStore.Read> reads = runs.readEach(batch);
             long now = tasks.serverTimeMs();
             Set<RunKey> present = new HashSet<>();
-            for (RunView view : views) {
-                present.add(view.key());
-                try {
-                    int[] repaired = repairInstances(view, now);
-                    redispatched += repaired[0];
-                    reaped += repaired[1];
-                    switch (view.run().state()) {
-                        case ACTIVE -> {
-                            GraphRuns.Advanced a = graphRuns.advanceAll(view);
-                            submitted += a.submitted();
-                            settled += a.settled() ? 1 : 0;
-                        }
-                        case CANCELLED -> {
-                            cancelled += graphRuns.cancelInstances(view);
-                            dropIfIdle(view);
-                        }
-                        case COMPLETE, FAILED -> dropIfIdle(view);
+            for (RunStore.Read read : reads) {
+                present.add(read.key());
+                // one run's failure (decode, render, script) is kept with it; the pass goes on to the next run
+                switch (read) {
+                    case RunStore.Read.Unreadable u -> {
+                        tally.failed++;
+                        failures.unreadable(PASS, u.key(), u.error());
                     }
-                } catch (SwaleException e) {
-                    log.warn("reconciler skipped graph={} partition={} error={}", view.key().graph(),
-                            view.key().partition(), e.getMessage());
+                    case RunStore.Read.Found f -> {
+                        try {
+                            repair(f.view(), now, tally);
+                            if (errors.containsKey(f.key())) {
+                                runs.clearRepairError(f.key());
+                            }
+                        } catch (RuntimeException e) {
+                            tally.failed++;
+                            failures.failed(PASS, f.key(), Optional.empty(), Optional.empty(), e);
+                        }
+                    }
                 }
             }
-            batch.stream().filter(k -> !present.contains(k)).forEach(runs::dropActive);
+            for (RunKey gone : batch) {
+                if (!present.contains(gone)) {
+                    runs.dropActive(gone);
+                }
+            }
         }
-        ReconcilePass pass = new ReconcilePass(active.size(), submitted, settled, cancelled, redispatched, reaped);
-        if (submitted + settled + cancelled + redispatched + reaped > 0) {
+        // a run that left the index (settled, expired) no longer shows an old repair error
+        Set<RunKey> indexed = new HashSet<>(active);
+        errors.keySet().stream().filter(k -> !indexed.contains(k)).forEach(runs::clearRepairError);
+        ReconcilePass pass = new ReconcilePass(active.size(), tally.submitted, tally.settled, tally.cancelled,
+                tally.redispatched, tally.reaped, tally.failed);
+        if (tally.submitted + tally.settled + tally.cancelled + tally.redispatched + tally.reaped + tally.failed > 0) {
             log.info("reconciler pass {}", pass);
         }
         return pass;
+    }
+
+    private void repair(RunView view, long now, Tally tally) {
+        int[] repaired = repairInstances(view, now);
+        tally.redispatched += repaired[0];
+        tally.reaped += repaired[1];
+        switch (view.run().state()) {
+            case ACTIVE -> {
+                GraphRuns.Advanced a = graphRuns.advanceAll(view);
+                tally.submitted += a.submitted();
+                tally.settled += a.settled() ? 1 : 0;
+            }
+            case CANCELLED -> {
+                tally.cancelled += graphRuns.cancelInstances(view);
+                dropIfIdle(view);
+            }
+            case COMPLETE, FAILED -> dropIfIdle(view);
+        }
     }
 
     /**
@@ -114,7 +151,7 @@ public final class Reconciler {
                 case WAITING -> {
                     if (i.dueMs().map(due -> due <= now).orElse(true)
                             && tasks.releaseDue(view.key(), i.runId()).isPresent()) {
-                        tasks.removeDelayed(view.key(), i.runId());
+                        i.dueMs().ifPresent(due -> tasks.removeDelayed(view.key(), i.runId(), due));
                         dispatcher.dispatch(i.pool(), identity);
                         redispatched++;
                     }

@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The retention pass (spec §12): walks the expiry entries older than the retention window, oldest first.
  * A stale entry (its run or request is gone, the run was re-settled or is active again) is dropped; a settled
- * run is removed with its node records and task instances if it is unchanged, a request record likewise. A
- * malformed record or a store failure stops the pass, keeps the later entries and is reported.
+ * run is removed with its node records and task instances if it is unchanged, a request record likewise. An
+ * entry that fails (a malformed record) is kept and reported, and the pass goes on to the later entries; a
+ * store failure stops the pass.
  */
 public final class RetentionPass {
     private static final Logger log = LoggerFactory.getLogger(RetentionPass.class);
@@ -26,7 +27,7 @@ public final class RetentionPass {
      * What one pass removed.
      *
      * @param stale entries dropped without removing anything else
-     * @param error why the pass stopped early, if it did
+     * @param error why the pass stopped early, or the first entry it had to keep for an error
      */
     public record Report(int runs, int requests, int stale, Optional<String> error) {}
 
@@ -60,6 +61,7 @@ public final class RetentionPass {
         int requests = 0;
         int stale = 0;
         int kept = 0;
+        Optional<String> firstError = Optional.empty();
         while (true) {
             List<Entry> batch;
             try {
@@ -68,15 +70,19 @@ public final class RetentionPass {
                 return done(new Report(runs, requests, stale, Optional.of("store failure: " + e.getMessage())));
             }
             if (batch.isEmpty()) {
-                return done(new Report(runs, requests, stale, Optional.empty()));
+                return done(new Report(runs, requests, stale, firstError));
             }
             for (Entry entry : batch) {
                 Outcome outcome;
                 try {
                     outcome = expire(entry);
                 } catch (RuntimeException e) {
-                    return done(new Report(runs, requests, stale,
-                            Optional.of("entry `" + entry.target() + "`: " + e.getMessage())));
+                    // one bad record must not keep every later entry: it is kept, reported, and the pass goes on
+                    String error = "entry `" + entry.target() + "`: " + e.getMessage();
+                    log.warn("retention kept an entry it could not expire target={} error={}", entry.target(),
+                            e.getMessage());
+                    firstError = firstError.isPresent() ? firstError : Optional.of(error);
+                    outcome = Outcome.KEPT;
                 }
                 switch (outcome) {
                     case REMOVED -> runs++;

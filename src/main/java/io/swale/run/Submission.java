@@ -29,8 +29,15 @@ import org.slf4j.LoggerFactory;
 public final class Submission {
     private static final Logger log = LoggerFactory.getLogger(Submission.class);
 
-    /** The run id, and whether this call created the instance. */
-    public record Result(String runId, boolean isNew) {}
+    /**
+     * The run id, whether this call created the instance, and whether it was refused because the run is no
+     * longer active (settled or cancelled after the caller read it).
+     */
+    public record Result(String runId, boolean isNew, boolean runInactive) {
+        public Result(String runId, boolean isNew) {
+            this(runId, isNew, false);
+        }
+    }
 
     private final TaskStore tasks;
     private final Dispatcher dispatcher;
@@ -102,6 +109,7 @@ public final class Submission {
                 yield new Result(runId, true);
             }
             case EXISTS -> new Result(runId, false);
+            case INACTIVE -> new Result(runId, false, true);
             case MISMATCH -> throw new SwaleException.InputMismatch(runId);
         };
     }
@@ -148,6 +156,7 @@ public final class Submission {
                     results.add(new Result(identity.runId(), true));
                 }
                 case EXISTS -> results.add(new Result(identity.runId(), false));
+                case INACTIVE -> results.add(new Result(identity.runId(), false, true));
                 case MISMATCH -> {
                     if (mismatch == null) {
                         mismatch = new SwaleException.InputMismatch(identity.runId());

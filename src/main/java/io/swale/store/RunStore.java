@@ -2,6 +2,7 @@ package io.swale.store;
 
 import io.swale.graph.Partition;
 import io.swale.record.GraphRunRecord;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,19 +18,71 @@ public interface RunStore {
     /** Reads many runs in one pipelined round trip; absent runs are left out. */
     List<RunView> readAll(List<RunKey> keys);
 
-    /** Puts {@code next} only if the stored run record is still at version {@code expected}. */
+    /** One run as {@link #readEach} found it: its view, or why its run record cannot be read. */
+    sealed interface Read {
+        RunKey key();
+
+        record Found(RunView view) implements Read {
+            @Override
+            public RunKey key() {
+                return view.key();
+            }
+        }
+
+        record Unreadable(RunKey key, String error) implements Read {}
+    }
+
+    /**
+     * As {@link #readAll}, but a run whose record does not decode is answered {@link Read.Unreadable} instead of
+     * failing the whole batch: a pass over many runs goes on past one bad record.
+     */
+    List<Read> readEach(List<RunKey> keys);
+
+    /**
+     * The last failure of a repair pass on one run (decode, render, script): shown in the run view until a
+     * pass repairs the run without failure.
+     *
+     * @param pass reconciler, reaper or delayed
+     */
+    record RepairError(long atMs, String pass, String message) {}
+
+    void putRepairError(RunKey key, RepairError error);
+
+    void clearRepairError(RunKey key);
+
+    Optional<RepairError> repairError(RunKey key);
+
+    /** Every run with a repair error, one round trip. */
+    Map<RunKey, RepairError> repairErrors();
+
+    /**
+     * Puts {@code next} only if the stored run record is still at version {@code expected}; an active
+     * {@code next} enters the active-runs index in the same atomic step.
+     */
     boolean compareAndPut(RunKey key, RunVersion expected, GraphRunRecord next);
 
     /**
      * Puts a settled (or cancelled) record together with its expiry entry, only if the stored run record is
      * still at version {@code expected}.
      */
-    boolean compareAndSettle(RunKey key, RunVersion expected, GraphRunRecord settled);
+    default boolean compareAndSettle(RunKey key, RunVersion expected, GraphRunRecord settled) {
+        return compareAndSettle(key, expected, settled, java.util.List.of());
+    }
+
+    /**
+     * As above, and only if none of {@code idleRunIds} is an active task instance, in one atomic step: a rerun
+     * that submitted one of them after the caller read the run keeps it active.
+     */
+    boolean compareAndSettle(RunKey key, RunVersion expected, GraphRunRecord settled, Collection<String> idleRunIds);
 
     /** Runs in the active-runs index (active runs, and settled ones with instances still active). */
     List<RunKey> activeRuns();
 
-    void dropActive(RunKey key);
+    /**
+     * Removes the run from the active-runs index only if it is idle at removal time (gone, or settled with no
+     * active instance), checked atomically: a caller's view may be stale. True when it removed it.
+     */
+    boolean dropActive(RunKey key);
 
     void markActive(RunKey key);
 

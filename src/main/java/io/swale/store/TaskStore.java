@@ -12,7 +12,8 @@ import tools.jackson.databind.JsonNode;
  * one round trip and works unchanged on Redis Cluster.
  */
 public interface TaskStore {
-    enum Submit { NEW, EXISTS, MISMATCH }
+    /** INACTIVE: the run is no longer active (settled or cancelled), so no new instance was created. */
+    enum Submit { NEW, EXISTS, MISMATCH, INACTIVE }
 
     /**
      * The request record written with a new submission (a Submitted rerun, spec §10), only if it is new; its
@@ -75,8 +76,8 @@ public interface TaskStore {
     /** The outcome of giving a lease back at shutdown. */
     enum GiveBack { RELEASED, CANCELLING, LOST }
 
-    /** A waiting instance in the delayed set. */
-    record Delayed(RunKey key, String runId) {}
+    /** A waiting instance in the delayed set, with the due time its entry had when read. */
+    record Delayed(RunKey key, String runId, long dueMs) {}
 
     default Submit submit(RunKey key, String runId, PendingInstance instance, TaskInput input) {
         return submit(key, runId, instance, input, Optional.empty());
@@ -84,12 +85,17 @@ public interface TaskStore {
 
     /**
      * Creates the instance if its run id is unknown; the request write commits only with a new instance. An
-     * existing run id answers EXISTS when its stored input equals {@code input}, else MISMATCH.
+     * existing run id answers EXISTS when its stored input equals {@code input}, else MISMATCH. A new instance
+     * of a run whose record is no longer active is refused with INACTIVE, atomically with the run's state.
      */
     Submit submit(RunKey key, String runId, PendingInstance instance, TaskInput input,
             Optional<RequestWrite> request);
 
-    /** Claims a pending instance for {@code worker}: attempt + 1, a new fencing token, a lease from Redis time. */
+    /**
+     * Claims a pending instance for {@code worker}: attempt + 1, a new fencing token, a lease from Redis time.
+     * Refused when the instance is not pending, or when its run is cancelled (the cancel is committed on the
+     * run record before its instances are cancelled).
+     */
     Claim claim(RunKey key, String runId, long leaseMs, String worker);
 
     /** One instance of {@link #claimAll}: the graph run it belongs to and its run id. */
@@ -119,7 +125,8 @@ public interface TaskStore {
     /**
      * Terminates the instance {@code record.runId()} held with {@code token}: the node record at
      * {@code field}, the terminal state (the record's status) and the history entry (with the record's error)
-     * at once.
+     * at once. CANCELLING (nothing written, the instance flagged) when the instance was flagged, or its run
+     * is cancelled, and {@code record} is not the cancelled one.
      */
     Finish finish(RunKey key, RecordField field, long token, NodeRecord record);
 
@@ -133,6 +140,11 @@ public interface TaskStore {
     /** A waiting instance whose delay is over becomes pending again; returns it when it did. */
     Optional<TaskInstance> releaseDue(RunKey key, String runId);
 
+    /**
+     * Marks a pending instance dispatched again if its last dispatch is old enough, and answers whether the
+     * caller should dispatch it: after {@code staleMs} the first time, then after twice the previous wait each
+     * time (capped) until a claim resets it, so a backlog waiting for slots is not dispatched on every pass.
+     */
     boolean redispatchIfStale(RunKey key, String runId, long staleMs);
 
     Reap reap(RunKey key, String runId);
@@ -156,7 +168,11 @@ public interface TaskStore {
 
     List<Delayed> dueDelayed(int limit);
 
-    void removeDelayed(RunKey key, String runId);
+    /**
+     * Removes the delayed entry only if it still has {@code dueMs}: a re-park since (a new due time) keeps its
+     * entry. True when it removed it.
+     */
+    boolean removeDelayed(RunKey key, String runId, long dueMs);
 
     /**
      * The store's clock (the one the scripts compare leases and due times with), ms. Lets a caller skip a

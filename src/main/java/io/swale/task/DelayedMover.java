@@ -6,23 +6,35 @@ import java.util.Optional;
 
 /** Dispatches the waiting instances whose retry delay or continuation delay is over. */
 public final class DelayedMover {
+    private static final String PASS = "delayed";
+
     private final TaskStore tasks;
     private final Dispatcher dispatcher;
+    private final RepairFailures failures;
 
-    public DelayedMover(TaskStore tasks, Dispatcher dispatcher) {
+    public DelayedMover(TaskStore tasks, Dispatcher dispatcher, RepairFailures failures) {
         this.tasks = tasks;
         this.dispatcher = dispatcher;
+        this.failures = failures;
     }
 
-    /** Returns how many instances went back to their pool. */
+    /**
+     * Returns how many instances went back to their pool. Each entry is removed only if it still has the due
+     * time read (a re-park since keeps its new entry); a failure on one entry is logged, counted and kept with
+     * its run, and the pass goes on to the next.
+     */
     public int moveDue() {
         int moved = 0;
         for (TaskStore.Delayed d : tasks.dueDelayed(500)) {
-            Optional<TaskInstance> released = tasks.releaseDue(d.key(), d.runId());
-            released.ifPresent(i -> dispatcher.dispatch(i.pool(), new TaskIdentity(d.key().graph(), d.key().partition(),
-                    i.node(), i.asset(), i.definition(), i.rerun())));
-            tasks.removeDelayed(d.key(), d.runId());
-            moved += released.isPresent() ? 1 : 0;
+            try {
+                Optional<TaskInstance> released = tasks.releaseDue(d.key(), d.runId());
+                released.ifPresent(i -> dispatcher.dispatch(i.pool(), new TaskIdentity(d.key().graph(),
+                        d.key().partition(), i.node(), i.asset(), i.definition(), i.rerun())));
+                tasks.removeDelayed(d.key(), d.runId(), d.dueMs());
+                moved += released.isPresent() ? 1 : 0;
+            } catch (RuntimeException e) {
+                failures.failed(PASS, d.key(), Optional.empty(), Optional.of(d.runId()), e);
+            }
         }
         return moved;
     }

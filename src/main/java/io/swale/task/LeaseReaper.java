@@ -1,6 +1,7 @@
 package io.swale.task;
 
 import io.swale.record.NodeStatus;
+import io.swale.store.InstanceStatus;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
 import io.swale.store.RunView;
@@ -22,34 +23,56 @@ import org.slf4j.LoggerFactory;
 public final class LeaseReaper {
     private static final Logger log = LoggerFactory.getLogger(LeaseReaper.class);
     private static final int BATCH = 200;
+    private static final String PASS = "reaper";
     static final String CANCELLED = "the graph run was cancelled";
 
     private final RunStore runs;
     private final TaskStore tasks;
     private final Terminations terminations;
     private final Dispatcher dispatcher;
+    private final RepairFailures failures;
 
-    public LeaseReaper(RunStore runs, TaskStore tasks, Terminations terminations, Dispatcher dispatcher) {
+    public LeaseReaper(RunStore runs, TaskStore tasks, Terminations terminations, Dispatcher dispatcher,
+            RepairFailures failures) {
         this.runs = runs;
         this.tasks = tasks;
         this.terminations = terminations;
         this.dispatcher = dispatcher;
+        this.failures = failures;
     }
 
-    /** Returns how many instances it reaped. */
+    /**
+     * Returns how many instances it reaped. A failure on one lease (an undecodable instance, a script error)
+     * is logged, counted and kept with its run; the pass goes on to the next lease. A run whose record cannot
+     * be read is left to the reconciler, which reports it.
+     */
     public int pass() {
         List<RunKey> active = runs.activeRuns();
         long now = runs.nowMs();
         int reaped = 0;
         for (int from = 0; from < active.size(); from += BATCH) {
-            for (RunView view : runs.readAll(active.subList(from, Math.min(active.size(), from + BATCH)))) {
-                for (TaskInstance i : view.instances().values()) {
-                    boolean held = i.status() == io.swale.store.InstanceStatus.RUNNING
-                            || i.status() == io.swale.store.InstanceStatus.CANCELLING;
-                    if (held && i.leaseUntilMs().orElse(0L) <= now && reap(view.key(), i)) {
-                        reaped++;
-                    }
+            for (RunStore.Read read : runs.readEach(active.subList(from, Math.min(active.size(), from + BATCH)))) {
+                if (read instanceof RunStore.Read.Found(RunView view)) {
+                    reaped += reapExpired(view, now);
                 }
+            }
+        }
+        return reaped;
+    }
+
+    private int reapExpired(RunView view, long now) {
+        int reaped = 0;
+        for (String runId : view.instances().keySet()) {
+            Optional<String> node = Optional.empty();
+            try {
+                TaskInstance i = view.instances().get(runId);
+                node = Optional.of(i.node());
+                boolean held = i.status() == InstanceStatus.RUNNING || i.status() == InstanceStatus.CANCELLING;
+                if (held && i.leaseUntilMs().orElse(0L) <= now && reap(view.key(), i)) {
+                    reaped++;
+                }
+            } catch (RuntimeException e) {
+                failures.failed(PASS, view.key(), node, Optional.of(runId), e);
             }
         }
         return reaped;

@@ -29,6 +29,12 @@ public interface SwaleMetrics {
     /** A reconciler pass ended. */
     default void reconcilerPass(long durationNanos, ReconcilePass pass) {}
 
+    /**
+     * A repair pass failed on one run (or one expired lease, or one delayed entry) and went on to the next;
+     * {@code pass} is reconciler, reaper or delayed.
+     */
+    default void repairFailed(String pass) {}
+
     /** A record went to a dead-letter topic. */
     default void deadLetter(String topic) {}
 

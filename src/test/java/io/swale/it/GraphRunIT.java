@@ -3,15 +3,27 @@ package io.swale.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.swale.kafka.SwaleTopics;
+import io.swale.run.Reconciler;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.kafka.core.KafkaAdmin;
 import tools.jackson.databind.JsonNode;
 
 /** Graph runs end to end through the REST API, on the real embedded Kafka and Redis. */
 class GraphRunIT extends IntegrationTest {
+    @Autowired
+    KafkaAdmin admin;
+
+    @Autowired
+    SwaleTopics topics;
+
+    @Autowired
+    Reconciler reconciler;
 
     @Test
     void runCompletesAndTemplatedOutputReachesDownstream() {
@@ -115,7 +127,21 @@ class GraphRunIT extends IntegrationTest {
     @Test
     void afterCancelNoFurtherNodeIsSubmitted() {
         String g = unique("cancel");
-        api.publish(Graphs.slowThenNext(g, 30));
+        // `next` runs once `slow` has ended in any state: only the cancel of the run can keep it from running
+        api.publish("""
+                [graph]
+                name = "%1$s"
+                [[node]]
+                name = "slow"
+                operator = "shell"
+                [node.params]
+                command = "sleep 30; printf '{}'"
+                [[node]]
+                name = "next"
+                after = ["slow"]
+                trigger_rule = "all_done"
+                operator = "noop"
+                """.formatted(g));
         api.start(g, "p");
         await().atMost(Duration.ofSeconds(20)).until(() -> {
             JsonNode i = SwaleClient.node(api.run(g, "p"), "slow").get("instance");
@@ -127,6 +153,9 @@ class GraphRunIT extends IntegrationTest {
 
         await().atMost(Duration.ofSeconds(10)).until(() ->
                 !SwaleClient.node(api.run(g, "p"), "slow").get("record").isNull());
+        // the scheduler has handled slow's termination event, and a reconciler pass has seen the run
+        ConsumerGroups.awaitCaughtUp(admin.getConfigurationProperties(), "swale-scheduler", topics.events());
+        reconciler.pass();
         JsonNode run = api.run(g, "p");
         assertThat(run.get("state").asString()).isEqualTo("cancelled");
         assertThat(SwaleClient.node(run, "slow").get("record").get("status").asString()).isEqualTo("cancelled");

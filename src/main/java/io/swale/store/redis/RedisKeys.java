@@ -38,6 +38,11 @@ public final class RedisKeys {
         return prefix + ":active";
     }
 
+    /** The last repair failure of each run, by run id ({@code graph/partition}). */
+    public String repairErrors() {
+        return prefix + ":repairerr";
+    }
+
     public String delayed() {
         return prefix + ":delayed";
     }

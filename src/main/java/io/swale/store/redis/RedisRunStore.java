@@ -8,6 +8,7 @@ import io.swale.store.RunVersion;
 import io.swale.store.RunView;
 import io.swale.store.TaskInstance;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,7 @@ public final class RedisRunStore implements RunStore {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RedisRunStore.class);
     private final JedisPool pool;
     private final RedisKeys keys;
+    private final RedisScripts scripts = new RedisScripts();
 
     public RedisRunStore(JedisPool pool, String prefix) {
         this.pool = pool;
@@ -57,6 +59,15 @@ public final class RedisRunStore implements RunStore {
 
     @Override
     public List<RunView> readAll(List<RunKey> runKeys) {
+        return read(runKeys, false).stream().map(r -> ((Read.Found) r).view()).toList();
+    }
+
+    @Override
+    public List<Read> readEach(List<RunKey> runKeys) {
+        return read(runKeys, true);
+    }
+
+    private List<Read> read(List<RunKey> runKeys, boolean each) {
         List<Response<String>> runs = new ArrayList<>();
         List<Response<Map<String, String>>> nodes = new ArrayList<>();
         List<Response<Map<String, String>>> instances = new ArrayList<>();
@@ -69,34 +80,51 @@ public final class RedisRunStore implements RunStore {
             }
             p.sync();
         }
-        List<RunView> views = new ArrayList<>();
+        List<Read> views = new ArrayList<>();
         for (int i = 0; i < runKeys.size(); i++) {
             String raw = runs.get(i).get();
             if (raw == null) {
                 continue;
             }
             RunKey key = runKeys.get(i);
-            GraphRunRecord run = RunRecordCodec.decode(keys.run(key), raw);
+            GraphRunRecord run;
+            try {
+                run = RunRecordCodec.decode(keys.run(key), raw);
+            } catch (RuntimeException e) {
+                if (!each) {
+                    throw e;
+                }
+                views.add(new Read.Unreadable(key, e.getMessage()));
+                continue;
+            }
             String where = key.id() + "#";
-            views.add(new RunView(key, new RunVersion(raw), run,
+            views.add(new Read.Found(new RunView(key, new RunVersion(raw), run,
                     new LazyDecoded<>(nodes.get(i).get(), (field, json) -> NodeRecordCodec.decode(where + field, json)),
-                    new LazyDecoded<>(instances.get(i).get(), InstanceCodec::decode)));
+                    new LazyDecoded<>(instances.get(i).get(), InstanceCodec::decode))));
         }
         return views;
     }
 
     @Override
     public boolean compareAndPut(RunKey key, RunVersion expected, GraphRunRecord next) {
-        return compareAndSet(key, expected, next, false);
+        return compareAndSet(key, expected, next);
     }
 
+    /** The version is the stored text, compared byte for byte together with the instances in one script. */
     @Override
-    public boolean compareAndSettle(RunKey key, RunVersion expected, GraphRunRecord settled) {
-        return compareAndSet(key, expected, settled, true);
+    public boolean compareAndSettle(RunKey key, RunVersion expected, GraphRunRecord settled,
+            Collection<String> idleRunIds) {
+        List<String> args = new ArrayList<>(List.of(expected.value(), RunRecordCodec.encode(settled),
+                settled.settledAtMs().map(String::valueOf).orElse(""), "run:" + key.id()));
+        args.addAll(idleRunIds);
+        try (Jedis j = pool.getResource()) {
+            Object r = scripts.settle.call(j, List.of(keys.run(key), keys.instances(key), keys.expiry()), args);
+            return r instanceof Long n && n == 1L;
+        }
     }
 
     /** The version is the stored text: WATCH/MULTI/EXEC puts only if it is unchanged byte for byte. */
-    private boolean compareAndSet(RunKey key, RunVersion expected, GraphRunRecord next, boolean withExpiry) {
+    private boolean compareAndSet(RunKey key, RunVersion expected, GraphRunRecord next) {
         String runKey = keys.run(key);
         try (Jedis j = pool.getResource()) {
             j.watch(runKey);
@@ -106,8 +134,9 @@ public final class RedisRunStore implements RunStore {
             }
             Transaction t = j.multi();
             t.set(runKey, RunRecordCodec.encode(next));
-            if (withExpiry) {
-                next.settledAtMs().ifPresent(at -> t.zadd(keys.expiry(), at, "run:" + key.id()));
+            // with the put, so a pass that drops the run from a stale view cannot leave it out of the index
+            if (next.state() == io.swale.record.RunState.ACTIVE) {
+                t.zadd(keys.activeRuns(), System.currentTimeMillis(), key.id());
             }
             List<Object> result = t.exec();
             return result != null;
@@ -126,9 +155,56 @@ public final class RedisRunStore implements RunStore {
     }
 
     @Override
-    public void dropActive(RunKey key) {
+    public boolean dropActive(RunKey key) {
         try (Jedis j = pool.getResource()) {
-            j.zrem(keys.activeRuns(), key.id());
+            Object r = scripts.dropActive.call(j, List.of(keys.activeRuns(), keys.run(key), keys.instances(key)),
+                    List.of(key.id()));
+            return r instanceof Long n && n == 1L;
+        }
+    }
+
+    @Override
+    public void putRepairError(RunKey key, RepairError error) {
+        tools.jackson.databind.node.ObjectNode o = io.swale.record.RecordCodec.JSON.createObjectNode();
+        o.put("at_ms", error.atMs());
+        o.put("pass", error.pass());
+        o.put("message", error.message());
+        try (Jedis j = pool.getResource()) {
+            j.hset(keys.repairErrors(), key.id(), io.swale.record.RecordCodec.text(o));
+        }
+    }
+
+    @Override
+    public void clearRepairError(RunKey key) {
+        try (Jedis j = pool.getResource()) {
+            j.hdel(keys.repairErrors(), key.id());
+        }
+    }
+
+    @Override
+    public Optional<RepairError> repairError(RunKey key) {
+        try (Jedis j = pool.getResource()) {
+            return Optional.ofNullable(j.hget(keys.repairErrors(), key.id())).flatMap(RedisRunStore::repairError);
+        }
+    }
+
+    @Override
+    public Map<RunKey, RepairError> repairErrors() {
+        Map<RunKey, RepairError> out = new LinkedHashMap<>();
+        try (Jedis j = pool.getResource()) {
+            j.hgetAll(keys.repairErrors()).forEach((id, json) -> RunKey.parse(id)
+                    .ifPresent(k -> repairError(json).ifPresent(e -> out.put(k, e))));
+        }
+        return out;
+    }
+
+    private static Optional<RepairError> repairError(String json) {
+        try {
+            tools.jackson.databind.JsonNode o = io.swale.record.RecordCodec.JSON.readTree(json);
+            return Optional.of(new RepairError(o.path("at_ms").asLong(), o.path("pass").asString(""),
+                    o.path("message").asString("")));
+        } catch (RuntimeException e) {
+            return Optional.empty();
         }
     }
 
@@ -247,6 +323,12 @@ public final class RedisRunStore implements RunStore {
         public T get(Object field) {
             String json = raw.get(field);
             return json == null ? null : decoded.computeIfAbsent((String) field, f -> decode.apply(f, json));
+        }
+
+        /** The fields without decoding a value: a caller can then look each up on its own. */
+        @Override
+        public Set<String> keySet() {
+            return java.util.Collections.unmodifiableSet(raw.keySet());
         }
 
         @Override

@@ -32,6 +32,9 @@ final class RedisScripts {
     final Script cancel = load("cancel");
     final Script request = load("request");
     final Script giveBack = load("giveback");
+    final Script settle = load("settle");
+    final Script dropActive = load("dropactive");
+    final Script undelay = load("undelay");
 
     private static Script load(String name) {
         String source = resource("lib") + "\n" + resource(name);

@@ -22,6 +22,8 @@ import tools.jackson.databind.JsonNode;
 
 /** Task-instance transitions as Lua scripts over the keys of one graph run. */
 public final class RedisTaskStore implements TaskStore {
+    /** A still-pending instance is dispatched again at most every 16 stale intervals, once backed off. */
+    static final long REDISPATCH_BACKOFF_CAP = 16;
     private final JedisPool pool;
     private final RedisKeys keys;
     private final RedisScripts scripts = new RedisScripts();
@@ -43,7 +45,7 @@ public final class RedisTaskStore implements TaskStore {
     @Override
     public Submit submit(RunKey key, String runId, PendingInstance instance, TaskInput input,
             Optional<RequestWrite> request) {
-        List<String> k = new ArrayList<>(List.of(keys.instances(key), keys.inputs(key)));
+        List<String> k = new ArrayList<>(List.of(keys.instances(key), keys.inputs(key), keys.run(key)));
         List<String> a = new ArrayList<>(List.of(runId, InstanceCodec.pending(instance), TaskInputCodec.encode(input)));
         request.map(RequestWrite::record).ifPresent(r -> {
             k.add(keys.request(r.id()));
@@ -61,7 +63,7 @@ public final class RedisTaskStore implements TaskStore {
         if (requests.size() < 2) {
             return TaskStore.super.submitAll(key, requests);
         }
-        List<String> k = List.of(keys.instances(key), keys.inputs(key));
+        List<String> k = List.of(keys.instances(key), keys.inputs(key), keys.run(key));
         return pipelined(scripts.submit, requests, r -> k,
                 r -> List.of(r.runId(), InstanceCodec.pending(r.instance()), TaskInputCodec.encode(r.input())),
                 r -> submitOutcome((String) r), q -> submit(key, q.runId(), q.instance(), q.input()));
@@ -96,13 +98,14 @@ public final class RedisTaskStore implements TaskStore {
         return switch (r) {
             case "new" -> Submit.NEW;
             case "mismatch" -> Submit.MISMATCH;
+            case "inactive" -> Submit.INACTIVE;
             default -> Submit.EXISTS;
         };
     }
 
     @Override
     public Claim claim(RunKey key, String runId, long leaseMs, String worker) {
-        return claimOutcome((List<?>) call(scripts.claim, List.of(keys.instances(key), keys.inputs(key)),
+        return claimOutcome((List<?>) call(scripts.claim, List.of(keys.instances(key), keys.inputs(key), keys.run(key)),
                 List.of(runId, Long.toString(leaseMs), worker)));
     }
 
@@ -112,7 +115,8 @@ public final class RedisTaskStore implements TaskStore {
             return TaskStore.super.claimAll(requests, leaseMs, worker);
         }
         String lease = Long.toString(leaseMs);
-        return pipelined(scripts.claim, requests, r -> List.of(keys.instances(r.key()), keys.inputs(r.key())),
+        return pipelined(scripts.claim, requests,
+                r -> List.of(keys.instances(r.key()), keys.inputs(r.key()), keys.run(r.key())),
                 r -> List.of(r.runId(), lease, worker), r -> claimOutcome((List<?>) r),
                 q -> claim(q.key(), q.runId(), leaseMs, worker));
     }
@@ -151,7 +155,8 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public Finish finish(RunKey key, RecordField field, long token, NodeRecord record) {
-        String r = (String) call(scripts.finish, List.of(keys.instances(key), keys.nodeRecords(key), keys.attempts(key)),
+        String r = (String) call(scripts.finish,
+                List.of(keys.instances(key), keys.nodeRecords(key), keys.attempts(key), keys.run(key)),
                 List.of(record.runId(), Long.toString(token), field.key(), NodeRecordCodec.encode(record),
                         record.status().wireName(), Long.toString(record.rerun()), record.error().orElse("")));
         return switch (r) {
@@ -184,7 +189,9 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public boolean redispatchIfStale(RunKey key, String runId, long staleMs) {
-        Object r = call(scripts.redispatch, List.of(keys.instances(key)), List.of(runId, Long.toString(staleMs)));
+        long longest = staleMs > Long.MAX_VALUE / REDISPATCH_BACKOFF_CAP ? Long.MAX_VALUE : staleMs * REDISPATCH_BACKOFF_CAP;
+        Object r = call(scripts.redispatch, List.of(keys.instances(key)),
+                List.of(runId, Long.toString(staleMs), Long.toString(longest)));
         return r instanceof Long n && n == 1L;
     }
 
@@ -249,13 +256,14 @@ public final class RedisTaskStore implements TaskStore {
         try (Jedis j = pool.getResource()) {
             List<String> time = j.time();
             long now = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
-            List<String> members = j.zrangeByScore(keys.delayed(), 0, now, 0, limit);
+            List<redis.clients.jedis.resps.Tuple> members = j.zrangeByScoreWithScores(keys.delayed(), 0, now, 0, limit);
             List<Delayed> due = new ArrayList<>();
-            for (String m : members) {
+            for (redis.clients.jedis.resps.Tuple t : members) {
+                String m = t.getElement();
                 int bar = m.indexOf('|');
                 Optional<RunKey> key = bar < 0 ? Optional.empty() : RunKey.parse(m.substring(0, bar));
                 if (key.isPresent()) {
-                    due.add(new Delayed(key.get(), m.substring(bar + 1)));
+                    due.add(new Delayed(key.get(), m.substring(bar + 1), (long) t.getScore()));
                 } else {
                     j.zrem(keys.delayed(), m);
                 }
@@ -265,10 +273,9 @@ public final class RedisTaskStore implements TaskStore {
     }
 
     @Override
-    public void removeDelayed(RunKey key, String runId) {
-        try (Jedis j = pool.getResource()) {
-            j.zrem(keys.delayed(), key.id() + "|" + runId);
-        }
+    public boolean removeDelayed(RunKey key, String runId, long dueMs) {
+        Object r = call(scripts.undelay, List.of(keys.delayed()), List.of(key.id() + "|" + runId, Long.toString(dueMs)));
+        return r instanceof Long n && n == 1L;
     }
 
     @Override

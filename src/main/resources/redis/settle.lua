@@ -1,0 +1,12 @@
+-- KEYS: run record, instances, expiry; ARGV: expected run text, settled run text, settled at ms ('' for none),
+-- expiry member, then the run ids that must not be active.
+-- Settles the run only if its record is unchanged and none of those instances is active: a rerun that
+-- submitted one of them after the caller read the run keeps the run active (the two are atomic).
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+for i = 5, #ARGV do
+  local s = load_instance(KEYS[2], ARGV[i])
+  if s and ACTIVE[s.state] then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[2])
+if ARGV[3] ~= '' then redis.call('ZADD', KEYS[3], tonumber(ARGV[3]), ARGV[4]) end
+return 1

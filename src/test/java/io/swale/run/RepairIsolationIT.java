@@ -1,0 +1,161 @@
+package io.swale.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.swale.api.RunViews;
+import io.swale.graph.Partition;
+import io.swale.record.GraphRunRecord;
+import io.swale.store.InstanceStatus;
+import io.swale.store.RunKey;
+import io.swale.store.RunStore;
+import io.swale.store.TaskStore;
+import io.swale.store.redis.RedisKeys;
+import io.swale.task.DelayedMover;
+import io.swale.task.ReconcilePass;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+/**
+ * One bad run (an undecodable record) does not stop a repair pass (issue 13, scope 4): the reconciler, the
+ * lease reaper and the delayed mover each log, count and keep the failure with its run and go on to the next,
+ * on a real redis-server.
+ */
+class RepairIsolationIT {
+    private static final String ONE_NODE = """
+            [graph]
+            name = "%s"
+            [[node]]
+            name = "a"
+            operator = "noop"
+            retries = 2
+            """;
+
+    private static void hset(RunHarness h, String key, String field, String value) {
+        try (Jedis j = h.pool.getResource()) {
+            j.hset(key, field, value);
+        }
+    }
+
+    private static void set(RunHarness h, String key, String value) {
+        try (Jedis j = h.pool.getResource()) {
+            j.set(key, value);
+        }
+    }
+
+    private static long dispatchesOf(RunHarness h, RunKey key) {
+        return h.dispatches.stream().filter(d -> d.identity().runKey().equals(key)).count();
+    }
+
+    @Test
+    void undecodableRunsBeforeHealthyOnesAreReportedAndThePassRepairsTheRest() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("poison");
+            String hash = h.publish(ONE_NODE.formatted(g));
+            RedisKeys keys = new RedisKeys(h.prefix);
+            // the active index is in request order: both bad runs come first
+            RunKey badInstance = new RunKey(g, Partition.of("p1"));
+            RunKey badRecord = new RunKey(g, Partition.of("p2"));
+            RunKey unsubmitted = new RunKey(g, Partition.of("p3"));
+            RunKey expired = new RunKey(g, Partition.of("p4"));
+            assertThat(h.runs.create(badInstance, GraphRunRecord.started(hash, 1))).isTrue();
+            hset(h, keys.instances(badInstance), g + "-p1-ghost-r0", "{not json");
+            assertThat(h.runs.create(badRecord, GraphRunRecord.started(hash, 2))).isTrue();
+            set(h, keys.run(badRecord), "garbage");
+            // a start that died after creating its run: the pass submits the root
+            assertThat(h.runs.create(unsubmitted, GraphRunRecord.started(hash, 3))).isTrue();
+            // a running attempt whose lease is over: the pass reaps it
+            assertThat(h.runs.create(expired, GraphRunRecord.started(hash, 4))).isTrue();
+            h.graphRuns.advanceAll(h.runs.read(expired).orElseThrow());
+            assertThat(h.tasks.claim(expired, expired.runId("a", 0), 0, "gone")).isInstanceOf(TaskStore.Claim.Claimed.class);
+            h.dispatches.clear();
+
+            ReconcilePass pass = h.reconciler(60_000).pass();
+
+            assertThat(pass.failed()).isEqualTo(2);
+            assertThat(pass.submitted()).isEqualTo(1);
+            assertThat(pass.reaped()).isEqualTo(1);
+            assertThat(dispatchesOf(h, unsubmitted)).isEqualTo(1);
+            assertThat(dispatchesOf(h, expired)).isEqualTo(1);
+            assertThat(h.runs.read(expired).orElseThrow().instances().get(expired.runId("a", 0)).status())
+                    .isEqualTo(InstanceStatus.PENDING);
+            assertThat(h.repairFailures.get("reconciler")).hasValue(2);
+            assertThat(h.runs.repairError(badRecord)).isPresent();
+            assertThat(h.runs.repairError(badInstance)).get().satisfies(e -> {
+                assertThat(e.pass()).isEqualTo("reconciler");
+                assertThat(e.message()).contains("ghost");
+            });
+
+            // the API run view shows it
+            RunViews views = new RunViews(h.definitionStore, h.catalog, h.runs, h.tasks);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> shown = (Map<String, Object>) views.run(g, badInstance.partition()).get("repairError");
+            assertThat(shown).containsEntry("pass", "reconciler").containsKey("at");
+            assertThat((String) shown.get("message")).contains("ghost");
+
+            // once the record is mended, the next pass repairs the run and the error is gone
+            try (Jedis j = h.pool.getResource()) {
+                j.hdel(keys.instances(badInstance), g + "-p1-ghost-r0");
+            }
+            assertThat(h.reconciler(60_000).pass().failed()).isEqualTo(1);
+            assertThat(h.runs.repairError(badInstance)).isEmpty();
+            assertThat(views.run(g, badInstance.partition()).get("repairError")).isNull();
+            assertThat(h.runs.repairError(badRecord)).isPresent();
+        }
+    }
+
+    @Test
+    void theLeaseReaperGoesOnPastAnUndecodableInstance() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("reaper");
+            String hash = h.publish(ONE_NODE.formatted(g));
+            RedisKeys keys = new RedisKeys(h.prefix);
+            RunKey bad = new RunKey(g, Partition.of("p1"));
+            RunKey good = new RunKey(g, Partition.of("p2"));
+            assertThat(h.graphRuns.startRun(hash, bad.partition()).started()).isTrue();
+            assertThat(h.graphRuns.startRun(hash, good.partition()).started()).isTrue();
+            // an instance whose state is not one the store knows
+            hset(h, keys.instances(bad), bad.runId("a", 0), "{\"state\":\"sideways\"}");
+            assertThat(h.tasks.claim(good, good.runId("a", 0), 0, "gone")).isInstanceOf(TaskStore.Claim.Claimed.class);
+            h.dispatches.clear();
+
+            assertThat(h.reaper.pass()).isEqualTo(1);
+
+            assertThat(dispatchesOf(h, good)).isEqualTo(1);
+            assertThat(h.repairFailures.get("reaper")).hasValue(1);
+            assertThat(h.runs.repairError(bad)).get().extracting(RunStore.RepairError::pass).isEqualTo("reaper");
+        }
+    }
+
+    @Test
+    void theDelayedMoverGoesOnPastABadEntryAndKeepsARePark() throws Exception {
+        AtomicReference<Runnable> atRelease = new AtomicReference<>(() -> { });
+        try (RunHarness h = new RunHarness(r -> r, t -> RunHarness.before(TaskStore.class, t, (method, args) -> {
+            if (method.equals("releaseDue")) {
+                atRelease.getAndSet(() -> { }).run();
+            }
+        }))) {
+            String g = RunHarness.graphName("delayed");
+            String hash = h.publish(ONE_NODE.formatted(g));
+            RedisKeys keys = new RedisKeys(h.prefix);
+            RunKey bad = new RunKey(g, Partition.of("p1"));
+            RunKey good = new RunKey(g, Partition.of("p2"));
+            h.graphRuns.startRun(hash, bad.partition());
+            h.graphRuns.startRun(hash, good.partition());
+            hset(h, keys.instances(bad), bad.runId("a", 0), "{not json");
+            h.tasks.scheduleDelayed(bad, bad.runId("a", 0), 1);
+            h.tasks.scheduleDelayed(good, good.runId("a", 0), 2);
+            // the good instance is parked again (a new due time) while the mover is between its read and remove
+            atRelease.set(() -> h.tasks.scheduleDelayed(good, good.runId("a", 0), 4_000_000_000_000L));
+
+            new DelayedMover(h.tasks, h.dispatcher, h.failures).moveDue();
+
+            assertThat(h.repairFailures.get("delayed")).hasValue(1);
+            assertThat(h.runs.repairError(bad)).isPresent();
+            try (Jedis j = h.pool.getResource()) {
+                assertThat(j.zscore(keys.delayed(), good.id() + "|" + good.runId("a", 0))).isEqualTo(4.0e12);
+            }
+        }
+    }
+}

@@ -1,0 +1,182 @@
+package io.swale.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.swale.definition.CronCheck;
+import io.swale.definition.DefinitionFormat;
+import io.swale.definition.DefinitionLoader;
+import io.swale.graph.Partition;
+import io.swale.operator.OperatorRegistry;
+import io.swale.record.NodeRecord;
+import io.swale.record.NodeStatus;
+import io.swale.store.RecordField;
+import io.swale.store.RunKey;
+import io.swale.store.RunStore;
+import io.swale.store.TaskStore;
+import io.swale.store.redis.RedisDefinitionStore;
+import io.swale.store.redis.RedisRunStore;
+import io.swale.store.redis.RedisTaskStore;
+import io.swale.task.DeadLetters;
+import io.swale.task.Dispatcher;
+import io.swale.task.EventPublisher;
+import io.swale.task.LeaseReaper;
+import io.swale.task.RepairFailures;
+import io.swale.task.SwaleMetrics;
+import io.swale.task.TaskIdentity;
+import io.swale.task.Terminations;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
+import redis.clients.jedis.JedisPool;
+import redis.embedded.RedisServer;
+
+/**
+ * The scheduler's run logic wired by hand on a real redis-server, with recording fakes for Kafka only. The
+ * stores can be wrapped (a decorator that pauses or interleaves at one step) to reproduce a race in order.
+ */
+final class RunHarness implements AutoCloseable {
+    private static final AtomicLong SEQ = new AtomicLong();
+
+    /** One dispatch the harness would have sent to Kafka. */
+    record Dispatch(String pool, TaskIdentity identity) {}
+
+    final RedisServer server;
+    final JedisPool pool;
+    final String prefix = "h" + SEQ.incrementAndGet();
+    final RedisDefinitionStore definitionStore;
+    final DefinitionCatalog catalog;
+    final RunStore runs;
+    final TaskStore tasks;
+    final List<Dispatch> dispatches = new CopyOnWriteArrayList<>();
+    final Map<String, AtomicInteger> repairFailures = new ConcurrentHashMap<>();
+    final SwaleMetrics metrics = new SwaleMetrics() {
+        @Override
+        public void repairFailed(String pass) {
+            repairFailures.computeIfAbsent(pass, p -> new AtomicInteger()).incrementAndGet();
+        }
+    };
+    final Dispatcher dispatcher = (p, identity) -> dispatches.add(new Dispatch(p, identity));
+    final PoolCatalog pools = new PoolCatalog() {
+        @Override
+        public boolean isConfigured(String pool) {
+            return true;
+        }
+
+        @Override
+        public Map<String, Integer> pools() {
+            return Map.of("default", 4);
+        }
+
+        @Override
+        public void ensure(Set<String> pools) {}
+    };
+    final Clock clock = Clock.systemUTC();
+    final Submission submission;
+    final GraphRuns graphRuns;
+    final RepairFailures failures;
+    final LeaseReaper reaper;
+
+    RunHarness() throws IOException {
+        this(UnaryOperator.identity(), UnaryOperator.identity());
+    }
+
+    /** With the stores wrapped by {@code runsWrap} and {@code tasksWrap} (decorators of a test). */
+    RunHarness(UnaryOperator<RunStore> runsWrap, UnaryOperator<TaskStore> tasksWrap) throws IOException {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        server = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
+        server.start();
+        pool = new JedisPool("127.0.0.1", port);
+        definitionStore = new RedisDefinitionStore(pool, prefix);
+        catalog = new DefinitionCatalog(definitionStore,
+                new DefinitionLoader(OperatorRegistry.builtIn(), CronCheck.FIVE_FIELDS));
+        runs = runsWrap.apply(new RedisRunStore(pool, prefix));
+        tasks = tasksWrap.apply(new RedisTaskStore(pool, prefix));
+        submission = new Submission(tasks, dispatcher, pools, metrics, clock);
+        graphRuns = new GraphRuns(catalog, definitionStore, runs, tasks, submission, clock, metrics);
+        failures = new RepairFailures(runs, metrics, clock);
+        EventPublisher events = (identity, status) -> { };
+        DeadLetters deadLetters = letter -> { };
+        reaper = new LeaseReaper(runs, tasks, new Terminations(tasks, events, deadLetters, clock, metrics),
+                dispatcher, failures);
+    }
+
+    Reconciler reconciler(long staleDispatchMs) {
+        return new Reconciler(runs, tasks, graphRuns, reaper, dispatcher, staleDispatchMs, metrics, failures);
+    }
+
+    /** Publishes a TOML definition and answers its hash. */
+    String publish(String toml) {
+        return catalog.publish(toml.getBytes(StandardCharsets.UTF_8), DefinitionFormat.TOML).hash();
+    }
+
+    /** A chain a → b of noop nodes on the default pool, under a fresh graph name. */
+    String chain(String graph) {
+        return publish("""
+                [graph]
+                name = "%s"
+                [[node]]
+                name = "a"
+                operator = "noop"
+                [[node]]
+                name = "b"
+                operator = "noop"
+                after = ["a"]
+                """.formatted(graph));
+    }
+
+    static String graphName(String stem) {
+        return stem + SEQ.incrementAndGet();
+    }
+
+    /** Claims and ends the pending instance {@code node}-r{@code rerun} of the run with {@code status}. */
+    void finish(RunKey key, String node, long rerun, NodeStatus status, String hash) {
+        String runId = key.runId(node, rerun);
+        TaskStore.Claim claim = tasks.claim(key, runId, 60_000, "w");
+        assertThat(claim).isInstanceOf(TaskStore.Claim.Claimed.class);
+        long token = ((TaskStore.Claim.Claimed) claim).token();
+        NodeRecord record = new NodeRecord(status, runId, hash, rerun, clock.millis(), Optional.empty(), false,
+                status == NodeStatus.FAILED ? Optional.of("boom") : Optional.empty());
+        assertThat(tasks.finish(key, new RecordField(node, Optional.empty()), token, record))
+                .isEqualTo(TaskStore.Finish.OK);
+    }
+
+    /**
+     * A decorator of {@code delegate} that runs {@code before} with the method name and arguments ahead of
+     * every call: the hook of a test that makes another step happen at exactly that point.
+     */
+    @SuppressWarnings("unchecked")
+    static <T> T before(Class<T> type, T delegate, java.util.function.BiConsumer<String, Object[]> before) {
+        return (T) java.lang.reflect.Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
+                (proxy, method, args) -> {
+                    before.accept(method.getName(), args == null ? new Object[0] : args);
+                    try {
+                        return method.invoke(delegate, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    RunKey key(String graph) {
+        return new RunKey(graph, Partition.of("p"));
+    }
+
+    @Override
+    public void close() throws IOException {
+        pool.close();
+        server.stop();
+    }
+}
