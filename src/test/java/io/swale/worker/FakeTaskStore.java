@@ -183,7 +183,7 @@ class FakeTaskStore implements TaskStore {
     }
 
     @Override
-    public void removeDelayed(RunKey key, String runId) {
+    public boolean removeDelayed(RunKey key, String runId, long dueMs) {
         throw new UnsupportedOperationException();
     }
 }
