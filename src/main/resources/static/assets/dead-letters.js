@@ -85,6 +85,7 @@
       if (!channel) return;
       document.getElementById("letters-title").textContent = "Letters of " + channel;
       const cursor = cursors[cursors.length - 1];
+      pager.replaceChildren(h("span", { class: "muted" }, "loading…"));
       try {
         const page = await S.get("/dead-letters/" + encodeURIComponent(channel) + "/page?limit=" + PAGE
           + (cursor ? "&cursor=" + encodeURIComponent(cursor) : ""));

@@ -23,7 +23,7 @@
         ["partitions", g.partitioning || "–"],
         ["definition", h("a", { href: "definition.html?graph=" + encodeURIComponent(graph), title: g.definition || "" },
           h("code", {}, S.shortHash(g.definition)))],
-        ["runs", String(g.total)]], true),
+        ["runs", String(g.runsOfGraph)]], true),
       h("div", { class: "actions" },
         g.partitioning && g.partitioning !== "none"
           ? h("a", { class: "button small", id: "backfill-link", href: "backfill.html?graph=" + encodeURIComponent(graph) }, "Backfill…") : null,

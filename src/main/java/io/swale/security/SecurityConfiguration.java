@@ -60,6 +60,8 @@ public class SecurityConfiguration {
                 .authorizeHttpRequests(a -> a
                         .requestMatchers("/actuator/health", "/actuator/health/**").permitAll()
                         .requestMatchers("/actuator", "/actuator/**").authenticated()
+                        // the dashboard's static files hold no data: it asks for the token itself
+                        .requestMatchers(HttpMethod.GET, "/", "/*.html", "/assets/**").permitAll()
                         .requestMatchers(HttpMethod.GET, SESSION, "/v3/api-docs", "/v3/api-docs/**",
                                 "/swagger-ui.html", "/swagger-ui/**").permitAll()
                         .requestMatchers(HttpMethod.GET, "/api/**").access(reads(props))

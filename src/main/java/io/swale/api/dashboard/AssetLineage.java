@@ -20,8 +20,9 @@ import java.util.TreeMap;
 import org.springframework.stereotype.Component;
 
 /**
- * Assets across graphs, from the adopted definitions: which graph and node produces each, which consume it,
- * and its newest record (the newest of the producer's latest runs in which the producing node has one).
+ * Assets across graphs, from the adopted definitions: which graph and node produces each, the assets it is
+ * made from, which nodes consume it, and its newest record (the newest of the producer's latest runs in which
+ * the producing node has one).
  */
 @Component
 public class AssetLineage {
@@ -51,6 +52,7 @@ public class AssetLineage {
                 n.produces().filter(a -> !a.isEmpty()).ifPresent(a -> {
                     Map<String, Object> m = asset(assets, a);
                     m.put("producer", ref(g.name(), n.name()));
+                    m.put("upstreams", List.copyOf(n.consumes()));
                 });
                 for (String a : n.consumes()) {
                     @SuppressWarnings("unchecked")
@@ -62,25 +64,8 @@ public class AssetLineage {
         for (Graph g : graphs.values()) {
             newest(g, assets);
         }
-        List<Map<String, Object>> edges = new ArrayList<>();
-        for (Map<String, Object> a : assets.values()) {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> producer = (Map<String, Object>) a.get("producer");
-            @SuppressWarnings("unchecked")
-            List<Map<String, Object>> consumers = (List<Map<String, Object>>) a.get("consumers");
-            for (Map<String, Object> c : consumers) {
-                if (producer != null && !producer.get("graph").equals(c.get("graph"))) {
-                    Map<String, Object> e = new LinkedHashMap<>();
-                    e.put("from", producer.get("graph"));
-                    e.put("to", c.get("graph"));
-                    e.put("asset", a.get("asset"));
-                    edges.add(e);
-                }
-            }
-        }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("graphs", List.copyOf(graphs.keySet()));
-        out.put("edges", edges);
         out.put("assets", List.copyOf(assets.values()));
         return out;
     }
@@ -116,6 +101,7 @@ public class AssetLineage {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("asset", name);
             m.put("producer", null);
+            m.put("upstreams", List.of());
             m.put("consumers", new ArrayList<>());
             m.put("newest", null);
             return m;

@@ -81,7 +81,8 @@ public class DashboardViews {
     public Map<String, Object> grid(String graph, int offset, int limit, GridFilter filter) {
         Optional<GraphRecord> adopted = definitions.graphRecord(graph);
         long total = index.runCount(graph, filter.from(), filter.to());
-        if (adopted.isEmpty() && total == 0 && index.runCounts(List.of(graph)).getOrDefault(graph, 0L) == 0) {
+        long all = index.runCounts(List.of(graph)).getOrDefault(graph, 0L);
+        if (adopted.isEmpty() && all == 0) {
             throw new ApiErrors.NotFound("graph `" + graph + "` is unknown");
         }
         Selection selection = select(graph, offset, limit, filter);
@@ -123,6 +124,7 @@ public class DashboardViews {
         out.put("schedule", current.flatMap(Graph::schedule).orElse(null));
         out.put("partitioning", current.map(g -> g.partitioning().configName()).orElse(null));
         out.put("nodes", List.copyOf(columns.values()));
+        out.put("runsOfGraph", all);
         out.put("total", total);
         out.put("state", filter.state().map(RunState::wireName).orElse(null));
         out.put("from", filter.from().orElse(null));
