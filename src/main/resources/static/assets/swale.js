@@ -186,9 +186,15 @@
           input, problem,
           h("div", { class: "actions" }, readOnly, h("button", { class: "button confirm sign-in", type: "submit" }, "Sign in")));
         dialog.replaceChildren(form);
-        const done = (ok) => { asking = null; if (dialog.open) dialog.close(); render(); resolve(ok); };
+        let finished = false;
+        const done = (ok) => { finished = true; asking = null; if (dialog.open) dialog.close(); render(); resolve(ok); };
         if (readOnly) readOnly.onclick = () => { sessionStorage.setItem(SKIP, "1"); done(false); };
-        dialog.oncancel = (ev) => { if (session.readsNeedToken) ev.preventDefault(); else done(false); };
+        dialog.oncancel = (ev) => { if (session.readsNeedToken) ev.preventDefault(); };
+        // Escape may close a modal dialog whatever cancel says: where nothing can be read without the token, it opens again.
+        dialog.onclose = () => {
+          if (finished) return;
+          if (session.readsNeedToken) dialog.showModal(); else done(false);
+        };
         form.onsubmit = async (ev) => {
           ev.preventDefault();
           const candidate = input.value.trim();
