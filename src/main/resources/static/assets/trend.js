@@ -4,7 +4,7 @@
   "use strict";
   const S = window.Swale;
   const { h } = S;
-  const W = 640, H = 180, PAD_L = 56, PAD_B = 26, PAD_T = 10, PAD_R = 12, TOP = 12;
+  const W = 640, H = 180, PAD_L = 56, PAD_B = 26, PAD_T = 10, PAD_R = 12;
 
   const median = (xs) => {
     if (!xs.length) return 0;

@@ -3,12 +3,14 @@ package io.swale.kafka;
 import io.swale.record.RecordCodec;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -72,7 +74,7 @@ public final class DeadLetterBrowser {
         }
         Map<TopicPartition, Long> starts = new HashMap<>();
         Map<TopicPartition, Long> ends = new HashMap<>();
-        Map<Integer, Long> next = new java.util.TreeMap<>();
+        Map<Integer, Long> next = new TreeMap<>();
         offsets.get().forEach((tp, o) -> {
             long start = Math.max(o[0], from.getOrDefault(tp.partition(), o[0]));
             next.put(tp.partition(), start);
@@ -85,13 +87,13 @@ public final class DeadLetterBrowser {
         read(starts, ends, limit, read);
         // A k-way merge of each partition's letters in offset order: what a page takes of a partition is
         // always a prefix of it, so the cursor never skips a letter even when timestamps go backwards.
-        Map<Integer, java.util.ArrayDeque<DeadLetter>> heads = new java.util.TreeMap<>();
+        Map<Integer, ArrayDeque<DeadLetter>> heads = new TreeMap<>();
         read.stream().sorted(Comparator.comparingInt(DeadLetter::partition).thenComparingLong(DeadLetter::offset))
-                .forEach(l -> heads.computeIfAbsent(l.partition(), p -> new java.util.ArrayDeque<>()).add(l));
+                .forEach(l -> heads.computeIfAbsent(l.partition(), p -> new ArrayDeque<>()).add(l));
         List<DeadLetter> out = new ArrayList<>();
         while (out.size() < limit) {
-            java.util.ArrayDeque<DeadLetter> best = null;
-            for (java.util.ArrayDeque<DeadLetter> q : heads.values()) {
+            ArrayDeque<DeadLetter> best = null;
+            for (ArrayDeque<DeadLetter> q : heads.values()) {
                 if (!q.isEmpty() && (best == null || q.peek().timestampMs() < best.peek().timestampMs())) {
                     best = q;
                 }

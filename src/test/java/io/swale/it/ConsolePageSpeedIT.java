@@ -65,7 +65,7 @@ class ConsolePageSpeedIT {
             window.__marks = {};
             const sels = ["article.graph-card", "#grid tbody tr", "#dag g.node", "svg.trend circle.point",
               "article.node-card", "#gantt g.gantt-row", "article.pool-card", "article.letter", "#channels a.chip",
-              "tr[data-asset]", "#start-partition", "ol.history-list li", "#source[data-hash]"];
+              "tr[data-asset]", "#start-partition", "ol.history-list li", "#source[data-hash]", "#from"];
             new MutationObserver(() => {
               for (const s of sels) if (!(s in window.__marks) && document.querySelector(s)) window.__marks[s] = performance.now();
             }).observe(document, { subtree: true, childList: true, attributes: true });
@@ -136,7 +136,11 @@ class ConsolePageSpeedIT {
                     if (i == 0) {
                         continue; // warm-up: class loading, caches, the JIT
                     }
-                    renders.add(((Number) browser.script("return window.__marks[arguments[0]]", page.selector())).doubleValue());
+                    Object mark = browser.script("return window.__marks ? window.__marks[arguments[0]] : 'no observer'", page.selector());
+                    if (!(mark instanceof Number n)) {
+                        throw new AssertionError("no render mark for " + page.name() + ": " + mark);
+                    }
+                    renders.add(n.doubleValue());
                     dcls.add(((Number) browser.script(
                             "return performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd")).doubleValue());
                     @SuppressWarnings("unchecked")
@@ -152,6 +156,7 @@ class ConsolePageSpeedIT {
                 StringBuilder api = new StringBuilder();
                 calls.forEach((name, ms) -> api.append(name).append(' ').append(Math.round(median(ms))).append("; "));
                 report.append(String.format("%-42s %8.0f %8.0f   %s%n", page.name(), median(dcls), median(renders), api));
+                Files.writeString(Path.of("target", "pagespeed.txt"), report.toString(), StandardCharsets.UTF_8);
             }
         }
         Path out = Path.of("target", "pagespeed.txt");
