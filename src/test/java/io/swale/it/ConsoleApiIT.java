@@ -118,6 +118,19 @@ class ConsoleApiIT extends IntegrationTest {
         assertThat(t.get("from").asLong()).isLessThanOrEqualTo(runs.get(0).get("from").asLong());
         assertThat(t.get("to").asLong()).isGreaterThanOrEqualTo(afterRun.get("to").asLong());
 
+        // A rerun adds its instance's bars to the node's row.
+        assertThat(api.postJson("/api/v1/graphs/" + g + "/runs/p/nodes/after/rerun", "").status()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            JsonNode again = byName(api.get("/api/v1/dashboard/graphs/" + g + "/runs/p/timeline").body().get("nodes"), "after");
+            List<String> runIds = new ArrayList<>();
+            again.get("bars").forEach(b -> {
+                if (b.get("kind").asString().equals("run")) {
+                    runIds.add(b.get("runId").asString() + " " + b.get("outcome").asString());
+                }
+            });
+            assertThat(runIds).containsExactly(g + "-p-after-r0 succeeded", g + "-p-after-r1 succeeded");
+        });
+
         assertThat(api.get("/api/v1/dashboard/graphs/" + g + "/runs/nosuch/timeline").status()).isEqualTo(404);
         assertField(api.get("/api/v1/dashboard/graphs/" + g + "/runs/bad-key/timeline"), 400, "partition");
     }

@@ -215,6 +215,16 @@ class ConsoleBrowserIT extends IntegrationTest {
                 flaky + " rect.bar.k-run");
         assertThat(secondStart.doubleValue()).isGreaterThan(firstEnd.doubleValue());
         browser.screenshot("dashboard-timeline");
+
+        // A rerun started elsewhere appears on the timeline without reload.
+        browser.script("window.sameDocument = true");
+        assertThat(api.postJson("/api/v1/graphs/" + g + "/runs/p/nodes/after/rerun", "").status()).isEqualTo(200);
+        browser.waitUntil("the rerun of after is drawn", LIVE, () -> browser
+                .attributes("#gantt g.gantt-row[data-node='after'] rect.bar.k-run", "data-outcome")
+                .equals(List.of("succeeded", "succeeded")));
+        assertThat(browser.attributes("#gantt g.gantt-row[data-node='after'] rect.bar.k-run", "data-run-id"))
+                .containsExactly(g + "-p-after-r0", g + "-p-after-r1");
+        assertThat(browser.script("return window.sameDocument === true")).isEqualTo(true);
     }
 
     @Test
