@@ -142,9 +142,7 @@ public class DashboardViews {
      * Which runs the grid shows: only those in {@code state} (when given), with partitions from {@code from} to
      * {@code to} (both included, either open).
      */
-    public record GridFilter(Optional<RunState> state, Optional<String> from, Optional<String> to) {
-        public static final GridFilter ALL = new GridFilter(Optional.empty(), Optional.empty(), Optional.empty());
-    }
+    public record GridFilter(Optional<RunState> state, Optional<String> from, Optional<String> to) {}
 
     /** The runs of a page, whether more follow, and how many match when every run of the range was read. */
     private record Selection(List<RunKey> keys, boolean more, Optional<Long> matched) {}
