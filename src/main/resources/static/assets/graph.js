@@ -10,6 +10,7 @@
     const graph = S.param("graph");
     let offset = Math.max(0, parseInt(S.param("offset") || "0", 10) || 0);
     let selected = S.param("partition");
+    const filter = { state: S.param("state") || "", from: S.param("from") || "", to: S.param("to") || "" };
     document.title = graph + " · Swale";
     document.getElementById("crumbs").replaceChildren(
       h("a", { href: "./" }, "Graphs"), h("span", { class: "sep" }, "›"), h("span", {}, graph));
@@ -20,8 +21,13 @@
       S.facts([
         ["schedule", g.schedule ? h("code", {}, g.schedule) : "manual"],
         ["partitions", g.partitioning || "–"],
-        ["definition", h("code", { title: g.definition || "" }, S.shortHash(g.definition))],
-        ["runs", String(g.total)]], true));
+        ["definition", h("a", { href: "definition.html?graph=" + encodeURIComponent(graph), title: g.definition || "" },
+          h("code", {}, S.shortHash(g.definition)))],
+        ["runs", String(g.runsOfGraph)]], true),
+      h("div", { class: "actions" },
+        g.partitioning && g.partitioning !== "none"
+          ? h("a", { class: "button small", id: "backfill-link", href: "backfill.html?graph=" + encodeURIComponent(graph) }, "Backfill…") : null,
+        h("a", { class: "button small", href: "definition.html?graph=" + encodeURIComponent(graph) }, "Definition")));
 
     const drawDag = (g) => {
       const row = g.runs.find((r) => r.partition === selected) || g.runs[0] || null;
@@ -36,7 +42,7 @@
     };
 
     const table = (g) => {
-      if (!g.runs.length) return h("p", { class: "muted" }, "No run yet.");
+      if (!g.runs.length) return h("p", { class: "muted" }, filter.state || filter.from || filter.to ? "No run matches." : "No run yet.");
       const thead = h("thead", {}, h("tr", {},
         h("th", { class: "part", scope: "col" }, "partition"),
         h("th", { class: "run-state", scope: "col" }, "run"),
@@ -66,27 +72,60 @@
       return h("div", { class: "grid-scroll" }, h("table", { id: "grid-table", class: "grid" }, thead, h("tbody", {}, rows)));
     };
 
+    const setParams = () => {
+      const url = new URL(location.href);
+      url.searchParams.set("offset", String(offset));
+      for (const k of ["state", "from", "to"]) {
+        if (filter[k]) url.searchParams.set(k, filter[k]); else url.searchParams.delete(k);
+      }
+      history.replaceState(null, "", url);
+    };
+
     const pager = (g) => {
-      const first = g.total === 0 ? 0 : g.offset + 1;
+      const first = g.runs.length === 0 ? 0 : g.offset + 1;
       const lastShown = g.offset + g.runs.length;
       const go = (o) => () => {
         offset = Math.max(0, o);
-        const url = new URL(location.href);
-        url.searchParams.set("offset", String(offset));
-        history.replaceState(null, "", url);
+        setParams();
         load();
       };
+      const of = g.matched !== null && g.matched !== undefined ? " of " + g.matched : g.more ? " of more" : "";
       return [
         h("button", { class: "button small newer", disabled: g.offset === 0, onclick: go(g.offset - PAGE) }, "‹ newer"),
-        h("span", { class: "range" }, first + "–" + lastShown + " of " + g.total),
-        h("button", { class: "button small older", disabled: lastShown >= g.total, onclick: go(g.offset + PAGE) }, "older ›"),
+        h("span", { class: "range" }, first + "–" + lastShown + of),
+        h("button", { class: "button small older", disabled: !g.more, onclick: go(g.offset + PAGE) }, "older ›"),
       ];
     };
+
+    // The filter: a run state, and a partition range (keys as the graph writes them, both included).
+    const stateSelect = h("select", { id: "filter-state", "aria-label": "run state" },
+      h("option", { value: "" }, "every state"),
+      ["active", "complete", "failed", "cancelled"].map((st) => h("option", { value: st, selected: filter.state === st }, st)));
+    const fromInput = h("input", { id: "filter-from", type: "text", size: 12, placeholder: "from partition", value: filter.from,
+      pattern: "[A-Za-z0-9_]{1,16}", "aria-label": "from partition" });
+    const toInput = h("input", { id: "filter-to", type: "text", size: 12, placeholder: "to partition", value: filter.to,
+      pattern: "[A-Za-z0-9_]{1,16}", "aria-label": "to partition" });
+    const filterForm = document.getElementById("grid-filter");
+    filterForm.replaceChildren(stateSelect, fromInput, toInput,
+      h("button", { class: "button small", type: "submit", id: "filter-apply" }, "Filter"));
+    filterForm.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      filter.state = stateSelect.value;
+      filter.from = fromInput.value.trim();
+      filter.to = toInput.value.trim();
+      offset = 0;
+      setParams();
+      load();
+    });
+    stateSelect.addEventListener("change", () => filterForm.requestSubmit());
+
+    const query = () => "offset=" + offset + "&limit=" + PAGE
+      + ["state", "from", "to"].map((k) => (filter[k] ? "&" + k + "=" + encodeURIComponent(filter[k]) : "")).join("");
 
     let shownJson = null;
     async function load() {
       try {
-        const g = await S.get("/dashboard/graphs/" + encodeURIComponent(graph) + "/grid?offset=" + offset + "&limit=" + PAGE);
+        const g = await S.get("/dashboard/graphs/" + encodeURIComponent(graph) + "/grid?" + query());
         const json = JSON.stringify(g);
         if (json === shownJson) return; // unchanged: keep the page as it is
         shownJson = json;

@@ -18,6 +18,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.StringJoiner;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.springframework.http.ResponseEntity;
@@ -37,6 +40,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/dead-letters")
 @Tag(name = "dead letters", description = "Browse dead-letter topics; rerun the node of a task's dead letter")
 public class DeadLettersController {
+    private static final Pattern CURSOR = Pattern.compile("([0-9]{1,9}):([0-9]{1,18})");
     private static final Pattern LETTER = Pattern.compile("([0-9]{1,9})-([0-9]{1,18})");
     private final DeadLetterBrowser browser;
     private final KafkaInspector kafka;
@@ -85,6 +89,54 @@ public class DeadLettersController {
         return browser.browse(topic, limit)
                 .orElseThrow(() -> new ApiErrors.NotFound("channel `" + channel + "` has no dead-letter topic `" + topic + "`"))
                 .stream().map(DeadLettersController::view).toList();
+    }
+
+    @GetMapping("/{channel}/page")
+    @Operation(summary = "One page of a channel's dead letters, oldest first, continuing from `cursor`: every letter "
+            + "is reachable, however many the topic holds")
+    @ApiResponse(responseCode = "200", description = "`{\"channel\",\"topic\",\"total\",\"letters\":[letter…],"
+            + "\"next\"}`: pass `next` as `cursor` for the following page; null after the last one")
+    @ApiResponse(responseCode = "400", ref = OpenApiConfiguration.BAD_REQUEST)
+    @ApiResponse(responseCode = "404", ref = OpenApiConfiguration.NOT_FOUND)
+    @ApiResponse(responseCode = "503", ref = OpenApiConfiguration.UNAVAILABLE)
+    public Map<String, Object> page(@PathVariable String channel,
+            @Parameter(description = "`<partition>:<offset>,…` as a previous page's `next`; absent: the oldest letters")
+            @RequestParam Optional<String> cursor,
+            @Parameter(description = "1 to 500") @RequestParam(defaultValue = "50") int limit) {
+        Paths.limit(limit, 500);
+        String topic = topic(Paths.channel(channel));
+        Map<Integer, Long> from = cursor.map(DeadLettersController::cursor).orElse(Map.of());
+        DeadLetterBrowser.Page page = browser.page(topic, from, limit)
+                .orElseThrow(() -> new ApiErrors.NotFound("channel `" + channel + "` has no dead-letter topic `" + topic + "`"));
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("channel", channel);
+        out.put("topic", topic);
+        out.put("total", kafka.count(topic));
+        out.put("letters", page.letters().stream().map(DeadLettersController::view).toList());
+        out.put("next", page.more() ? cursor(page.next()) : null);
+        return out;
+    }
+
+    private static Map<Integer, Long> cursor(String value) {
+        Map<Integer, Long> out = new TreeMap<>();
+        if (value.isBlank()) {
+            return out;
+        }
+        for (String part : value.split(",", -1)) {
+            Matcher m = CURSOR.matcher(part);
+            if (!m.matches()) {
+                throw new ApiErrors.BadRequest("cursor", "`" + value + "` is not a cursor `<partition>:<offset>,…`"
+                        + " (pass a page's `next` as it is)");
+            }
+            out.put(Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)));
+        }
+        return out;
+    }
+
+    private static String cursor(Map<Integer, Long> next) {
+        StringJoiner j = new StringJoiner(",");
+        next.forEach((p, o) -> j.add(p + ":" + o));
+        return j.toString();
     }
 
     @PostMapping("/{channel}/{letter}/rerun")
@@ -142,6 +194,22 @@ public class DeadLettersController {
         m.put("attempts", value.filter(v -> v.has("attempts")).map(v -> v.get("attempts").asLong()).orElse(null));
         m.put("maxAttempts", value.filter(v -> v.has("max_attempts")).map(v -> v.get("max_attempts").asLong()).orElse(null));
         m.put("error", l.error());
+        // the attempts the task used, as the store kept them when it was dead-lettered
+        m.put("history", value.filter(v -> v.path("history").isArray()).map(v -> {
+            List<Map<String, Object>> attempts = new ArrayList<>();
+            for (var a : v.get("history")) {
+                Map<String, Object> at = new LinkedHashMap<>();
+                at.put("attempt", a.path("attempt").asLong());
+                at.put("step", a.path("step").asLong());
+                at.put("worker", a.path("worker").asString(null));
+                at.put("startedAt", RunViews.time(a.path("started_ms").asLong()));
+                at.put("endedAt", RunViews.time(a.path("ended_ms").asLong()));
+                at.put("outcome", a.path("outcome").asString(null));
+                at.put("error", a.path("error").asString(null));
+                attempts.add(at);
+            }
+            return attempts;
+        }).orElse(List.of()));
         return m;
     }
 }

@@ -3,12 +3,14 @@ package io.swale.kafka;
 import io.swale.record.RecordCodec;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -55,6 +57,59 @@ public final class DeadLetterBrowser {
         read(starts, ends, limit, out);
         out.sort(Comparator.comparingLong(DeadLetter::timestampMs).thenComparing(DeadLetter::id));
         return Optional.of(out.size() > limit ? out.subList(0, limit) : out);
+    }
+
+    /**
+     * One page of letters, continuing where {@code from} (next offset per partition) left off, merged across
+     * partitions by enqueue time; {@code next} continues after the page. Every letter is reachable, however
+     * many the topic holds.
+     */
+    public record Page(List<DeadLetter> letters, Map<Integer, Long> next, boolean more) {}
+
+    /** A page of {@code limit} letters from the cursor {@code from} (partition → next offset; absent: earliest). */
+    public Optional<Page> page(String topic, Map<Integer, Long> from, int limit) {
+        Optional<Map<TopicPartition, long[]>> offsets = inspector.offsets(topic);
+        if (offsets.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<TopicPartition, Long> starts = new HashMap<>();
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        Map<Integer, Long> next = new TreeMap<>();
+        offsets.get().forEach((tp, o) -> {
+            long start = Math.max(o[0], from.getOrDefault(tp.partition(), o[0]));
+            next.put(tp.partition(), start);
+            if (o[1] > start) {
+                starts.put(tp, start);
+                ends.put(tp, o[1]);
+            }
+        });
+        List<DeadLetter> read = new ArrayList<>();
+        read(starts, ends, limit, read);
+        // A k-way merge of each partition's letters in offset order: what a page takes of a partition is
+        // always a prefix of it, so the cursor never skips a letter even when timestamps go backwards.
+        Map<Integer, ArrayDeque<DeadLetter>> heads = new TreeMap<>();
+        read.stream().sorted(Comparator.comparingInt(DeadLetter::partition).thenComparingLong(DeadLetter::offset))
+                .forEach(l -> heads.computeIfAbsent(l.partition(), p -> new ArrayDeque<>()).add(l));
+        List<DeadLetter> out = new ArrayList<>();
+        while (out.size() < limit) {
+            ArrayDeque<DeadLetter> best = null;
+            for (ArrayDeque<DeadLetter> q : heads.values()) {
+                if (!q.isEmpty() && (best == null || q.peek().timestampMs() < best.peek().timestampMs())) {
+                    best = q;
+                }
+            }
+            if (best == null) {
+                break;
+            }
+            DeadLetter l = best.poll();
+            out.add(l);
+            next.put(l.partition(), l.offset() + 1);
+        }
+        boolean more = false;
+        for (Map.Entry<TopicPartition, Long> e : ends.entrySet()) {
+            more |= next.get(e.getKey().partition()) < e.getValue();
+        }
+        return Optional.of(new Page(out, next, more));
     }
 
     /** The letter at one partition and offset of a topic. */

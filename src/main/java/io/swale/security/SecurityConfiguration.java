@@ -11,16 +11,21 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.Profiles;
 import org.springframework.http.HttpMethod;
+import org.springframework.security.authorization.AuthenticatedAuthorizationManager;
+import org.springframework.security.authorization.AuthorizationDecision;
+import org.springframework.security.authorization.AuthorizationManager;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.intercept.RequestAuthorizationContext;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
 
 /**
  * Outside the {@code local} profile, mutating endpoints and every Actuator endpoint but health need
- * {@code Authorization: Bearer <swale.security.token>}; reads of the admin API, the OpenAPI document and
- * health stay open. Without a token the application refuses to start unless {@code swale.security.open=true}.
+ * {@code Authorization: Bearer <swale.security.token>}; reads of the admin API stay open unless
+ * {@code swale.security.anonymous-reads=false}; the OpenAPI document, health, the dashboard's static files
+ * and its session probe stay open. Without a token the application refuses to start unless {@code swale.security.open=true}.
  * The local profile (bound to 127.0.0.1) is open.
  */
 @Configuration(proxyBeanMethods = false)
@@ -28,6 +33,8 @@ import org.springframework.security.web.authentication.AnonymousAuthenticationFi
 @EnableConfigurationProperties(SwaleSecurityProperties.class)
 public class SecurityConfiguration {
     private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
+    /** Tells the dashboard whether it needs the token; answers without one. */
+    public static final String SESSION = "/api/v1/dashboard/session";
 
     @Bean
     SecurityFilterChain swaleSecurity(HttpSecurity http, SwaleSecurityProperties props, Environment env) throws Exception {
@@ -53,9 +60,12 @@ public class SecurityConfiguration {
                 .authorizeHttpRequests(a -> a
                         .requestMatchers("/actuator/health", "/actuator/health/**").permitAll()
                         .requestMatchers("/actuator", "/actuator/**").authenticated()
-                        .requestMatchers(HttpMethod.GET, "/api/**", "/v3/api-docs", "/v3/api-docs/**",
+                        // the dashboard's static files hold no data: it asks for the token itself
+                        .requestMatchers(HttpMethod.GET, "/", "/*.html", "/assets/**").permitAll()
+                        .requestMatchers(HttpMethod.GET, SESSION, "/v3/api-docs", "/v3/api-docs/**",
                                 "/swagger-ui.html", "/swagger-ui/**").permitAll()
-                        .requestMatchers(HttpMethod.HEAD, "/api/**").permitAll()
+                        .requestMatchers(HttpMethod.GET, "/api/**").access(reads(props))
+                        .requestMatchers(HttpMethod.HEAD, "/api/**").access(reads(props))
                         .requestMatchers("/error").permitAll()
                         .anyRequest().authenticated())
                 .exceptionHandling(e -> e.authenticationEntryPoint((request, response, ex) -> {
@@ -67,5 +77,10 @@ public class SecurityConfiguration {
                             + request.getRequestURI().replace("\"", "") + "\"}").getBytes(StandardCharsets.UTF_8));
                 }))
                 .build();
+    }
+
+    private static AuthorizationManager<RequestAuthorizationContext> reads(SwaleSecurityProperties props) {
+        return props.anonymousReads() ? (auth, ctx) -> new AuthorizationDecision(true)
+                : AuthenticatedAuthorizationManager.authenticated();
     }
 }

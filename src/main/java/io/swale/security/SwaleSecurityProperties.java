@@ -10,9 +10,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param token Required outside the local profile: mutating endpoints and non-health Actuator endpoints need
  *     it.
  * @param open Run without authentication outside the local profile (not recommended).
+ * @param anonymousReads Outside the local profile, let reads of the admin API and the dashboard's data go
+ *     without the token (read-only viewing); false makes every read need the token too, and the dashboard
+ *     asks for it before it shows anything.
  */
 @ConfigurationProperties("swale.security")
-public record SwaleSecurityProperties(@DefaultValue("") String token, @DefaultValue("false") boolean open) {
+public record SwaleSecurityProperties(@DefaultValue("") String token, @DefaultValue("false") boolean open,
+        @DefaultValue("true") boolean anonymousReads) {
 
     public SwaleSecurityProperties {
         token = token == null ? "" : token;

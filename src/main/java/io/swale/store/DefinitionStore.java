@@ -1,6 +1,7 @@
 package io.swale.store;
 
 import io.swale.record.GraphRecord;
+import java.util.List;
 import java.util.Optional;
 import java.util.SortedMap;
 
@@ -11,6 +12,12 @@ public interface DefinitionStore {
 
     /** Why the adoption of a published definition was refused. */
     record Refusal(String hash, String reason, long atMs) {}
+
+    /**
+     * One step in a graph's definition history: {@code published} (the pointer moved to the hash),
+     * {@code adopted}, or {@code refused} with the reason.
+     */
+    record HistoryEntry(String hash, String event, long atMs, Optional<String> reason) {}
 
     void putText(String hash, StoredText text);
 
@@ -33,4 +40,9 @@ public interface DefinitionStore {
     void clearRefusal(String graph);
 
     SortedMap<String, Refusal> refusals();
+
+    /** The graph's definition history, newest first, at most {@code limit} entries (the store keeps a capped list). */
+    default List<HistoryEntry> history(String graph, int limit) {
+        return List.of();
+    }
 }

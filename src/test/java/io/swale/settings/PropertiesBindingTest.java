@@ -61,7 +61,7 @@ class PropertiesBindingTest {
         assertThat(bind("swale.dashboard", DashboardProperties.class, Map.of())).isEqualTo(
                 new DashboardProperties(Duration.ofMillis(500), Duration.ofSeconds(15), Duration.ofMinutes(30), 200, 24));
         assertThat(bind("swale.security", SwaleSecurityProperties.class, Map.of()))
-                .isEqualTo(new SwaleSecurityProperties("", false));
+                .isEqualTo(new SwaleSecurityProperties("", false, true));
     }
 
     @Test

@@ -1,11 +1,12 @@
 package io.swale.api.dashboard;
 
 import io.swale.api.ApiErrors;
-import io.swale.graph.Partition;
+import io.swale.record.RunState;
+import io.swagger.v3.oas.annotations.Parameter;
+import java.util.Optional;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -27,8 +28,6 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 @RestController
 @RequestMapping("/api/v1/dashboard")
 public class DashboardController {
-    private static final Pattern NAME = Pattern.compile("[a-z0-9_]+");
-
     private final DashboardViews views;
     private final LiveView live;
 
@@ -43,19 +42,32 @@ public class DashboardController {
         return views.graphs();
     }
 
-    @Operation(summary = "Dashboard: the partitions × nodes grid of a graph, newest partition first")
+    @Operation(summary = "Dashboard: the partitions × nodes grid of a graph, newest partition first, optionally only "
+            + "runs in a state and in a partition range")
     @ApiResponse(responseCode = "400", ref = OpenApiConfiguration.BAD_REQUEST)
     @ApiResponse(responseCode = "404", ref = OpenApiConfiguration.NOT_FOUND)
     @GetMapping("/graphs/{graph}/grid")
     public Map<String, Object> grid(@PathVariable String graph, @RequestParam(defaultValue = "0") int offset,
-            @RequestParam(defaultValue = "25") int limit) {
+            @RequestParam(defaultValue = "25") int limit,
+            @Parameter(description = "only runs in this state: active, complete, failed or cancelled")
+            @RequestParam Optional<String> state,
+            @Parameter(description = "first partition of the range (included)") @RequestParam Optional<String> from,
+            @Parameter(description = "last partition of the range (included)") @RequestParam Optional<String> to) {
         if (offset < 0) {
             throw new ApiErrors.BadRequest("offset", "offset must be 0 or more, got " + offset);
         }
         if (limit < 1 || limit > 500) {
             throw new ApiErrors.BadRequest("limit", "limit must be between 1 and 500, got " + limit);
         }
-        return views.grid(name(graph), offset, limit);
+        Optional<RunState> only = state.filter(x -> !x.isEmpty()).map(x -> RunState.fromWireName(x).orElseThrow(
+                () -> new ApiErrors.BadRequest("state", "state must be one of active, complete, failed, cancelled; got `"
+                        + x + "`")));
+        Optional<String> first = Names.partitionBound("from", from);
+        Optional<String> last = Names.partitionBound("to", to);
+        if (first.isPresent() && last.isPresent() && first.get().compareTo(last.get()) > 0) {
+            throw new ApiErrors.BadRequest("to", "`to` (" + last.get() + ") is before `from` (" + first.get() + ")");
+        }
+        return views.grid(Names.graph(graph), offset, limit, new DashboardViews.GridFilter(only, first, last));
     }
 
     @Operation(summary = "Dashboard: one run with attempts, start times and upstreams per node")
@@ -63,7 +75,7 @@ public class DashboardController {
     @ApiResponse(responseCode = "404", ref = OpenApiConfiguration.NOT_FOUND)
     @GetMapping("/graphs/{graph}/runs/{partition}")
     public Map<String, Object> run(@PathVariable String graph, @PathVariable String partition) {
-        return views.run(name(graph), partition(partition));
+        return views.run(Names.graph(graph), Names.partition(partition));
     }
 
     @Operation(summary = "Dashboard: the task instances running now, per pool")
@@ -87,20 +99,5 @@ public class DashboardController {
         ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());
         p.setTitle("Try again");
         return p;
-    }
-
-    private static String name(String graph) {
-        if (graph == null || !NAME.matcher(graph).matches()) {
-            throw new ApiErrors.BadRequest("graph", "`" + graph + "` is not a valid graph name: it matches [a-z0-9_]+");
-        }
-        return graph;
-    }
-
-    private static Partition partition(String value) {
-        if (!Partition.isValid(value)) {
-            throw new ApiErrors.BadRequest("partition", "invalid partition key `" + value
-                    + "`: a partition key is 1 to 16 characters of [A-Za-z0-9_]");
-        }
-        return Partition.of(value);
     }
 }

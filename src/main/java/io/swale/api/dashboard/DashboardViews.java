@@ -11,6 +11,7 @@ import io.swale.readiness.Readiness;
 import io.swale.record.GraphRecord;
 import io.swale.record.GraphRunRecord;
 import io.swale.record.NodeRecord;
+import io.swale.record.RunState;
 import io.swale.run.DefinitionCatalog;
 import io.swale.run.PoolCatalog;
 import io.swale.run.RunRecords;
@@ -32,6 +33,7 @@ import org.springframework.stereotype.Component;
 /** The read models of the dashboard pages, built on the store and the views the REST API already serves. */
 @Component
 public class DashboardViews {
+    private static final int FILTER_BATCH = 500;
     private final RunViews views;
     private final DefinitionStore definitions;
     private final DefinitionCatalog catalog;
@@ -76,15 +78,15 @@ public class DashboardViews {
      * One page of the partitions × nodes grid, newest partition first. Columns are the nodes of the adopted
      * definition, then nodes that only older definitions of the shown runs have.
      */
-    public Map<String, Object> grid(String graph, int offset, int limit) {
+    public Map<String, Object> grid(String graph, int offset, int limit, GridFilter filter) {
         Optional<GraphRecord> adopted = definitions.graphRecord(graph);
-        long total = index.runCounts(List.of(graph)).getOrDefault(graph, 0L);
-        if (adopted.isEmpty() && total == 0) {
+        long total = index.runCount(graph, filter.from(), filter.to());
+        long all = index.runCounts(List.of(graph)).getOrDefault(graph, 0L);
+        if (adopted.isEmpty() && all == 0) {
             throw new ApiErrors.NotFound("graph `" + graph + "` is unknown");
         }
-        List<RunKey> keys = index.partitionsNewestFirst(graph, offset, limit).stream()
-                .map(p -> new RunKey(graph, p)).toList();
-        List<RunView> page = runs.readAll(keys);
+        Selection selection = select(graph, offset, limit, filter);
+        List<RunView> page = runs.readAll(selection.keys());
 
         Map<String, Map<String, Object>> columns = new LinkedHashMap<>();
         Optional<Graph> current = adopted.flatMap(r -> catalog.find(r.definition())).map(Definition::graph);
@@ -122,11 +124,64 @@ public class DashboardViews {
         out.put("schedule", current.flatMap(Graph::schedule).orElse(null));
         out.put("partitioning", current.map(g -> g.partitioning().configName()).orElse(null));
         out.put("nodes", List.copyOf(columns.values()));
+        out.put("runsOfGraph", all);
         out.put("total", total);
+        out.put("state", filter.state().map(RunState::wireName).orElse(null));
+        out.put("from", filter.from().orElse(null));
+        out.put("to", filter.to().orElse(null));
+        // with a state filter: how many match, when the whole range was read to fill this page; else null
+        out.put("matched", filter.state().isEmpty() ? Long.valueOf(total) : selection.matched().orElse(null));
+        out.put("more", selection.more());
         out.put("offset", offset);
         out.put("limit", limit);
         out.put("runs", rows);
         return out;
+    }
+
+    /**
+     * Which runs the grid shows: only those in {@code state} (when given), with partitions from {@code from} to
+     * {@code to} (both included, either open).
+     */
+    public record GridFilter(Optional<RunState> state, Optional<String> from, Optional<String> to) {}
+
+    /** The runs of a page, whether more follow, and how many match when every run of the range was read. */
+    private record Selection(List<RunKey> keys, boolean more, Optional<Long> matched) {}
+
+    /**
+     * A page of the range, newest first. A state filter reads only run records, a batch at a time, until the
+     * page and one more match are found: a page deep into a rare state costs the runs read to reach it.
+     */
+    private Selection select(String graph, int offset, int limit, GridFilter f) {
+        if (f.state().isEmpty()) {
+            List<RunKey> keys = index.partitionsNewestFirst(graph, f.from(), f.to(), offset, limit).stream()
+                    .map(p -> new RunKey(graph, p)).toList();
+            long total = index.runCount(graph, f.from(), f.to());
+            return new Selection(keys, offset + keys.size() < total, Optional.of(total));
+        }
+        List<RunKey> keys = new ArrayList<>();
+        long matched = 0;
+        int at = 0;
+        while (true) {
+            List<RunKey> batch = index.partitionsNewestFirst(graph, f.from(), f.to(), at, FILTER_BATCH).stream()
+                    .map(p -> new RunKey(graph, p)).toList();
+            Map<RunKey, GraphRunRecord> records = runs.runRecords(batch);
+            for (RunKey k : batch) {
+                GraphRunRecord r = records.get(k);
+                if (r == null || r.state() != f.state().get()) {
+                    continue;
+                }
+                if (matched >= offset && keys.size() < limit) {
+                    keys.add(k);
+                } else if (keys.size() == limit) {
+                    return new Selection(keys, true, Optional.empty());
+                }
+                matched++;
+            }
+            if (batch.size() < FILTER_BATCH) {
+                return new Selection(keys, false, Optional.of(matched));
+            }
+            at += FILTER_BATCH;
+        }
     }
 
     /**

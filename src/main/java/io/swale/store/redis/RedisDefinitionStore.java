@@ -3,6 +3,8 @@ package io.swale.store.redis;
 import io.swale.record.GraphRecord;
 import io.swale.record.RecordCodec;
 import io.swale.store.DefinitionStore;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -17,6 +19,7 @@ import tools.jackson.databind.node.ObjectNode;
 /** Definition texts (immutable, by hash), current pointers, graph records and adoption refusals. */
 public final class RedisDefinitionStore implements DefinitionStore {
     private static final Logger log = LoggerFactory.getLogger(RedisDefinitionStore.class);
+    private static final int HISTORY_CAP = 100;
     private final JedisPool pool;
     private final RedisKeys keys;
 
@@ -58,6 +61,9 @@ public final class RedisDefinitionStore implements DefinitionStore {
                 return false;
             }
             j.hset(keys.currentPointers(), graph, hash);
+            List<String> time = j.time();
+            long nowMs = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+            appendHistory(j, graph, new HistoryEntry(hash, "published", nowMs, Optional.empty()));
             return true;
         }
     }
@@ -90,6 +96,7 @@ public final class RedisDefinitionStore implements DefinitionStore {
     public void putGraphRecord(String graph, GraphRecord record) {
         try (Jedis j = pool.getResource()) {
             j.hset(keys.graphRecords(), graph, GraphRecordCodec.encode(record));
+            appendHistory(j, graph, new HistoryEntry(record.definition(), "adopted", record.adoptedAtMs(), Optional.empty()));
         }
     }
 
@@ -101,6 +108,7 @@ public final class RedisDefinitionStore implements DefinitionStore {
         o.put("at_ms", refusal.atMs());
         try (Jedis j = pool.getResource()) {
             j.hset(keys.refusals(), graph, RecordCodec.text(o));
+            appendHistory(j, graph, new HistoryEntry(refusal.hash(), "refused", refusal.atMs(), Optional.of(refusal.reason())));
         }
     }
 
@@ -122,5 +130,33 @@ public final class RedisDefinitionStore implements DefinitionStore {
             });
         }
         return out;
+    }
+
+    @Override
+    public List<HistoryEntry> history(String graph, int limit) {
+        List<HistoryEntry> out = new ArrayList<>();
+        try (Jedis j = pool.getResource()) {
+            for (String json : j.lrange(keys.definitionHistory(graph), 0, Math.max(0, limit - 1))) {
+                try {
+                    JsonNode o = RecordCodec.JSON.readTree(json);
+                    out.add(new HistoryEntry(o.path("hash").asString(""), o.path("event").asString(""),
+                            o.path("at_ms").asLong(), Optional.ofNullable(o.path("reason").asString(null))));
+                } catch (RuntimeException e) {
+                    log.warn("skipping malformed definition history entry graph={} error={}", graph, e.getMessage());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Kept for operators only (the dashboard's hash history): capped, never read by scheduling. */
+    private void appendHistory(Jedis j, String graph, HistoryEntry e) {
+        ObjectNode o = RecordCodec.JSON.createObjectNode();
+        o.put("hash", e.hash());
+        o.put("event", e.event());
+        o.put("at_ms", e.atMs());
+        e.reason().ifPresent(r -> o.put("reason", r));
+        j.lpush(keys.definitionHistory(graph), RecordCodec.text(o));
+        j.ltrim(keys.definitionHistory(graph), 0, HISTORY_CAP - 1);
     }
 }

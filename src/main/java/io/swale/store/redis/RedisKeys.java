@@ -22,6 +22,11 @@ public final class RedisKeys {
         return prefix + ":graphs";
     }
 
+    /** A capped list of a graph's publishes, adoptions and refusals, newest first. */
+    public String definitionHistory(String graph) {
+        return prefix + ":defhist:" + graph;
+    }
+
     public String refusals() {
         return prefix + ":refusals";
     }

@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.Pipeline;
@@ -44,6 +45,39 @@ public final class RedisRunIndex implements RunIndex {
             }
             return out;
         }
+    }
+
+    @Override
+    public List<Partition> partitionsNewestFirst(String graph, Optional<String> from, Optional<String> to, int offset,
+            int limit) {
+        if (limit <= 0 || offset < 0) {
+            return List.of();
+        }
+        try (Jedis j = pool.getResource()) {
+            List<Partition> out = new ArrayList<>();
+            // every score is 0, so the lexical range is the partition range
+            for (String p : j.zrevrangeByLex(keys.runsOfGraph(graph), max(to), min(from), offset, limit)) {
+                if (Partition.isValid(p)) {
+                    out.add(Partition.of(p));
+                }
+            }
+            return out;
+        }
+    }
+
+    @Override
+    public long runCount(String graph, Optional<String> from, Optional<String> to) {
+        try (Jedis j = pool.getResource()) {
+            return j.zlexcount(keys.runsOfGraph(graph), min(from), max(to));
+        }
+    }
+
+    private static String min(Optional<String> from) {
+        return from.map(f -> "[" + f).orElse("-");
+    }
+
+    private static String max(Optional<String> to) {
+        return to.map(t -> "[" + t).orElse("+");
     }
 
     @Override

@@ -1,0 +1,53 @@
+/* The pools page: per pool its slots, what runs (every replica), pending, delayed, lag and dead letters.
+ * Redrawn when an instance starts or clears, and every few seconds for the lag (which has no event). */
+(function () {
+  "use strict";
+  const S = window.Swale;
+  const { h } = S;
+  const REFRESH_MS = 3000;
+
+  const number = (v) => (v === null || v === undefined ? h("span", { class: "muted" }, "–") : String(v));
+
+  function card(p) {
+    const used = Math.min(1, p.slots ? p.running / p.slots : 0);
+    return h("article", { class: "pool-card", dataset: { pool: p.name } },
+      h("header", {}, h("h2", {}, p.name),
+        h("span", { class: "slots-line" }, h("b", { class: "running-count" }, String(p.running)), " of ",
+          h("span", { class: "slots" }, String(p.slots)), " slots running")),
+      h("div", { class: "meter", role: "meter", "aria-valuemin": 0, "aria-valuemax": p.slots, "aria-valuenow": p.running,
+        "aria-label": "slots in use" }, h("span", { style: "width:" + Math.round(used * 100) + "%" })),
+      S.facts([
+        ["running here", number(p.runningHere)],
+        ["pending", h("span", { class: "pending" }, number(p.pending))],
+        ["delayed", h("span", { class: "delayed" }, number(p.delayed))],
+        ["lag", h("span", { class: "lag" }, number(p.lag))],
+        ["consumed", number(p.consumed)],
+        ["dead letters", p.deadLetters ? h("a", { href: "dead-letters.html?channel=pool." + encodeURIComponent(p.name) },
+          String(p.deadLetters)) : number(p.deadLetters)],
+        ["topic", h("code", {}, p.topic)]]),
+      p.kafkaError ? h("p", { class: "problem small" }, "Kafka: " + p.kafkaError) : null);
+  }
+
+  S.page(() => {
+    document.title = "Pools · Swale";
+    const box = document.getElementById("pools");
+    let shownJson = null;
+    const load = async () => {
+      try {
+        const pools = await S.get("/pools");
+        const json = JSON.stringify(pools);
+        if (json === shownJson) return;
+        shownJson = json;
+        box.replaceChildren(...(pools.length ? pools.map(card) : [h("p", { class: "muted" }, "No pool is configured.")]));
+      } catch (e) {
+        S.failure(box, e);
+      }
+    };
+    const reload = S.debounced(load, 300);
+    S.onLive((type) => {
+      if (type === "snapshot" || type === "started" || type === "changed" || type === "cleared") reload();
+    });
+    setInterval(reload, REFRESH_MS);
+    load();
+  });
+})();
