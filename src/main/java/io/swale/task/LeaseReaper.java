@@ -91,7 +91,8 @@ public final class LeaseReaper {
                 yield true;
             }
             case TaskStore.Reap.Cancel c -> {
-                terminations.terminate(identity, c.token(), NodeStatus.CANCELLED, Optional.empty(), Optional.of(CANCELLED));
+                terminations.terminate(identity, i.pool(), c.token(), NodeStatus.CANCELLED, Optional.empty(),
+                        Optional.of(CANCELLED));
                 yield true;
             }
             case TaskStore.Reap.Exhausted x -> {

@@ -32,11 +32,6 @@ public final class Terminations {
         this.metrics = metrics;
     }
 
-    public TaskStore.Finish terminate(TaskIdentity identity, long token, NodeStatus status, Optional<JsonNode> output,
-            Optional<String> error) {
-        return terminate(identity, "unknown", token, status, output, error);
-    }
-
     public TaskStore.Finish terminate(TaskIdentity identity, String pool, long token, NodeStatus status,
             Optional<JsonNode> output, Optional<String> error) {
         NodeRecord record = new NodeRecord(status, identity.runId(), identity.definition(), identity.rerun(),

@@ -1,5 +1,6 @@
 package io.swale.api.dashboard;
 
+import io.swale.security.SwaleSecurityProperties;
 import io.swale.settings.SwaleProperties;
 import io.swale.store.RunIndex;
 import io.swale.store.redis.RedisRunIndex;
@@ -8,9 +9,12 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import redis.clients.jedis.JedisPool;
 
-/** The dashboard's read side: the run indexes it pages and watches. */
+/**
+ * The dashboard's read side: the run indexes it pages and watches. The security settings are bound here too,
+ * since the console tells the page whether reads need a token, also in a process without a web server.
+ */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(DashboardProperties.class)
+@EnableConfigurationProperties({DashboardProperties.class, SwaleSecurityProperties.class})
 public class DashboardConfiguration {
 
     @Bean
