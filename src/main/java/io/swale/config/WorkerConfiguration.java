@@ -1,6 +1,7 @@
 package io.swale.config;
 
 import io.swale.kafka.KafkaDispatcher;
+import io.swale.kafka.ListenerFailure;
 import io.swale.operator.OperatorRegistry;
 import io.swale.settings.SwaleProperties;
 import io.swale.store.TaskStore;
@@ -40,7 +41,8 @@ public class WorkerConfiguration {
         return new AttemptRunner(operators,
                 new LeaseKeeper(tasks, attemptTicker, new LeaseKeeper.Timing(w.lease(), w.heartbeat(), w.cancelPoll()),
                         metrics),
-                new Settlement(tasks, terminations, new Backoff(w.retryInitial(), w.retryMax(), w.retryJitter()), metrics),
+                new Settlement(tasks, terminations, new Backoff(w.retryInitial(), w.retryMax(), w.retryJitter()), metrics,
+                        ListenerFailure::isOutage),
                 System.getenv(), metrics);
     }
 

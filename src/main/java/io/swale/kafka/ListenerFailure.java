@@ -63,11 +63,18 @@ public enum ListenerFailure {
         return unavailable ? UNAVAILABLE : catchingUp ? CATCHING_UP : UNKNOWN;
     }
 
+    /** Whether Redis or Kafka did not answer, anywhere in the cause chain: the same call may succeed later. */
+    public static boolean isOutage(Throwable failure) {
+        return of(failure) == UNAVAILABLE;
+    }
+
     private static boolean unavailable(Throwable t) {
         return switch (t) {
             case JedisConnectionException e -> true;
             case JedisBusyException e -> true;
-            case JedisDataException e -> startsWithAny(e.getMessage(), REDIS_BUSY_REPLIES);
+            case JedisDataException e -> startsWithAny(e.getMessage(), REDIS_BUSY_REPLIES)
+                    // refused while every client reconnects at once after a restart
+                    || String.valueOf(e.getMessage()).startsWith("ERR max number of clients reached");
             // the pool found no connection in time: every one is busy or Redis does not accept new ones
             case JedisException e -> String.valueOf(e.getMessage()).startsWith("Could not get a resource from the pool");
             case RetriableException e -> true;

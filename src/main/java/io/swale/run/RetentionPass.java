@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
  * The retention pass (spec §12): walks the expiry entries older than the retention window, oldest first.
  * A stale entry (its run or request is gone, the run was re-settled or is active again) is dropped; a settled
  * run is removed with its node records and task instances if it is unchanged, a request record likewise. An
- * entry that fails (a malformed record) is kept and reported, and the pass goes on to the later entries; a
- * store failure stops the pass.
+ * entry that fails (a malformed record, a failed call) is kept and reported, and the pass goes on to the later
+ * entries; a store that cannot list the due entries stops the pass.
  */
 public final class RetentionPass {
     private static final Logger log = LoggerFactory.getLogger(RetentionPass.class);
@@ -146,8 +146,8 @@ public final class RetentionPass {
 
     private static Report done(Report report) {
         if (report.error().isPresent()) {
-            log.warn("retention pass stopped runs={} requests={} stale={} error={}", report.runs(), report.requests(),
-                    report.stale(), report.error().get());
+            log.warn("retention pass kept what it could not expire runs={} requests={} stale={} error={}",
+                    report.runs(), report.requests(), report.stale(), report.error().get());
         } else if (report.runs() + report.requests() + report.stale() > 0) {
             log.info("retention pass runs={} requests={} stale={}", report.runs(), report.requests(), report.stale());
         }

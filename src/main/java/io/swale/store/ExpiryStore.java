@@ -39,8 +39,8 @@ public interface ExpiryStore {
     }
 
     /**
-     * If the request record {@code id} still has the entry's handled time: deletes it, then the entry, the
-     * record in one atomic step. A malformed record is a {@link io.swale.record.RecordException}.
+     * If the request record {@code id} still has the entry's handled time: deletes the record and the entry in
+     * one atomic step. A malformed record is a {@link io.swale.record.RecordException}.
      */
     RequestExpiry expireRequest(String id, Entry entry);
 }

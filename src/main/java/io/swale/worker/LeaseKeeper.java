@@ -115,6 +115,15 @@ public final class LeaseKeeper {
 
         /** One heartbeat: extend the lease when due (or overdue after a failure), else read the cancel flag. */
         void tick() {
+            try {
+                beat();
+            } catch (RuntimeException e) {
+                // a periodic task that throws is never run again: this lease would lose its heartbeat silently
+                log.error("heartbeat tick failed runId={} pool={}", id.runId(), pool, e);
+            }
+        }
+
+        private void beat() {
             if (expired) {
                 return;
             }

@@ -12,6 +12,8 @@ import io.swale.task.TaskIdentity;
 import io.swale.task.Terminations;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,8 +24,10 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * The end of an attempt, with the claim's token (spec §8.2): finish the instance, park it for a retry or its
  * next step, or dead-letter it; then count how the attempt ended.
  *
- * <p>Each step that reaches the store is retried on a transient failure for as long as the claim's lease
- * surely holds, so a store that is briefly unreachable does not throw finished work away. A retry is safe: the
+ * <p>Each step that reaches the store is retried while the store is unreachable for as long as the claim's
+ * lease surely holds, so a store that is briefly down does not throw finished work away. Any other failure
+ * that is not permanent (a script error, say) gets {@link #OTHER_TRIES} tries: the heartbeat keeps the lease
+ * while a settle retries, so a failure that repeats forever would otherwise hold the slot and the lease forever. A retry is safe: the
  * store fences each step by the claim's token and recognises one that already committed
  * ({@link TaskStore.Finish#SETTLED}, the same {@link TaskStore.Park.Waiting}). Once the lease may have ended,
  * the result is dropped (logged, counted): the reaper runs the instance again.
@@ -34,11 +38,13 @@ public final class Settlement {
 
     /** The pause between tries of a failed settle step: short, as the lease is running out meanwhile. */
     public static final Backoff RETRY = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(2), 0.2);
+    /** Tries of a store step failing for a reason that is neither an outage nor permanent. */
+    static final int OTHER_TRIES = 3;
 
-    /** The result could not be settled before the lease ended. */
+    /** The result could not be settled: the lease ended first, or the step kept failing. */
     static final class Abandoned extends RuntimeException {
-        Abandoned(String step, RuntimeException cause) {
-            super("the lease ended before `" + step + "` reached the store", cause);
+        Abandoned(String message, RuntimeException cause) {
+            super(message, cause);
         }
     }
 
@@ -47,17 +53,22 @@ public final class Settlement {
     private final Backoff backoff;
     private final Backoff retry;
     private final SwaleMetrics metrics;
+    private final Predicate<Throwable> outage;
 
-    public Settlement(TaskStore tasks, Terminations terminations, Backoff backoff, SwaleMetrics metrics) {
-        this(tasks, terminations, backoff, RETRY, metrics);
+    /** {@code outage} tells a store that did not answer (the adapter's exceptions) from any other failure. */
+    public Settlement(TaskStore tasks, Terminations terminations, Backoff backoff, SwaleMetrics metrics,
+            Predicate<Throwable> outage) {
+        this(tasks, terminations, backoff, RETRY, metrics, outage);
     }
 
-    Settlement(TaskStore tasks, Terminations terminations, Backoff backoff, Backoff retry, SwaleMetrics metrics) {
+    Settlement(TaskStore tasks, Terminations terminations, Backoff backoff, Backoff retry, SwaleMetrics metrics,
+            Predicate<Throwable> outage) {
         this.tasks = tasks;
         this.terminations = terminations;
         this.backoff = backoff;
         this.retry = retry;
         this.metrics = metrics;
+        this.outage = outage;
     }
 
     /**
@@ -168,11 +179,20 @@ public final class Settlement {
             }
         }
 
-        /** Runs {@code step}; a transient failure is tried again after a short backoff while the lease holds. */
+        /**
+         * Runs {@code step} if the lease still holds; an outage is tried again after a short backoff while it
+         * holds, any other failure that is not permanent {@link #OTHER_TRIES} times in all.
+         */
         private <T> T retried(String step, Supplier<T> call) {
+            // a lease that may have ended may have been reaped: the instance is no longer this attempt's to settle
+            if (!lease.holds()) {
+                throw new Abandoned("the lease ended before `" + step + "` reached the store", null);
+            }
+            AtomicInteger otherFailures = new AtomicInteger();
             RetryConfig config = RetryConfig.custom()
                     .maxAttempts(Integer.MAX_VALUE)
-                    .retryOnException(e -> isTransient(e) && lease.holds())
+                    .retryOnException(e -> isTransient(e) && lease.holds()
+                            && (outage.test(e) || otherFailures.incrementAndGet() < OTHER_TRIES))
                     .intervalBiFunction((attempt, either) -> Math.max(1, Math.min(retry.delayMs(attempt), lease.leftMs())))
                     .build();
             Retry r = Retry.of("settle", config);
@@ -185,10 +205,11 @@ public final class Settlement {
             try {
                 return r.executeSupplier(call);
             } catch (RuntimeException e) {
-                if (isTransient(e)) {
-                    throw new Abandoned(step, e);
+                if (!isTransient(e)) {
+                    throw e;
                 }
-                throw e;
+                throw new Abandoned(lease.holds() ? "`" + step + "` failed " + OTHER_TRIES + " times"
+                        : "the lease ended before `" + step + "` reached the store", e);
             }
         }
     }

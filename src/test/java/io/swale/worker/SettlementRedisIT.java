@@ -3,6 +3,7 @@ package io.swale.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.swale.graph.Partition;
+import io.swale.kafka.ListenerFailure;
 import io.swale.operator.Cancellation;
 import io.swale.operator.OperatorResult;
 import io.swale.store.PendingInstance;
@@ -93,7 +94,7 @@ class SettlementRedisIT {
 
     private Settlement settlement() {
         return new Settlement(tasks, new Terminations(tasks, (id, status) -> events.add(id.node() + " " + status.wireName()),
-                letter -> { }, Clock.systemUTC(), metrics), Backoff.DEFAULT, metrics);
+                letter -> { }, Clock.systemUTC(), metrics), Backoff.DEFAULT, metrics, ListenerFailure::isOutage);
     }
 
     private void assertSettledOnce(Claimed c) {

@@ -25,6 +25,10 @@ class SettlementTest {
     private static final Duration LEASE = Duration.ofSeconds(60);
     private static final TaskIdentity ID = new TaskIdentity("g", Partition.of("p"), "n", Optional.empty(), "d", 0);
     private static final Backoff NO_WAIT = new Backoff(Duration.ofMillis(1), Duration.ofMillis(1), 0);
+    /** The fake store's outages, as the adapter's classifier tells them in production. */
+    private static final java.util.function.Predicate<Throwable> OUTAGE = e -> java.util.stream.Stream
+            .of("Failed to connect", "LOADING", "Unexpected end of stream")
+            .anyMatch(p -> String.valueOf(e.getMessage()).startsWith(p));
 
     private final AtomicLong clock = new AtomicLong(0);
     private final FakeTaskStore store = new FakeTaskStore(clock, LEASE);
@@ -33,7 +37,7 @@ class SettlementTest {
     private final List<DeadLetters.DeadLetter> letters = new CopyOnWriteArrayList<>();
     private final Terminations terminations = new Terminations(store, (id, status) -> events.add(status.wireName()),
             letters::add, Clock.systemUTC(), metrics);
-    private final Settlement settlement = new Settlement(store, terminations, Backoff.DEFAULT, NO_WAIT, metrics);
+    private final Settlement settlement = new Settlement(store, terminations, Backoff.DEFAULT, NO_WAIT, metrics, OUTAGE);
     private final LeaseKeeper keeper = new LeaseKeeper(store, null,
             new LeaseKeeper.Timing(LEASE, Duration.ofSeconds(15), Duration.ofSeconds(1)), metrics, clock::get);
     private final LeaseKeeper.Lease lease = keeper.open(ID, store.token, "gpu", 0, new Cancellation());
@@ -106,6 +110,41 @@ class SettlementTest {
                 .isBetween(Duration.ofSeconds(55), Duration.ofSeconds(65));
     }
 
+    /**
+     * A failure that is neither an outage nor permanent (a script error on a corrupt field) would repeat forever
+     * while the heartbeat keeps the lease: it gets a few tries, then the result is dropped for the reaper.
+     */
+    @Test
+    void aFailureThatIsNotAnOutageIsTriedAFewTimesNotForever() {
+        TaskStore broken = new FakeTaskStore(clock, LEASE) {
+            @Override
+            public synchronized Finish finish(io.swale.store.RunKey key, io.swale.store.RecordField field, long t,
+                    io.swale.record.NodeRecord record) {
+                finishes++;
+                throw new IllegalStateException("ERR user_script:12: Expected value but found invalid token");
+            }
+        };
+        Settlement s = new Settlement(broken, new Terminations(broken, (id, st) -> { }, l -> { }, Clock.systemUTC(),
+                metrics), Backoff.DEFAULT, NO_WAIT, metrics, OUTAGE);
+        s.settle(ID, claim(1, 3), "gpu", new OperatorResult.Succeeded(JsonNodeFactory.instance.objectNode()), false, 0,
+                lease);
+
+        assertThat(((FakeTaskStore) broken).finishes).isEqualTo(Settlement.OTHER_TRIES);
+        assertThat(metrics.count("settle-abandoned gpu")).isEqualTo(1);
+        assertThat(metrics.count("attempt gpu lost")).isEqualTo(1);
+    }
+
+    /** A lease that may have ended (and been reaped) is not settled at all: the instance is no longer ours. */
+    @Test
+    void noStepIsTriedOnceTheLeaseMayHaveEnded() {
+        clock.set(LEASE.toNanos());
+        settle(new OperatorResult.Succeeded(JsonNodeFactory.instance.objectNode()));
+
+        assertThat(store.finishes).isZero();
+        assertThat(store.written).isEmpty();
+        assertThat(metrics.count("settle-abandoned gpu")).isEqualTo(1);
+    }
+
     @Test
     void aPermanentFailureIsNotRetried() {
         TaskStore broken = new FakeTaskStore(clock, LEASE) {
@@ -117,7 +156,7 @@ class SettlementTest {
             }
         };
         Settlement s = new Settlement(broken, new Terminations(broken, (id, st) -> { }, l -> { }, Clock.systemUTC(),
-                metrics), Backoff.DEFAULT, NO_WAIT, metrics);
+                metrics), Backoff.DEFAULT, NO_WAIT, metrics, OUTAGE);
         assertThatThrownBy(() -> s.settle(ID, claim(1, 3), "gpu", new OperatorResult.Failed("no"), false, 0, lease))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(((FakeTaskStore) broken).finishes).isEqualTo(1);
@@ -130,7 +169,7 @@ class SettlementTest {
         FakeTaskStore cancelling = new FakeTaskStore(clock, LEASE);
         cancelling.state = "cancelling";
         Settlement s = new Settlement(cancelling, new Terminations(cancelling, (id, st) -> { }, l -> { },
-                Clock.systemUTC(), metrics), Backoff.DEFAULT, NO_WAIT, metrics);
+                Clock.systemUTC(), metrics), Backoff.DEFAULT, NO_WAIT, metrics, OUTAGE);
         // the run was cancelled while the attempt ran: its success ends the instance cancelled
         s.settle(ID, claim(1, 3), "gpu", new OperatorResult.Succeeded(JsonNodeFactory.instance.objectNode()), false, 0,
                 lease);

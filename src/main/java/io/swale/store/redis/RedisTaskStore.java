@@ -66,7 +66,9 @@ public final class RedisTaskStore implements TaskStore {
         List<String> k = List.of(keys.instances(key), keys.inputs(key), keys.run(key));
         return pipelined(scripts.submit, requests, r -> k,
                 r -> List.of(r.runId(), InstanceCodec.pending(r.instance()), TaskInputCodec.encode(r.input())),
-                r -> submitOutcome((String) r), q -> submit(key, q.runId(), q.instance(), q.input()));
+                r -> submitOutcome((String) r), q -> submit(key, q.runId(), q.instance(), q.input()), e -> {
+                    throw e;
+                });
     }
 
     /**
@@ -74,7 +76,8 @@ public final class RedisTaskStore implements TaskStore {
      * (Redis restarted and lost its scripts) sends that request alone through {@code alone}, which loads it.
      */
     private <R, T> List<T> pipelined(RedisScripts.Script script, List<R> requests, Function<R, List<String>> keysOf,
-            Function<R, List<String>> argsOf, Function<Object, T> outcome, Function<R, T> alone) {
+            Function<R, List<String>> argsOf, Function<Object, T> outcome, Function<R, T> alone,
+            Function<redis.clients.jedis.exceptions.JedisDataException, T> failed) {
         List<redis.clients.jedis.Response<Object>> responses = new ArrayList<>(requests.size());
         try (Jedis j = pool.getResource()) {
             redis.clients.jedis.Pipeline p = j.pipelined();
@@ -89,6 +92,8 @@ public final class RedisTaskStore implements TaskStore {
                 out.add(outcome.apply(responses.get(i).get()));
             } catch (redis.clients.jedis.exceptions.JedisNoScriptException e) {
                 out.add(alone.apply(requests.get(i)));
+            } catch (redis.clients.jedis.exceptions.JedisDataException e) {
+                out.add(failed.apply(e));
             }
         }
         return out;
@@ -118,7 +123,9 @@ public final class RedisTaskStore implements TaskStore {
         return pipelined(scripts.claim, requests,
                 r -> List.of(keys.instances(r.key()), keys.inputs(r.key()), keys.run(r.key())),
                 r -> List.of(r.runId(), lease, worker), r -> claimOutcome((List<?>) r),
-                q -> claim(q.key(), q.runId(), leaseMs, worker));
+                q -> claim(q.key(), q.runId(), leaseMs, worker),
+                // one instance the script cannot read must not fail the poll whose other claims are committed
+                e -> new Claim.Refused("error: " + e.getMessage()));
     }
 
     private static Claim claimOutcome(List<?> r) {
