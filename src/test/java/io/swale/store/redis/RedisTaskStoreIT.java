@@ -123,6 +123,25 @@ class RedisTaskStoreIT {
     }
 
     @Test
+    void anInstanceTheClaimScriptCannotReadRefusesOnlyItsOwnClaimOfAPoll() {
+        submit(1);
+        RunKey other = new RunKey("g" + SEQ.incrementAndGet(), Partition.of("q"));
+        String otherId = other.runId("m", 0);
+        tasks.submit(other, otherId, new PendingInstance("m", Optional.empty(), "h", 0, "default", 1), input("noop"));
+        try (var jedis = pool.getResource()) {
+            jedis.hset(new RedisKeys("t").instances(key), runId(), "{not json");
+        }
+
+        var claims = tasks.claimAll(java.util.List.of(new TaskStore.ClaimRequest(key, runId()),
+                new TaskStore.ClaimRequest(other, otherId)), 60_000, "w1");
+
+        // the other claim is committed in the same pipeline: it must reach its worker, not fail with the poll
+        assertThat(claims.get(0)).isInstanceOfSatisfying(TaskStore.Claim.Refused.class,
+                r -> assertThat(r.state()).startsWith("error: "));
+        assertThat(claims.get(1)).isInstanceOf(TaskStore.Claim.Claimed.class);
+    }
+
+    @Test
     void onlyOneClaimWinsAndAStaleTokenCannotSettle() {
         submit(2);
         TaskStore.Claim first = tasks.claim(key, runId(), 60_000, "w1");
