@@ -6,25 +6,25 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /** Validation of path, query and header parameters, each error naming its field. */
-final class Paths {
+public final class Paths {
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     private static final Pattern NAME = Pattern.compile("[a-z0-9_]+");
     private static final Pattern CHANNEL = Pattern.compile("events|triggers|pool\\.[a-z0-9_]+");
 
     private Paths() {}
 
-    static String name(String field, String value) {
+    public static String name(String field, String value) {
         if (value == null || !NAME.matcher(value).matches()) {
             throw new ApiErrors.BadRequest(field, "`" + value + "` is not a valid " + field + " name: it matches [a-z0-9_]+");
         }
         return value;
     }
 
-    static Partition partition(String value) {
+    public static Partition partition(String value) {
         return partition("partition", value);
     }
 
-    static Partition partition(String field, String value) {
+    public static Partition partition(String field, String value) {
         if (!Partition.isValid(value)) {
             throw new ApiErrors.BadRequest(field, "invalid partition key `" + value
                     + "`: a partition key is 1 to 16 characters of [A-Za-z0-9_]");

@@ -86,17 +86,7 @@ public class PoolViews {
         m.put("delayed", c.delayed());
         String topic = topics.pool(name);
         m.put("topic", topic);
-        try {
-            KafkaInspector.Lag lag = kafka.lag("swale-pool-" + name, topic);
-            m.put("lag", lag.lag());
-            m.put("consumed", lag.consumed());
-            m.put("deadLetters", kafka.count(SwaleTopics.deadLetter(topic)));
-        } catch (KafkaInspector.KafkaQueryException e) {
-            m.put("lag", null);
-            m.put("consumed", null);
-            m.put("deadLetters", null);
-            m.put("kafkaError", e.getMessage());
-        }
+        QueueViews.putGroupFigures(m, kafka, SwaleTopics.poolGroup(name), topic);
         return m;
     }
 }

@@ -35,7 +35,7 @@ public class QueueViews {
         out.add(view("triggers", topics.triggers(), ConsumerLagMonitor.TRIGGERS_GROUP));
         Map<String, PoolViews.Counts> counts = poolViews.counts();
         pools.pools().keySet().forEach(name -> {
-            Map<String, Object> m = view("pool." + name, topics.pool(name), "swale-pool-" + name);
+            Map<String, Object> m = view("pool." + name, topics.pool(name), SwaleTopics.poolGroup(name));
             PoolViews.Counts c = counts.getOrDefault(name, new PoolViews.Counts(0, 0, 0, 0));
             m.put("pending", c.pending());
             m.put("delayed", c.delayed());
@@ -50,6 +50,12 @@ public class QueueViews {
         m.put("queue", queue);
         m.put("topic", topic);
         m.put("group", group);
+        putGroupFigures(m, kafka, group, topic);
+        return m;
+    }
+
+    /** The group's lag and consumed count and the topic's dead letters, or why Kafka could not tell. */
+    static void putGroupFigures(Map<String, Object> m, KafkaInspector kafka, String group, String topic) {
         try {
             KafkaInspector.Lag lag = kafka.lag(group, topic);
             m.put("lag", lag.lag());
@@ -61,6 +67,5 @@ public class QueueViews {
             m.put("deadLetters", null);
             m.put("kafkaError", e.getMessage());
         }
-        return m;
     }
 }

@@ -14,6 +14,11 @@ public record SwaleTopics(String prefix) {
         return prefix + "pool." + pool;
     }
 
+    /** The consumer group of a pool's workers: one per pool, whatever the prefix, so lag reads find it. */
+    public static String poolGroup(String pool) {
+        return "swale-pool-" + pool;
+    }
+
     public static String deadLetter(String topic) {
         return topic + ".DLT";
     }

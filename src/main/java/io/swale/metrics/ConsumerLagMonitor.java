@@ -50,7 +50,7 @@ public final class ConsumerLagMonitor implements SmartLifecycle {
         Map<String, String> out = new LinkedHashMap<>();
         out.put(topics.events(), EVENTS_GROUP);
         out.put(topics.triggers(), TRIGGERS_GROUP);
-        pools.pools().keySet().forEach(p -> out.put(topics.pool(p), "swale-pool-" + p));
+        pools.pools().keySet().forEach(p -> out.put(topics.pool(p), SwaleTopics.poolGroup(p)));
         return out;
     }
 

@@ -93,7 +93,7 @@ public class PoolRole implements SmartLifecycle {
         poolTopics.ensure(pool);
         PoolWorker worker = new PoolWorker(pool, slots, tasks, runner, dispatcher, settings);
         long slotWaitMs = props.worker().slotWait().toMillis();
-        var listener = new DispatchListener(containers, topics.pool(pool), "swale-pool-" + pool,
+        var listener = new DispatchListener(containers, topics.pool(pool), SwaleTopics.poolGroup(pool),
                 props.worker().dispatchBatch(), worker, slotWaitMs);
         listener.start();
         served.put(pool, new Served(worker, listener));
