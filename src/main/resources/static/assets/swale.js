@@ -175,7 +175,7 @@
           dialog = h("dialog", { id: "token-dialog", "aria-labelledby": "token-title" });
           document.body.append(dialog);
         }
-        const input = h("input", { id: "token-input", type: "password", autocomplete: "current-password",
+        const input = h("input", { id: "token-input", type: "password", autocomplete: "off",
           placeholder: "swale.security.token", required: true, "aria-label": "operator token" });
         const problem = h("p", { class: "problem", id: "token-problem", role: "alert" });
         const readOnly = session.readsNeedToken ? null

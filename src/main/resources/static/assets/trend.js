@@ -14,7 +14,7 @@
   const fmt = (ms) => (ms < 1000 ? ms + " ms" : ms < 60000 ? (ms / 1000).toFixed(ms < 10000 ? 1 : 0) + " s" : S.duration(ms));
 
   function series(data, node) {
-    return data.runs.map((r) => ({ partition: r.partition, d: r.nodes[node] || null }));
+    return data.runs.map((r) => ({ partition: r.partition, d: Object.hasOwn(r.nodes, node) ? r.nodes[node] : null }));
   }
 
   function chart(data, node) {
