@@ -244,7 +244,11 @@ class ConsoleApiIT extends IntegrationTest {
         });
 
         assertField(api.get("/api/v1/dead-letters/pool.default/page?cursor=zz"), 400, "cursor");
-        assertField(api.get("/api/v1/dead-letters/pool.default/page?limit=501"), 400, "limit");
+        assertField(api.get("/api/v1/dead-letters/pool.default/page?limit=101"), 400, "limit");
+        assertField(api.get("/api/v1/dead-letters/pool.default/page?limit=0"), 400, "limit");
+        SwaleClient.Response widest = api.get("/api/v1/dead-letters/pool.default/page?limit=100");
+        assertThat(widest.status()).isEqualTo(200);
+        assertThat(widest.body().get("partial").isBoolean()).isTrue();
         assertField(api.get("/api/v1/dead-letters/nosuch/page"), 400, "channel");
     }
 
