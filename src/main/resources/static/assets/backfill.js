@@ -63,8 +63,8 @@
       ];
     };
 
-    async function send(dryRun) {
-      const body = { ...(dryRun ? request() : planned), dryRun };
+    async function send(req, dryRun) {
+      const body = { ...req, dryRun };
       const r = await S.post(path + "/backfill", body);
       if (!r.ok) {
         S.outcome("error", (dryRun ? "Preview" : "Backfill") + " refused: " + ((r.body && r.body.detail) || "HTTP " + r.status));
@@ -76,17 +76,21 @@
 
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
-      const answer = await send(true);
-      planned = answer ? request() : null;
-      start.disabled = !answer || !answer.plan.some((s) => s.action !== "skip");
-      if (answer) S.outcome("info", "Dry run: nothing was started.");
+      // the request previewed, read before it is sent: an edit during the preview is not started unpreviewed
+      const req = request();
+      const answer = await send(req, true);
+      const edited = JSON.stringify(request()) !== JSON.stringify(req);
+      planned = answer && !edited ? req : null;
+      start.disabled = !planned || !answer.plan.some((s) => s.action !== "skip");
+      if (answer) S.outcome("info", edited ? "The form changed during the preview: preview again to start it."
+        : "Dry run: nothing was started.");
     });
     start.addEventListener("click", async () => {
       if (!planned) return;
       const ok = await S.confirmAction("Start this backfill?", "Every partition from " + planned.from + " to " + planned.to
         + " the preview lists as start or rerun is sent now.", "Start backfill");
       if (!ok) { S.outcome("info", "Backfill not sent."); return; }
-      const answer = await send(false);
+      const answer = await send(planned, false);
       if (answer) {
         S.outcome("ok", "Backfill sent: " + answer.started.length + " run(s) started, " + answer.reruns.length + " rerun(s).");
         start.disabled = true;

@@ -152,7 +152,7 @@
 
     for (const n of nodes) {
       const p = pos.get(n.name);
-      const cell = (states && states[n.name]) || null;
+      const cell = (states && Object.hasOwn(states, n.name) && states[n.name]) || null;
       const state = cell ? window.Swale.shown(cell.state, cell.instance) : "none";
       const glyph = GLYPH[state] || "";
       const g = h("svg:g", { class: "node s-" + state, dataset: { node: n.name, state } },

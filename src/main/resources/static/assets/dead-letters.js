@@ -90,7 +90,12 @@
         const page = await S.get("/dead-letters/" + encodeURIComponent(channel) + "/page?limit=" + PAGE
           + (cursor ? "&cursor=" + encodeURIComponent(cursor) : ""));
         const first = (cursors.length - 1) * PAGE;
-        box.replaceChildren(...(page.letters.length ? page.letters.map(row) : [h("p", { class: "muted" }, "No dead letter.")]));
+        // a read cut short by its deadline is not an empty channel: say so rather than "No dead letter."
+        const cut = page.partial ? h("p", { class: "problem partial", role: "status" }, page.letters.length
+          ? "Kafka answered slowly: this page may be short. Reload, or go on with next ›."
+          : "Kafka answered slowly: no letter was read in time (swale.ops.kafka-timeout). Reload to try again.") : null;
+        box.replaceChildren(...(page.letters.length ? page.letters.map(row)
+          : cut ? [] : [h("p", { class: "muted" }, "No dead letter.")]), ...(cut ? [cut] : []));
         pager.replaceChildren(
           h("button", { class: "button small newer", disabled: cursors.length === 1,
             onclick: () => { cursors.pop(); letters(); } }, "‹ previous"),

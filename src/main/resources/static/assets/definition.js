@@ -41,7 +41,9 @@
             e.reason ? h("span", { class: "muted small" }, " — " + e.reason) : null)))
           : h("p", { class: "muted" }, "No history recorded yet (it starts with the next publish)."));
       } catch (e) {
-        S.failure(document.getElementById("adoption"), e);
+        // the source may hold credentials, so it needs the token even where other reads do not
+        S.failure(document.getElementById("adoption"), e.status === 401
+          ? new Error("The definition source needs the operator token: sign in (top right) to read it.") : e);
       }
     }
     S.onLive((type, data) => { if (type === "graph" && data.graph === graph) load(); });

@@ -59,7 +59,7 @@
       h("th", { class: "part", scope: "row" }, h("a", { href: S.runHref(graph, r.partition) }, r.partition)),
       h("td", { class: "run-state" }, S.badge(r.state)),
       g.nodes.map((n) => {
-        const c = r.cells[n.name];
+        const c = Object.hasOwn(r.cells, n.name) ? r.cells[n.name] : null;
         if (!c) return h("td", { class: "cell-td" }, h("span", { class: "cell s-none", title: n.name + ": not in this run's definition" }));
         const state = S.shown(c.state, c.instance);
         return h("td", { class: "cell-td", dataset: { node: n.name, state } },

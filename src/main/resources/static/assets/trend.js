@@ -1,4 +1,4 @@
-/* Durations on the graph page: a node's run time over the graph's last N runs as a line chart, and the
+/* Durations on the graph page: a node's run time over the runs of the graph's newest N partitions as a line chart, and the
  * slowest nodes with a sparkline each (click one to chart it). */
 (function () {
   "use strict";
@@ -14,7 +14,7 @@
   const fmt = (ms) => (ms < 1000 ? ms + " ms" : ms < 60000 ? (ms / 1000).toFixed(ms < 10000 ? 1 : 0) + " s" : S.duration(ms));
 
   function series(data, node) {
-    return data.runs.map((r) => ({ partition: r.partition, d: r.nodes[node] || null }));
+    return data.runs.map((r) => ({ partition: r.partition, d: Object.hasOwn(r.nodes, node) ? r.nodes[node] : null }));
   }
 
   function chart(data, node) {
@@ -26,7 +26,7 @@
     const y = (ms) => PAD_T + (H - PAD_T - PAD_B) * (1 - ms / max);
     const line = pts.map((p, i) => (p.d ? [x(i), y(p.d.ms)] : null)).filter(Boolean);
     const svg = h("svg:svg", { class: "trend", viewBox: "0 0 " + W + " " + H, role: "img", dataset: { node },
-      "aria-label": "run time of " + node + " over the last " + pts.length + " runs" },
+      "aria-label": "run time of " + node + " over the newest " + pts.length + " partitions" },
       h("svg:line", { x1: PAD_L, y1: PAD_T, x2: PAD_L, y2: H - PAD_B, class: "axis" }),
       h("svg:line", { x1: PAD_L, y1: H - PAD_B, x2: W - PAD_R, y2: H - PAD_B, class: "axis" }),
       h("svg:text", { x: PAD_L - 6, y: PAD_T + 4, class: "tick", "text-anchor": "end" }, fmt(max)),
@@ -56,7 +56,7 @@
     const form = document.getElementById("trend-form");
     const nodeSelect = h("select", { id: "trend-node", "aria-label": "node" });
     const runsSelect = h("select", { id: "trend-runs", "aria-label": "runs" },
-      [10, 30, 100, 200].map((n) => h("option", { value: n, selected: n === 30 }, "last " + n + " runs")));
+      [10, 30, 100, 200].map((n) => h("option", { value: n, selected: n === 30 }, "newest " + n + " partitions")));
     form.replaceChildren(nodeSelect, runsSelect);
     let data = null, node = null;
 

@@ -95,15 +95,17 @@ public class DeadLettersController {
     @Operation(summary = "One page of a channel's dead letters, oldest first, continuing from `cursor`: every letter "
             + "is reachable, however many the topic holds")
     @ApiResponse(responseCode = "200", description = "`{\"channel\",\"topic\",\"total\",\"letters\":[letter…],"
-            + "\"next\"}`: pass `next` as `cursor` for the following page; null after the last one")
+            + "\"next\",\"partial\"}`: pass `next` as `cursor` for the following page; null after the last one. `partial`: "
+            + "the read deadline (swale.ops.kafka-timeout) passed before every partition was read; the page may be short "
+            + "or empty and `next` continues where it stopped")
     @ApiResponse(responseCode = "400", ref = OpenApiConfiguration.BAD_REQUEST)
     @ApiResponse(responseCode = "404", ref = OpenApiConfiguration.NOT_FOUND)
     @ApiResponse(responseCode = "503", ref = OpenApiConfiguration.UNAVAILABLE)
     public Map<String, Object> page(@PathVariable String channel,
             @Parameter(description = "`<partition>:<offset>,…` as a previous page's `next`; absent: the oldest letters")
             @RequestParam Optional<String> cursor,
-            @Parameter(description = "1 to 500") @RequestParam(defaultValue = "50") int limit) {
-        Paths.limit(limit, 500);
+            @Parameter(description = "1 to 100") @RequestParam(defaultValue = "50") int limit) {
+        Paths.limit(limit, 100);
         String topic = topic(Paths.channel(channel));
         Map<Integer, Long> from = cursor.map(DeadLettersController::cursor).orElse(Map.of());
         DeadLetterBrowser.Page page = browser.page(topic, from, limit)
@@ -114,6 +116,7 @@ public class DeadLettersController {
         out.put("total", kafka.count(topic));
         out.put("letters", page.letters().stream().map(DeadLettersController::view).toList());
         out.put("next", page.more() ? cursor(page.next()) : null);
+        out.put("partial", page.partial());
         return out;
     }
 

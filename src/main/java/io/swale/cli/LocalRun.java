@@ -34,7 +34,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * started, and each node printed once when its record appears.
  *
  * <p>Ctrl-C (SIGINT, or SIGTERM) cancels the run through the cancel path, waits for its running attempts to
- * stop, and only then closes the application and the embedded servers and exits 130 (143 on SIGTERM). The
+ * stop, and only then closes the application and the embedded servers and exits 130 (143 on SIGTERM); a second
+ * signal exits at once. The
  * signals are handled here ({@link Interrupts}) and Spring's shutdown hook is off, so that no shutdown hook
  * stops Redis, Kafka or the pool role before the cancel reached the run.
  */
@@ -52,6 +53,8 @@ final class LocalRun {
     private RunKey key;
     private boolean closed;
     private volatile boolean interrupted;
+    /** Signals received; guarded by {@link #lock}. */
+    private int signals;
 
     LocalRun(PrintWriter out, int concurrency) {
         this.out = out;
@@ -104,16 +107,29 @@ final class LocalRun {
         }
     }
 
-    /** On the signal's thread: cancel the run, wait for its attempts to stop, close everything, exit. */
+    /**
+     * On the signal's thread: cancel the run, wait for its attempts to stop, close everything, exit. A second
+     * signal exits at once: the JVM's shutdown hooks still run (embedded-redis kills its redis-server in one), the
+     * wait for the cancel and the closing of the application are skipped. A third one halts without the hooks.
+     */
     private void interrupt(int exitCode) {
+        int signals;
         synchronized (lock) {
-            if (interrupted) {
-                return;
-            }
+            signals = ++this.signals;
             interrupted = true;
         }
-        cancelAndClose();
-        System.exit(exitCode);
+        if (signals == 2) {
+            out.println("interrupted again: exiting now, without waiting for the cancel");
+            out.flush();
+            System.exit(exitCode);
+        }
+        if (signals > 2) {
+            Runtime.getRuntime().halt(exitCode);
+        }
+        if (signals == 1) {
+            cancelAndClose();
+            System.exit(exitCode);
+        }
     }
 
     private void cancelAndClose() {

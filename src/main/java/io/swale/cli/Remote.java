@@ -52,6 +52,11 @@ final class Remote {
         return send(b);
     }
 
+    /** A GET answered within {@code timeout}; an unreachable service is the caller's to judge (a wait keeps polling). */
+    Answer fetch(String path, Duration timeout) throws IOException, InterruptedException {
+        return answer(HTTP.send(request(path).timeout(timeout).GET().build(), HttpResponse.BodyHandlers.ofByteArray()));
+    }
+
     private HttpRequest.Builder request(String path) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url.replaceAll("/+$", "") + path))
                 .timeout(Duration.ofSeconds(60)).header("Accept", "application/json");
@@ -63,21 +68,24 @@ final class Remote {
 
     private Answer send(HttpRequest.Builder request) {
         try {
-            HttpResponse<byte[]> r = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-            JsonNode body = null;
-            if (r.body().length > 0) {
-                try {
-                    body = RecordCodec.JSON.readTree(r.body());
-                } catch (RuntimeException e) {
-                    body = tools.jackson.databind.node.JsonNodeFactory.instance.stringNode(new String(r.body()));
-                }
-            }
-            return new Answer(r.statusCode(), body);
+            return answer(HTTP.send(request.build(), HttpResponse.BodyHandlers.ofByteArray()));
         } catch (IOException e) {
             throw new IllegalStateException("cannot reach " + url + ": " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         }
+    }
+
+    private static Answer answer(HttpResponse<byte[]> r) {
+        JsonNode body = null;
+        if (r.body().length > 0) {
+            try {
+                body = RecordCodec.JSON.readTree(r.body());
+            } catch (RuntimeException e) {
+                body = tools.jackson.databind.node.JsonNodeFactory.instance.stringNode(new String(r.body()));
+            }
+        }
+        return new Answer(r.statusCode(), body);
     }
 }

@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
  * each node's record as it lands; exit 0 when the run completes, 1 when it fails, 130 when Ctrl-C cancelled it.
  */
 @Command(name = "run", description = "Run a graph once on embedded Kafka and Redis, printing each node's record. "
-        + "Ctrl-C cancels the run (its running attempts are stopped) and exits 130.",
+        + "Ctrl-C cancels the run (its running attempts are stopped) and exits 130; a second Ctrl-C exits at once.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the run completed", "1:the run failed, or the definition is invalid", "2:bad arguments",
                 "130:interrupted (Ctrl-C): the run was cancelled", "143:terminated (SIGTERM): the run was cancelled"})

@@ -2,6 +2,7 @@ package io.swale.cli;
 
 import io.swale.definition.Durations;
 import io.swale.definition.InvalidDurationException;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,12 +20,14 @@ import tools.jackson.databind.JsonNode;
 final class WaitOptions {
     // the exit codes of start and rerun, for their help (annotation values must be constants)
     static final String EXIT_OK = "0:the request was applied; with --wait, every run complete";
-    static final String EXIT_FAILED = "1:refused or failed; with --wait, a run failed";
+    static final String EXIT_FAILED = "1:refused or failed; with --wait, a run failed or the service refused a poll (4xx)";
     static final String EXIT_USAGE = "2:bad arguments";
     static final String EXIT_CANCELLED = "3:with --wait, a run was cancelled";
     static final String EXIT_TIMED_OUT = "4:--timeout passed first (the runs go on)";
     static final String EXIT_INTERRUPTED = "130:interrupted (Ctrl-C); the runs go on";
     private static final long POLL_MS = 500;
+    /** The longest one poll may take; less when the timeout is nearer. */
+    static final Duration MAX_REQUEST = Duration.ofSeconds(60);
 
     @Option(names = "--wait", description = "wait until the run settles and exit by its outcome (see exit codes)")
     boolean wait;
@@ -56,18 +59,38 @@ final class WaitOptions {
     /** Polls the runs of {@code partitions} until none is active or the timeout passes. */
     int await(CommandSpec spec, Remote remote, String graph, List<String> partitions, Optional<Duration> limit) {
         PrintWriter out = spec.commandLine().getOut();
-        long deadline = limit.map(d -> System.nanoTime() + d.toNanos()).orElse(Long.MAX_VALUE);
+        // only read when limit is present
+        long deadline = limit.map(d -> System.nanoTime() + d.toNanos()).orElse(0L);
         List<String> waiting = new ArrayList<>(partitions);
         boolean failed = false;
         boolean cancelled = false;
+        PrintWriter err = spec.commandLine().getErr();
+        String problem = null;
         while (true) {
             for (var it = waiting.iterator(); it.hasNext(); ) {
                 String partition = it.next();
-                Remote.Answer a = remote.get("/api/v1/graphs/" + graph + "/runs/" + partition);
-                if (!a.ok()) {
-                    spec.commandLine().getErr().println("error: " + a.detail());
-                    return SwaleCli.FAILED;
+                Remote.Answer a;
+                try {
+                    a = remote.fetch("/api/v1/graphs/" + graph + "/runs/" + partition,
+                            requestTimeout(limit.map(l -> Duration.ofNanos(deadline - System.nanoTime()))));
+                } catch (IOException e) {
+                    problem = passing(err, problem, "cannot reach the service (" + e.getClass().getSimpleName()
+                            + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
+                    continue;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return SwaleCli.INTERRUPTED;
                 }
+                if (!a.ok()) {
+                    if (!transientStatus(a.status())) {
+                        err.println("error: " + a.detail());
+                        return SwaleCli.FAILED;
+                    }
+                    String detail = a.detail().startsWith("HTTP ") ? a.detail() : "HTTP " + a.status() + ": " + a.detail();
+                    problem = passing(err, problem, detail.length() > 200 ? detail.substring(0, 200) + "…" : detail);
+                    continue;
+                }
+                problem = null;
                 String state = a.body().path("state").asString("");
                 if (state.equals("active")) {
                     continue;
@@ -87,8 +110,8 @@ final class WaitOptions {
             if (waiting.isEmpty()) {
                 return failed ? SwaleCli.FAILED : cancelled ? SwaleCli.CANCELLED : SwaleCli.OK;
             }
-            if (System.nanoTime() - deadline >= 0) {
-                spec.commandLine().getErr().println("timed out after " + timeout + ": still active: "
+            if (limit.isPresent() && System.nanoTime() - deadline >= 0) {
+                err.println("timed out after " + timeout + ": still active: "
                         + String.join(" ", waiting.stream().map(p -> graph + "/" + p).toList()));
                 return SwaleCli.TIMED_OUT;
             }
@@ -99,5 +122,25 @@ final class WaitOptions {
                 return SwaleCli.INTERRUPTED;
             }
         }
+    }
+
+    /** A poll answered so is the service's passing trouble (restart, overload): the wait goes on. */
+    static boolean transientStatus(int status) {
+        return status >= 500 || status == 408 || status == 429;
+    }
+
+    /** At most {@link #MAX_REQUEST}, and no longer than the time {@code left} (at least a millisecond, which HTTP needs). */
+    static Duration requestTimeout(Optional<Duration> left) {
+        return left.map(l -> l.compareTo(MAX_REQUEST) >= 0 ? MAX_REQUEST
+                : l.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : l).orElse(MAX_REQUEST);
+    }
+
+    /** Says once on stderr that polls fail and the wait goes on; a new kind of failure is said again. */
+    private static String passing(PrintWriter err, String previous, String problem) {
+        if (!problem.equals(previous)) {
+            err.println("still waiting: " + problem);
+            err.flush();
+        }
+        return problem;
     }
 }

@@ -62,9 +62,10 @@ public final class DeadLetterBrowser {
     /**
      * One page of letters, continuing where {@code from} (next offset per partition) left off, merged across
      * partitions by enqueue time; {@code next} continues after the page. Every letter is reachable, however
-     * many the topic holds.
+     * many the topic holds. {@code partial}: the read deadline passed before every partition was read, so the
+     * page may be short, even empty, though letters remain.
      */
-    public record Page(List<DeadLetter> letters, Map<Integer, Long> next, boolean more) {}
+    public record Page(List<DeadLetter> letters, Map<Integer, Long> next, boolean more, boolean partial) {}
 
     /** A page of {@code limit} letters from the cursor {@code from} (partition → next offset; absent: earliest). */
     public Optional<Page> page(String topic, Map<Integer, Long> from, int limit) {
@@ -84,7 +85,7 @@ public final class DeadLetterBrowser {
             }
         });
         List<DeadLetter> read = new ArrayList<>();
-        read(starts, ends, limit, read);
+        boolean partial = !read(starts, ends, limit, read);
         // A k-way merge of each partition's letters in offset order: what a page takes of a partition is
         // always a prefix of it, so the cursor never skips a letter even when timestamps go backwards.
         Map<Integer, ArrayDeque<DeadLetter>> heads = new TreeMap<>();
@@ -109,7 +110,7 @@ public final class DeadLetterBrowser {
         for (Map.Entry<TopicPartition, Long> e : ends.entrySet()) {
             more |= next.get(e.getKey().partition()) < e.getValue();
         }
-        return Optional.of(new Page(out, next, more));
+        return Optional.of(new Page(out, next, more, partial));
     }
 
     /** The letter at one partition and offset of a topic. */
@@ -125,9 +126,10 @@ public final class DeadLetterBrowser {
         return out.stream().filter(l -> l.offset() == offset).findFirst();
     }
 
-    private void read(Map<TopicPartition, Long> starts, Map<TopicPartition, Long> ends, int limit, List<DeadLetter> out) {
+    /** Reads into {@code out}; false when the deadline passed before every partition was read. */
+    private boolean read(Map<TopicPartition, Long> starts, Map<TopicPartition, Long> ends, int limit, List<DeadLetter> out) {
         if (starts.isEmpty()) {
-            return;
+            return true;
         }
         Map<String, Object> config = new HashMap<>(consumerConfig);
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
@@ -157,6 +159,7 @@ public final class DeadLetterBrowser {
                     }
                 }
             }
+            return remaining.isEmpty();
         }
     }
 

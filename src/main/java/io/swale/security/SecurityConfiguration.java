@@ -24,7 +24,7 @@ import org.springframework.security.web.authentication.AnonymousAuthenticationFi
 /**
  * Outside the {@code local} profile, mutating endpoints and every Actuator endpoint but health need
  * {@code Authorization: Bearer <swale.security.token>}; reads of the admin API stay open unless
- * {@code swale.security.anonymous-reads=false}; the OpenAPI document, health, the dashboard's static files
+ * {@code swale.security.anonymous-reads=false}, except a definition's published source, which always needs the token; the OpenAPI document, health, the dashboard's static files
  * and its session probe stay open. Without a token the application refuses to start unless {@code swale.security.open=true}.
  * The local profile (bound to 127.0.0.1) is open.
  */
@@ -35,6 +35,8 @@ public class SecurityConfiguration {
     private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
     /** Tells the dashboard whether it needs the token; answers without one. */
     public static final String SESSION = "/api/v1/dashboard/session";
+    /** The published definition text: operators may put literal credentials in it, so it needs the token even where reads are open. */
+    public static final String DEFINITION_SOURCE = "/api/v1/dashboard/graphs/*/definition";
 
     @Bean
     SecurityFilterChain swaleSecurity(HttpSecurity http, SwaleSecurityProperties props, Environment env) throws Exception {
@@ -64,6 +66,7 @@ public class SecurityConfiguration {
                         .requestMatchers(HttpMethod.GET, "/", "/*.html", "/assets/**").permitAll()
                         .requestMatchers(HttpMethod.GET, SESSION, "/v3/api-docs", "/v3/api-docs/**",
                                 "/swagger-ui.html", "/swagger-ui/**").permitAll()
+                        .requestMatchers(DEFINITION_SOURCE).authenticated()
                         .requestMatchers(HttpMethod.GET, "/api/**").access(reads(props))
                         .requestMatchers(HttpMethod.HEAD, "/api/**").access(reads(props))
                         .requestMatchers("/error").permitAll()

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.time.Duration;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class CliTest {
@@ -61,5 +63,28 @@ class CliTest {
         StringWriter out = new StringWriter();
         SwaleCli.execute(new String[] {"--help"}, new PrintWriter(out), new PrintWriter(new StringWriter()));
         assertThat(out.toString()).contains("Exit codes:").containsPattern("130 +interrupted");
+    }
+
+    /** A wait outlives a restart or an overload of the service; a refusal (wrong token, unknown run) ends it. */
+    @Test
+    void aWaitPollsThroughServerErrorsAndStopsAtARefusal() {
+        assertThat(WaitOptions.transientStatus(500)).isTrue();
+        assertThat(WaitOptions.transientStatus(503)).isTrue();
+        assertThat(WaitOptions.transientStatus(429)).isTrue();
+        assertThat(WaitOptions.transientStatus(408)).isTrue();
+        assertThat(WaitOptions.transientStatus(401)).isFalse();
+        assertThat(WaitOptions.transientStatus(404)).isFalse();
+        assertThat(WaitOptions.transientStatus(400)).isFalse();
+    }
+
+    @Test
+    void eachPollTakesAtMostAMinuteAndNoLongerThanTheTimeLeft() {
+        assertThat(WaitOptions.requestTimeout(Optional.empty())).isEqualTo(Duration.ofSeconds(60));
+        assertThat(WaitOptions.requestTimeout(Optional.of(Duration.ofHours(2))))
+                .isEqualTo(Duration.ofSeconds(60));
+        assertThat(WaitOptions.requestTimeout(Optional.of(Duration.ofSeconds(7))))
+                .isEqualTo(Duration.ofSeconds(7));
+        assertThat(WaitOptions.requestTimeout(Optional.of(Duration.ofSeconds(-3))))
+                .isEqualTo(Duration.ofMillis(1));
     }
 }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.swale.definition.DefinitionHash;
+import io.swale.kafka.DeadLetterBrowser;
+import io.swale.kafka.KafkaInspector;
 import io.swale.periodic.SyncService;
 import io.swale.store.DefinitionStore;
 import io.swale.store.DefinitionStore.StoredText;
@@ -13,10 +15,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -31,6 +35,15 @@ class ConsoleApiIT extends IntegrationTest {
 
     @Autowired
     SyncService sync;
+
+    @Autowired
+    DeadLetterBrowser deadLetters;
+
+    @Autowired
+    KafkaInspector inspector;
+
+    @Autowired
+    KafkaProperties kafka;
 
     /** flaky fails its first attempt (exit 75, temporary) and succeeds on its retry; after follows it. */
     static String retriedOnce(String g, Path marker) {
@@ -243,8 +256,23 @@ class ConsoleApiIT extends IntegrationTest {
             }
         });
 
+        // A read its deadline cuts short says so (partial) and keeps the cursor where it was: nothing is skipped.
+        String topic = api.get("/api/v1/dead-letters/pool.default/page?limit=1").body().get("topic").asString();
+        DeadLetterBrowser.Page cut = new DeadLetterBrowser(kafka.buildConsumerProperties(), inspector, Duration.ZERO)
+                .page(topic, Map.of(), 5).orElseThrow();
+        assertThat(cut.partial()).isTrue();
+        assertThat(cut.letters()).isEmpty();
+        assertThat(cut.more()).isTrue();
+        DeadLetterBrowser.Page whole = deadLetters.page(topic, Map.of(), 5).orElseThrow();
+        assertThat(whole.partial()).isFalse();
+        assertThat(whole.letters()).isNotEmpty();
+
         assertField(api.get("/api/v1/dead-letters/pool.default/page?cursor=zz"), 400, "cursor");
-        assertField(api.get("/api/v1/dead-letters/pool.default/page?limit=501"), 400, "limit");
+        assertField(api.get("/api/v1/dead-letters/pool.default/page?limit=101"), 400, "limit");
+        assertField(api.get("/api/v1/dead-letters/pool.default/page?limit=0"), 400, "limit");
+        SwaleClient.Response widest = api.get("/api/v1/dead-letters/pool.default/page?limit=100");
+        assertThat(widest.status()).isEqualTo(200);
+        assertThat(widest.body().get("partial").isBoolean()).isTrue();
         assertField(api.get("/api/v1/dead-letters/nosuch/page"), 400, "channel");
     }
 

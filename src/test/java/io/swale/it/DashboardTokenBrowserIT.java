@@ -12,7 +12,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 /**
  * Outside local mode (the properties of {@link SecurityIT}, so the context is shared): the dashboard asks for
  * the operator token once per tab, refuses a wrong one, sends the right one with every action, and offers
- * read-only viewing, asking again when an action needs the token.
+ * read-only viewing, asking again when an action or the definition source needs the token.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "swale.embedded=true", "swale.local-profile=false", "swale.security.token=s3cret-token",
@@ -79,6 +79,15 @@ class DashboardTokenBrowserIT {
             browser.click("#token-dialog button.read-only");
             browser.waitUntil("the graph is shown read-only", LIVE, () -> browser.present("#dag g.node[data-node='n0']"));
             assertThat(browser.attribute("#auth", "data-state")).contains("read-only");
+
+            // The definition source needs the token even read-only: the page asks, and says why when declined.
+            browser.open("definition.html?graph=" + g);
+            browser.waitUntil("the source asks for the token", LIVE, () -> browser.present("#token-dialog[open]"));
+            browser.click("#token-dialog button.read-only");
+            browser.waitUntil("the page says the source needs the token", LIVE,
+                    () -> browser.text("#adoption").contains("needs the operator token"));
+            assertThat(browser.text("#source")).doesNotContain("noop");
+            browser.open("graph.html?graph=" + g);
 
             // The action is refused without the token (401): the dialog comes back, and the action goes through after it.
             browser.waitUntil("the start form is ready", LIVE, () -> browser.present("#start-partition"));

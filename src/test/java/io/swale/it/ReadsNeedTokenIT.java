@@ -40,6 +40,7 @@ class ReadsNeedTokenIT {
         assertThat(api.getWith("/api/v1/dashboard/session", BEARER).body().get("authenticated").asBoolean()).isTrue();
         assertThat(api.get("/").status()).isEqualTo(200);
         assertThat(api.get("/assets/swale.js").status()).isEqualTo(200);
+        assertThat(api.get("/assets/auth.js").status()).isEqualTo(200);
         assertThat(api.get("/actuator/health").status()).isEqualTo(200);
 
         try (Browser browser = Browser.start(port)) {

@@ -45,6 +45,15 @@ class SecurityIT {
                 .isEqualTo(200);
 
         assertThat(api.get("/api/v1/graphs").status()).isEqualTo(200);
+        // reads are open, but a definition's source may hold credentials: it needs the token
+        SwaleClient.Response source = api.get("/api/v1/dashboard/graphs/" + g + "/definition");
+        assertThat(source.status()).isEqualTo(401);
+        assertThat(source.body().toString()).doesNotContain("noop");
+        assertThat(api.getWith("/api/v1/dashboard/graphs/" + g + "/definition", WRONG).status()).isEqualTo(401);
+        SwaleClient.Response withToken = api.getWith("/api/v1/dashboard/graphs/" + g + "/definition", BEARER);
+        assertThat(withToken.status()).isEqualTo(200);
+        assertThat(withToken.body().path("source").path("text").asString()).isEqualTo(Graphs.chain(g, 1));
+        assertThat(api.get("/api/v1/graphs/" + g).status()).isEqualTo(200);
         assertThat(api.get("/v3/api-docs").status()).isEqualTo(200);
         assertThat(api.get("/actuator/health").status()).isEqualTo(200);
         assertThat(api.get("/actuator/health/readiness").status()).isEqualTo(200);

@@ -21,12 +21,12 @@ import org.springframework.stereotype.Component;
 
 /**
  * Assets across graphs, from the adopted definitions: which graph and node produces each, the assets it is
- * made from, which nodes consume it, and its newest record (the newest of the producer's latest runs in which
- * the producing node has one).
+ * made from, which nodes consume it, and its newest record: its record in the newest partition (highest key, not
+ * the most recently run) among the producer's {@link #LOOKBACK} newest in which the producing node has one.
  */
 @Component
 public class AssetLineage {
-    /** How many of a producer's newest runs are read to find each asset's newest record. */
+    /** How many of a producer's newest partitions (highest keys) are read to find each asset's newest record. */
     static final int LOOKBACK = 10;
 
     private final DefinitionStore definitions;

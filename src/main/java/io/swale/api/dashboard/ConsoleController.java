@@ -57,7 +57,8 @@ public class ConsoleController {
         return timeline.timeline(Names.graph(graph), Names.partition(partition));
     }
 
-    @Operation(summary = "Dashboard: each node's run time over the graph's last `runs` runs, oldest first")
+    @Operation(summary = "Dashboard: each node's run time over the runs of the graph's `runs` newest partitions "
+            + "(highest keys, not the most recently run), oldest first")
     @ApiResponse(responseCode = "400", ref = OpenApiConfiguration.BAD_REQUEST)
     @ApiResponse(responseCode = "404", ref = OpenApiConfiguration.NOT_FOUND)
     @GetMapping("/graphs/{graph}/durations")
@@ -70,7 +71,7 @@ public class ConsoleController {
     }
 
     @Operation(summary = "Dashboard: every asset of the adopted graphs with its producer, its consumers and its "
-            + "newest record; the graph-to-graph edges they make")
+            + "record in the newest partition (of the producer's 10 newest) that has one; the graph-to-graph edges they make")
     @GetMapping("/assets")
     public Map<String, Object> assets() {
         return lineage.lineage();

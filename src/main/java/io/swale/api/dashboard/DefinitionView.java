@@ -20,7 +20,8 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class DefinitionView {
-    static final int HISTORY = 50;
+    /** The whole history the store keeps (RedisDefinitionStore caps it at 100). */
+    static final int HISTORY = 100;
     private final DefinitionStore definitions;
 
     public DefinitionView(DefinitionStore definitions) {

@@ -24,7 +24,8 @@ import java.util.Set;
 import org.springframework.stereotype.Component;
 
 /**
- * How long each node ran over a graph's last N runs: per run (oldest first) and node, the run time of the
+ * How long each node ran over the runs of a graph's newest N partitions (highest keys, not the most recently run):
+ * per run (oldest partition first) and node, the run time of the
  * attempt that wrote the node's current record (from its instance's start to the record's termination). One
  * pipelined read of N runs; no history is scanned.
  */
