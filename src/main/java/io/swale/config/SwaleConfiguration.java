@@ -12,6 +12,7 @@ import io.swale.kafka.KafkaDispatcher;
 import io.swale.kafka.KafkaEventPublisher;
 import io.swale.kafka.KafkaTriggerPublisher;
 import io.swale.kafka.ListenerContainers;
+import io.swale.kafka.ListenerFailure;
 import io.swale.kafka.PoolTopics;
 import io.swale.kafka.SwaleTopics;
 import io.swale.metrics.MicrometerSwaleMetrics;
@@ -240,7 +241,7 @@ public class SwaleConfiguration {
 
     @Bean
     RepairFailures repairFailures(RunStore runs, SwaleMetrics metrics, Clock clock) {
-        return new RepairFailures(runs, metrics, clock);
+        return new RepairFailures(runs, metrics, clock, ListenerFailure::isOutage);
     }
 
     @Bean

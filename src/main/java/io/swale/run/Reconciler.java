@@ -31,7 +31,6 @@ public final class Reconciler {
     private static final int BATCH = 200;
     private static final String PASS = "reconciler";
 
-
     private final RunStore runs;
     private final TaskStore tasks;
     private final GraphRuns graphRuns;
@@ -89,6 +88,7 @@ public final class Reconciler {
                                 runs.clearRepairError(f.key());
                             }
                         } catch (RuntimeException e) {
+                            failures.rethrowOutage(e);
                             tally.failed++;
                             failures.failed(PASS, f.key(), Optional.empty(), Optional.empty(), e);
                         }

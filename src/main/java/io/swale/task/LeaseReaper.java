@@ -72,6 +72,7 @@ public final class LeaseReaper {
                     reaped++;
                 }
             } catch (RuntimeException e) {
+                failures.rethrowOutage(e);
                 failures.failed(PASS, view.key(), node, Optional.of(runId), e);
             }
         }

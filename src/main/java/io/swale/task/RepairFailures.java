@@ -5,6 +5,7 @@ import io.swale.store.RunKey;
 import io.swale.store.RunStore;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,11 +20,24 @@ public final class RepairFailures {
     private final RunStore runs;
     private final SwaleMetrics metrics;
     private final Clock clock;
+    private final Predicate<Throwable> outage;
 
-    public RepairFailures(RunStore runs, SwaleMetrics metrics, Clock clock) {
+    /** {@code outage} tells a store or broker that did not answer (the adapters' exceptions) from a bad run. */
+    public RepairFailures(RunStore runs, SwaleMetrics metrics, Clock clock, Predicate<Throwable> outage) {
         this.runs = runs;
         this.metrics = metrics;
         this.clock = clock;
+        this.outage = outage;
+    }
+
+    /**
+     * Throws {@code e} again when Redis or Kafka did not answer: that is no fault of the run, and every run
+     * after it would fail the same way, so the pass ends and the next one starts over.
+     */
+    public void rethrowOutage(RuntimeException e) {
+        if (outage.test(e)) {
+            throw e;
+        }
     }
 
     /** Records the failure of {@code pass} on one run (on one of its instances when {@code runId} is given). */

@@ -1,6 +1,7 @@
 package io.swale.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.swale.api.RunViews;
 import io.swale.graph.Partition;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
  * One bad run (an undecodable record) does not stop a repair pass (issue 13, scope 4): the reconciler, the
@@ -155,6 +157,35 @@ class RepairIsolationIT {
             assertThat(h.runs.repairError(bad)).isPresent();
             try (Jedis j = h.pool.getResource()) {
                 assertThat(j.zscore(keys.delayed(), good.id() + "|" + good.runId("a", 0))).isEqualTo(4.0e12);
+                // the bad entry waits a while, so entries that always fail cannot fill every read of the due ones
+                assertThat(j.zscore(keys.delayed(), bad.id() + "|" + bad.runId("a", 0)))
+                        .isGreaterThan((double) h.tasks.serverTimeMs());
+            }
+        }
+    }
+
+    /** An outage is no fault of the run: the pass ends there, nothing is blamed on the run, the entry keeps its time. */
+    @Test
+    void anOutageEndsTheDelayedPassWithoutBlamingTheRun() throws Exception {
+        try (RunHarness h = new RunHarness(r -> r, t -> RunHarness.before(TaskStore.class, t, (method, args) -> {
+            if (method.equals("releaseDue")) {
+                throw new JedisConnectionException("Failed to connect to any host resolved for DNS name");
+            }
+        }))) {
+            String g = RunHarness.graphName("outage");
+            String hash = h.publish(ONE_NODE.formatted(g));
+            RunKey key = new RunKey(g, Partition.of("p1"));
+            h.graphRuns.startRun(hash, key.partition());
+            h.tasks.scheduleDelayed(key, key.runId("a", 0), 1);
+
+            assertThatThrownBy(() -> new DelayedMover(h.tasks, h.dispatcher, h.failures).moveDue())
+                    .isInstanceOf(JedisConnectionException.class);
+
+            assertThat(h.repairFailures).doesNotContainKey("delayed");
+            assertThat(h.runs.repairError(key)).isEmpty();
+            try (Jedis j = h.pool.getResource()) {
+                assertThat(j.zscore(new RedisKeys(h.prefix).delayed(), key.id() + "|" + key.runId("a", 0)))
+                        .isEqualTo(1.0);
             }
         }
     }

@@ -6,6 +6,7 @@ import io.swale.definition.CronCheck;
 import io.swale.definition.DefinitionFormat;
 import io.swale.definition.DefinitionLoader;
 import io.swale.graph.Partition;
+import io.swale.kafka.ListenerFailure;
 import io.swale.operator.OperatorRegistry;
 import io.swale.record.NodeRecord;
 import io.swale.record.NodeStatus;
@@ -106,7 +107,7 @@ final class RunHarness implements AutoCloseable {
         tasks = tasksWrap.apply(new RedisTaskStore(pool, prefix));
         submission = new Submission(tasks, dispatcher, pools, metrics, clock);
         graphRuns = new GraphRuns(catalog, definitionStore, runs, tasks, submission, clock, metrics);
-        failures = new RepairFailures(runs, metrics, clock);
+        failures = new RepairFailures(runs, metrics, clock, ListenerFailure::isOutage);
         EventPublisher events = (identity, status) -> { };
         DeadLetters deadLetters = letter -> { };
         reaper = new LeaseReaper(runs, tasks, new Terminations(tasks, events, deadLetters, clock, metrics),
