@@ -125,10 +125,17 @@ final class ChaosCluster implements AutoCloseable {
         await("redis-server " + redis.member()).atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(100))
                 .ignoreExceptions().until(() -> {
                     alive(redis);
-                    try (Jedis j = new Jedis("127.0.0.1", redisPort, 2000)) {
-                        return "PONG".equals(j.ping()); // an error while the AOF loads
-                    }
+                    return redisAnswers();
                 });
+    }
+
+    /** Whether redis-server answers a PING (it answers an error while its append-only file loads). */
+    boolean redisAnswers() {
+        try (Jedis j = new Jedis("127.0.0.1", redisPort, 2000)) {
+            return "PONG".equals(j.ping());
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     private void awaitStarted(ChaosProcess p) {

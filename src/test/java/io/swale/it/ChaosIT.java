@@ -124,7 +124,9 @@ class ChaosIT {
         recover(report, "kill -9 scheduler " + k.member(), k.atMs(), s1, false, active);
         // Redis dies and comes back from its append-only file
         k = cluster.redis.kill9();
-        Thread.sleep(REDIS_OUTAGE.toMillis()); // the outage itself, not a wait for a condition
+        // the outage lasts REDIS_OUTAGE, and Redis must not answer during any of it
+        await("redis-server stays down").during(REDIS_OUTAGE).atMost(REDIS_OUTAGE.plusSeconds(5))
+                .until(() -> !cluster.redisAnswers());
         cluster.redis.start();
         recover(report, "kill -9 redis-server", k.atMs(), cluster.redis, true, active);
         // the broker dies and comes back on its ports and log directory

@@ -15,7 +15,6 @@ import io.swale.store.RunView;
 import io.swale.store.TaskInput;
 import io.swale.store.TaskStore;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +33,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
-import redis.embedded.RedisServer;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -44,7 +42,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 class RedisRacesIT {
     private static final int THREADS = 8;
-    private static RedisServer server;
+    private static TestRedis redis;
     private static JedisPool pool;
     private static final AtomicLong SEQ = new AtomicLong();
 
@@ -55,19 +53,13 @@ class RedisRacesIT {
 
     @BeforeAll
     static void startRedis() throws IOException {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        server = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
-        server.start();
-        pool = new JedisPool("127.0.0.1", port);
+        redis = TestRedis.start();
+        pool = redis.pool;
     }
 
     @AfterAll
     static void stopRedis() throws IOException {
-        pool.close();
-        server.stop();
+        redis.close();
     }
 
     @BeforeEach

@@ -7,18 +7,16 @@ import io.swale.record.GraphRunRecord;
 import io.swale.record.RunState;
 import io.swale.store.RunKey;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.JedisPool;
-import redis.embedded.RedisServer;
 
 /** The dashboard's reads of the run indexes against a real redis-server. */
 class RedisRunIndexIT {
-    private static RedisServer server;
+    private static TestRedis redis;
     private static JedisPool pool;
 
     private final RedisRunStore runs = new RedisRunStore(pool, "ix");
@@ -26,19 +24,13 @@ class RedisRunIndexIT {
 
     @BeforeAll
     static void startRedis() throws IOException {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        server = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
-        server.start();
-        pool = new JedisPool("127.0.0.1", port);
+        redis = TestRedis.start();
+        pool = redis.pool;
     }
 
     @AfterAll
     static void stopRedis() throws IOException {
-        pool.close();
-        server.stop();
+        redis.close();
     }
 
     @Test

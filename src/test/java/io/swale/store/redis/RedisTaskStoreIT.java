@@ -18,7 +18,6 @@ import io.swale.store.RunVersion;
 import io.swale.store.TaskInput;
 import io.swale.store.TaskStore;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -28,12 +27,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.JedisPool;
-import redis.embedded.RedisServer;
 import tools.jackson.databind.node.JsonNodeFactory;
 
 /** The task-instance scripts and the run compare-and-put against a real redis-server. */
 class RedisTaskStoreIT {
-    private static RedisServer server;
+    private static TestRedis redis;
     private static JedisPool pool;
     private static final AtomicLong SEQ = new AtomicLong();
 
@@ -43,19 +41,13 @@ class RedisTaskStoreIT {
 
     @BeforeAll
     static void startRedis() throws IOException {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        server = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
-        server.start();
-        pool = new JedisPool("127.0.0.1", port);
+        redis = TestRedis.start();
+        pool = redis.pool;
     }
 
     @AfterAll
     static void stopRedis() throws IOException {
-        pool.close();
-        server.stop();
+        redis.close();
     }
 
     @BeforeEach
