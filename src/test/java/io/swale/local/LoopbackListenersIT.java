@@ -68,7 +68,9 @@ class LoopbackListenersIT {
             if (!Files.exists(path)) {
                 continue;
             }
-            for (String line : Files.readAllLines(path).subList(1, Files.readAllLines(path).size())) {
+            // one read: the table changes between reads while other tests open and close sockets
+            List<String> lines = Files.readAllLines(path);
+            for (String line : lines.subList(1, lines.size())) {
                 String[] f = line.strip().split("\\s+");
                 // f[1] local address, f[3] state (0A is LISTEN), f[9] inode
                 long inode = Long.parseLong(f[9]);
