@@ -19,7 +19,7 @@ import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.core.KafkaAdmin;
-import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.UnifiedJedis;
 
 /** What operators use: request records, Kafka inspection, dead-letter browsing, consumer-lag gauges. */
 @Configuration(proxyBeanMethods = false)
@@ -27,8 +27,8 @@ import redis.clients.jedis.JedisPool;
 public class OpsConfiguration {
 
     @Bean
-    RequestStore requestStore(JedisPool pool, SwaleProperties props) {
-        return new RedisRequestStore(pool, props.redis().keyPrefix(), props.retentionPeriod());
+    RequestStore requestStore(UnifiedJedis redis, SwaleProperties props) {
+        return new RedisRequestStore(redis, props.redis().keyPrefix(), props.retentionPeriod());
     }
 
     @Bean

@@ -27,6 +27,7 @@ import io.swale.run.Reconciler;
 import io.swale.run.RetentionPass;
 import io.swale.run.Submission;
 import io.swale.settings.LimitsSettings;
+import io.swale.settings.RedisSettings;
 import io.swale.settings.SwaleProperties;
 import io.swale.store.DefinitionStore;
 import io.swale.store.ExpiryStore;
@@ -34,7 +35,9 @@ import io.swale.store.RunStore;
 import io.swale.store.TaskStore;
 import io.swale.store.WatermarkStore;
 import io.swale.store.redis.RedisDefinitionStore;
+import io.swale.store.redis.Durability;
 import io.swale.store.redis.RedisExpiryStore;
+import io.swale.store.redis.RedisLayout;
 import io.swale.store.redis.RedisRunStore;
 import io.swale.store.redis.RedisTaskStore;
 import io.swale.store.redis.RedisWatermarkStore;
@@ -70,8 +73,7 @@ import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.JedisPool;
-import redis.clients.jedis.JedisPoolConfig;
+import redis.clients.jedis.UnifiedJedis;
 
 /** Wires the pure core to Redis and Kafka. */
 @Configuration(proxyBeanMethods = false)
@@ -84,12 +86,24 @@ public class SwaleConfiguration {
         return Clock.systemUTC();
     }
 
+    /** The one Redis client of the stores; built by {@link #redisClient}, which picks the topology. */
     @Bean(destroyMethod = "close")
-    JedisPool jedisPool(Environment env) {
-        JedisPoolConfig config = new JedisPoolConfig();
-        config.setMaxTotal(64);
-        config.setMaxIdle(32);
-        config.setMinIdle(4);
+    UnifiedJedis redis(Environment env, SwaleProperties props) {
+        UnifiedJedis redis = redisClient(env);
+        try {
+            RedisLayout.check(redis, props.redis().keyPrefix());
+            if (props.redis().durability() == RedisSettings.Durability.FSYNC) {
+                RedisLayout.requireFsync(redis);
+            }
+        } catch (RuntimeException e) {
+            redis.close();
+            throw e;
+        }
+        return redis;
+    }
+
+    /** Today a standalone Redis from {@code spring.data.redis.host/port}. */
+    static UnifiedJedis redisClient(Environment env) {
         var client = DefaultJedisClientConfig.builder()
                 .password(env.getProperty("spring.data.redis.password"))
                 .user(env.getProperty("spring.data.redis.username"))
@@ -99,22 +113,29 @@ public class SwaleConfiguration {
                 .build();
         HostAndPort address = new HostAndPort(env.getProperty("spring.data.redis.host", "localhost"),
                 env.getProperty("spring.data.redis.port", Integer.class, 6379));
-        return new JedisPool(config, address, client);
+        return RedisClients.standalone(address, client);
+    }
+
+    /** The write durability of {@code swale.redis.durability}: {@code wait} waits for replicas. */
+    static Durability durability(SwaleProperties props) {
+        RedisSettings r = props.redis();
+        return r.durability() == RedisSettings.Durability.WAIT
+                ? Durability.waitFor(r.waitReplicas(), r.waitTimeout().toMillis()) : Durability.NONE;
     }
 
     @Bean
-    DefinitionStore definitionStore(JedisPool pool, SwaleProperties props) {
-        return new RedisDefinitionStore(pool, props.redis().keyPrefix());
+    DefinitionStore definitionStore(UnifiedJedis redis, SwaleProperties props) {
+        return new RedisDefinitionStore(redis, props.redis().keyPrefix());
     }
 
     @Bean
-    RunStore runStore(JedisPool pool, SwaleProperties props) {
-        return new RedisRunStore(pool, props.redis().keyPrefix());
+    RunStore runStore(UnifiedJedis redis, SwaleProperties props) {
+        return new RedisRunStore(redis, props.redis().keyPrefix(), durability(props));
     }
 
     @Bean
-    TaskStore taskStore(JedisPool pool, SwaleProperties props) {
-        return new RedisTaskStore(pool, props.redis().keyPrefix(), props.retentionPeriod());
+    TaskStore taskStore(UnifiedJedis redis, SwaleProperties props) {
+        return new RedisTaskStore(redis, props.redis().keyPrefix(), props.retentionPeriod(), durability(props));
     }
 
     @Bean
@@ -263,13 +284,13 @@ public class SwaleConfiguration {
     }
 
     @Bean
-    WatermarkStore watermarkStore(JedisPool pool, SwaleProperties props) {
-        return new RedisWatermarkStore(pool, props.redis().keyPrefix());
+    WatermarkStore watermarkStore(UnifiedJedis redis, SwaleProperties props) {
+        return new RedisWatermarkStore(redis, props.redis().keyPrefix());
     }
 
     @Bean
-    ExpiryStore expiryStore(JedisPool pool, SwaleProperties props) {
-        return new RedisExpiryStore(pool, props.redis().keyPrefix());
+    ExpiryStore expiryStore(UnifiedJedis redis, SwaleProperties props) {
+        return new RedisExpiryStore(redis, props.redis().keyPrefix());
     }
 
     @Bean

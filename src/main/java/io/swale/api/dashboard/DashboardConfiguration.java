@@ -7,7 +7,7 @@ import io.swale.store.redis.RedisRunIndex;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * The dashboard's read side: the run indexes it pages and watches. The security settings are bound here too,
@@ -18,7 +18,7 @@ import redis.clients.jedis.JedisPool;
 public class DashboardConfiguration {
 
     @Bean
-    RunIndex runIndex(JedisPool pool, SwaleProperties props) {
-        return new RedisRunIndex(pool, props.redis().keyPrefix());
+    RunIndex runIndex(UnifiedJedis redis, SwaleProperties props) {
+        return new RedisRunIndex(redis, props.redis().keyPrefix());
     }
 }

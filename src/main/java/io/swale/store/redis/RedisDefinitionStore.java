@@ -11,8 +11,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.UnifiedJedis;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -20,84 +19,69 @@ import tools.jackson.databind.node.ObjectNode;
 public final class RedisDefinitionStore implements DefinitionStore {
     private static final Logger log = LoggerFactory.getLogger(RedisDefinitionStore.class);
     private static final int HISTORY_CAP = 100;
-    private final JedisPool pool;
+    private final UnifiedJedis redis;
     private final RedisKeys keys;
 
-    public RedisDefinitionStore(JedisPool pool, String prefix) {
-        this.pool = pool;
+    public RedisDefinitionStore(UnifiedJedis redis, String prefix) {
+        this.redis = redis;
         this.keys = new RedisKeys(prefix);
     }
 
     @Override
     public void putText(String hash, StoredText text) {
-        try (Jedis j = pool.getResource()) {
-            j.hset(keys.definition(hash), Map.of("text", text.text(), "format", text.format()));
-        }
+        redis.hset(keys.definition(hash), Map.of("text", text.text(), "format", text.format()));
     }
 
     @Override
     public Optional<StoredText> text(String hash) {
-        try (Jedis j = pool.getResource()) {
-            Map<String, String> h = j.hgetAll(keys.definition(hash));
-            if (h == null || !h.containsKey("text")) {
-                return Optional.empty();
-            }
-            return Optional.of(new StoredText(h.get("text"), h.getOrDefault("format", "toml")));
+        Map<String, String> h = redis.hgetAll(keys.definition(hash));
+        if (h == null || !h.containsKey("text")) {
+            return Optional.empty();
         }
+        return Optional.of(new StoredText(h.get("text"), h.getOrDefault("format", "toml")));
     }
 
     @Override
     public SortedMap<String, String> currentPointers() {
-        try (Jedis j = pool.getResource()) {
-            return new TreeMap<>(j.hgetAll(keys.currentPointers()));
-        }
+        return new TreeMap<>(redis.hgetAll(keys.currentPointers()));
     }
 
     @Override
     public boolean movePointer(String graph, String hash) {
-        try (Jedis j = pool.getResource()) {
-            String old = j.hget(keys.currentPointers(), graph);
-            if (hash.equals(old)) {
-                return false;
-            }
-            j.hset(keys.currentPointers(), graph, hash);
-            List<String> time = j.time();
-            long nowMs = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
-            appendHistory(j, graph, new HistoryEntry(hash, "published", nowMs, Optional.empty()));
-            return true;
+        String old = redis.hget(keys.currentPointers(), graph);
+        if (hash.equals(old)) {
+            return false;
         }
+        redis.hset(keys.currentPointers(), graph, hash);
+        long nowMs = RedisTime.nowMs(redis);
+        appendHistory(graph, new HistoryEntry(hash, "published", nowMs, Optional.empty()));
+        return true;
     }
 
     @Override
     public SortedMap<String, GraphRecord> graphRecords() {
         SortedMap<String, GraphRecord> out = new TreeMap<>();
-        try (Jedis j = pool.getResource()) {
-            j.hgetAll(keys.graphRecords()).forEach((graph, json) -> {
-                try {
-                    out.put(graph, GraphRecordCodec.decode(graph, json));
-                } catch (RuntimeException e) {
-                    log.warn("skipping malformed graph record graph={} error={}", graph, e.getMessage());
-                }
-            });
-        }
+        redis.hgetAll(keys.graphRecords()).forEach((graph, json) -> {
+            try {
+                out.put(graph, GraphRecordCodec.decode(graph, json));
+            } catch (RuntimeException e) {
+                log.warn("skipping malformed graph record graph={} error={}", graph, e.getMessage());
+            }
+        });
         return out;
     }
 
     @Override
     public Optional<GraphRecord> graphRecord(String graph) {
-        try (Jedis j = pool.getResource()) {
-            String json = j.hget(keys.graphRecords(), graph);
-            return json == null ? Optional.empty()
-                    : Optional.of(GraphRecordCodec.decode(keys.graphRecords() + "/" + graph, json));
-        }
+        String json = redis.hget(keys.graphRecords(), graph);
+        return json == null ? Optional.empty()
+                : Optional.of(GraphRecordCodec.decode(keys.graphRecords() + "/" + graph, json));
     }
 
     @Override
     public void putGraphRecord(String graph, GraphRecord record) {
-        try (Jedis j = pool.getResource()) {
-            j.hset(keys.graphRecords(), graph, GraphRecordCodec.encode(record));
-            appendHistory(j, graph, new HistoryEntry(record.definition(), "adopted", record.adoptedAtMs(), Optional.empty()));
-        }
+        redis.hset(keys.graphRecords(), graph, GraphRecordCodec.encode(record));
+        appendHistory(graph, new HistoryEntry(record.definition(), "adopted", record.adoptedAtMs(), Optional.empty()));
     }
 
     @Override
@@ -106,57 +90,49 @@ public final class RedisDefinitionStore implements DefinitionStore {
         o.put("hash", refusal.hash());
         o.put("reason", refusal.reason());
         o.put("at_ms", refusal.atMs());
-        try (Jedis j = pool.getResource()) {
-            j.hset(keys.refusals(), graph, RecordCodec.text(o));
-            appendHistory(j, graph, new HistoryEntry(refusal.hash(), "refused", refusal.atMs(), Optional.of(refusal.reason())));
-        }
+        redis.hset(keys.refusals(), graph, RecordCodec.text(o));
+        appendHistory(graph, new HistoryEntry(refusal.hash(), "refused", refusal.atMs(), Optional.of(refusal.reason())));
     }
 
     @Override
     public void clearRefusal(String graph) {
-        try (Jedis j = pool.getResource()) {
-            j.hdel(keys.refusals(), graph);
-        }
+        redis.hdel(keys.refusals(), graph);
     }
 
     @Override
     public SortedMap<String, Refusal> refusals() {
         SortedMap<String, Refusal> out = new TreeMap<>();
-        try (Jedis j = pool.getResource()) {
-            j.hgetAll(keys.refusals()).forEach((graph, json) -> {
-                JsonNode o = RecordCodec.JSON.readTree(json);
-                out.put(graph, new Refusal(o.path("hash").asString(""), o.path("reason").asString(""),
-                        o.path("at_ms").asLong()));
-            });
-        }
+        redis.hgetAll(keys.refusals()).forEach((graph, json) -> {
+            JsonNode o = RecordCodec.JSON.readTree(json);
+            out.put(graph, new Refusal(o.path("hash").asString(""), o.path("reason").asString(""),
+                    o.path("at_ms").asLong()));
+        });
         return out;
     }
 
     @Override
     public List<HistoryEntry> history(String graph, int limit) {
         List<HistoryEntry> out = new ArrayList<>();
-        try (Jedis j = pool.getResource()) {
-            for (String json : j.lrange(keys.definitionHistory(graph), 0, Math.max(0, limit - 1))) {
-                try {
-                    JsonNode o = RecordCodec.JSON.readTree(json);
-                    out.add(new HistoryEntry(o.path("hash").asString(""), o.path("event").asString(""),
-                            o.path("at_ms").asLong(), Optional.ofNullable(o.path("reason").asString(null))));
-                } catch (RuntimeException e) {
-                    log.warn("skipping malformed definition history entry graph={} error={}", graph, e.getMessage());
-                }
+        for (String json : redis.lrange(keys.definitionHistory(graph), 0, Math.max(0, limit - 1))) {
+            try {
+                JsonNode o = RecordCodec.JSON.readTree(json);
+                out.add(new HistoryEntry(o.path("hash").asString(""), o.path("event").asString(""),
+                        o.path("at_ms").asLong(), Optional.ofNullable(o.path("reason").asString(null))));
+            } catch (RuntimeException e) {
+                log.warn("skipping malformed definition history entry graph={} error={}", graph, e.getMessage());
             }
         }
         return out;
     }
 
     /** Kept for operators only (the dashboard's hash history): capped, never read by scheduling. */
-    private void appendHistory(Jedis j, String graph, HistoryEntry e) {
+    private void appendHistory(String graph, HistoryEntry e) {
         ObjectNode o = RecordCodec.JSON.createObjectNode();
         o.put("hash", e.hash());
         o.put("event", e.event());
         o.put("at_ms", e.atMs());
         e.reason().ifPresent(r -> o.put("reason", r));
-        j.lpush(keys.definitionHistory(graph), RecordCodec.text(o));
-        j.ltrim(keys.definitionHistory(graph), 0, HISTORY_CAP - 1);
+        redis.lpush(keys.definitionHistory(graph), RecordCodec.text(o));
+        redis.ltrim(keys.definitionHistory(graph), 0, HISTORY_CAP - 1);
     }
 }

@@ -5,66 +5,82 @@ import io.swale.store.RunKey;
 import io.swale.store.RunVersion;
 import io.swale.store.StoredRun;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.JedisPool;
-import redis.clients.jedis.Transaction;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.resps.Tuple;
 
 /**
- * Retention in Redis. A run's own keys (record, node records, task instances, inputs) share its hash tag
- * and go in one WATCH/MULTI/EXEC that compares the record's bytes; the global indexes are cleaned after,
- * only while the run is still absent.
+ * Retention in Redis, over the expiry index of every shard. A run's own keys (record, node records, task
+ * instances, inputs) share its shard's hash tag and go in one script that compares the record's bytes; the
+ * cross-shard indexes are cleaned after, only while the run is still absent.
  */
 public final class RedisExpiryStore implements ExpiryStore {
-    private static final String REMOVE_ENTRY = """
-            local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
-            if score and tonumber(score) == tonumber(ARGV[2]) then
-              return redis.call('ZREM', KEYS[1], ARGV[1])
-            end
-            return 0
-            """;
-    private static final String FORGET_GRAPH_IF_EMPTY = """
-            if redis.call('ZCARD', KEYS[1]) == 0 then
-              return redis.call('SREM', KEYS[2], ARGV[1])
-            end
-            return 0
-            """;
+    private static final String RUN = "run:";
 
-    private final JedisPool pool;
+    private final UnifiedJedis redis;
     private final RedisKeys keys;
+    private final RedisScripts scripts = new RedisScripts();
 
-    public RedisExpiryStore(JedisPool pool, String prefix) {
-        this.pool = pool;
+    public RedisExpiryStore(UnifiedJedis redis, String prefix) {
+        this.redis = redis;
         this.keys = new RedisKeys(prefix);
     }
 
+    /** The first {@code offset + limit} due entries of each shard hold the first {@code offset + limit} of all. */
     @Override
     public List<Entry> due(long maxMs, int offset, int limit) {
-        try (Jedis j = pool.getResource()) {
-            List<Entry> out = new ArrayList<>();
-            for (Tuple t : j.zrangeByScoreWithScores(keys.expiry(), "-inf", Long.toString(maxMs), offset, limit)) {
-                out.add(new Entry(t.getElement(), (long) t.getScore()));
-            }
-            return out;
+        List<Response<List<Tuple>>> shards = new ArrayList<>();
+        try (AbstractPipeline p = redis.pipelined()) {
+            RedisKeys.shards().forEach(s -> shards.add(p.zrangeByScoreWithScores(keys.expiry(s), "-inf",
+                    Long.toString(maxMs), 0, offset + limit)));
+            p.sync();
         }
+        List<Entry> all = new ArrayList<>();
+        shards.forEach(r -> r.get().forEach(t -> all.add(new Entry(t.getElement(), (long) t.getScore()))));
+        all.sort(Comparator.comparingLong(Entry::atMs).thenComparing(Entry::target));
+        return all.size() <= offset ? List.of() : List.copyOf(all.subList(offset, Math.min(all.size(), offset + limit)));
     }
 
     @Override
     public boolean removeEntry(Entry entry) {
-        try (Jedis j = pool.getResource()) {
-            Object removed = j.eval(REMOVE_ENTRY, List.of(keys.expiry()), List.of(entry.target(), Long.toString(entry.atMs())));
-            return removed instanceof Long n && n == 1L;
+        boolean removed = false;
+        for (int shard : shardsHolding(entry)) {
+            Object r = scripts.removeEntry.call(redis, List.of(keys.expiry(shard)),
+                    List.of(entry.target(), Long.toString(entry.atMs())));
+            removed |= r instanceof Long n && n == 1L;
         }
+        return removed;
+    }
+
+    /** A run's entry is in its run's shard; a request's wherever its record went, so each shard is asked. */
+    private List<Integer> shardsHolding(Entry entry) {
+        if (entry.target().startsWith(RUN)) {
+            Optional<RunKey> key = RunKey.parse(entry.target().substring(RUN.length()));
+            if (key.isPresent()) {
+                return List.of(RedisKeys.shardOf(key.get()));
+            }
+        }
+        List<Response<Double>> scores = new ArrayList<>();
+        try (AbstractPipeline p = redis.pipelined()) {
+            RedisKeys.shards().forEach(s -> scores.add(p.zscore(keys.expiry(s), entry.target())));
+            p.sync();
+        }
+        List<Integer> out = new ArrayList<>();
+        for (int s = 0; s < scores.size(); s++) {
+            if (scores.get(s).get() != null) {
+                out.add(s);
+            }
+        }
+        return out;
     }
 
     @Override
     public Optional<StoredRun> run(RunKey key) {
-        String raw;
-        try (Jedis j = pool.getResource()) {
-            raw = j.get(keys.run(key));
-        }
+        String raw = redis.get(keys.run(key));
         return raw == null ? Optional.empty() : Optional.of(new StoredRun(new RunVersion(raw),
                 RunRecordCodec.decode(key.id(), raw)));
     }
@@ -72,23 +88,16 @@ public final class RedisExpiryStore implements ExpiryStore {
     @Override
     public boolean expireRun(RunKey key, RunVersion expected, Entry entry) {
         String runKey = keys.run(key);
-        try (Jedis j = pool.getResource()) {
-            j.watch(runKey);
-            if (!expected.value().equals(j.get(runKey))) {
-                j.unwatch();
-                return false;
-            }
-            Transaction t = j.multi();
-            t.del(runKey, keys.nodeRecords(key), keys.instances(key), keys.inputs(key), keys.attempts(key));
-            if (t.exec() == null) {
-                return false;
-            }
-            if (!j.exists(runKey)) {
-                j.zrem(keys.runsOfGraph(key.graph()), key.partition().key());
-                j.zrem(keys.activeRuns(), key.id());
-                j.eval(FORGET_GRAPH_IF_EMPTY, List.of(keys.runsOfGraph(key.graph()), keys.graphsWithRuns()),
-                        List.of(key.graph()));
-            }
+        Object deleted = scripts.expireRun.call(redis, List.of(runKey, keys.nodeRecords(key), keys.instances(key),
+                keys.inputs(key), keys.attempts(key)), List.of(expected.value()));
+        if (!(deleted instanceof Long n && n == 1L)) {
+            return false;
+        }
+        if (!redis.exists(runKey)) {
+            redis.zrem(keys.runsOfGraph(key.graph()), key.partition().key());
+            redis.zrem(keys.activeRuns(key), key.id());
+            scripts.forgetGraph.call(redis, List.of(keys.runsOfGraph(key.graph()), keys.graphsWithRuns()),
+                    List.of(key.graph()));
         }
         removeEntry(entry);
         return true;
@@ -96,20 +105,15 @@ public final class RedisExpiryStore implements ExpiryStore {
 
     @Override
     public RequestExpiry expireRequest(String id, Entry entry) {
-        String requestKey = keys.request(id);
-        try (Jedis j = pool.getResource()) {
-            j.watch(requestKey);
-            String raw = j.get(requestKey);
-            if (raw == null || RequestCodec.decode(id, raw).handledAtMs() != entry.atMs()) {
-                j.unwatch();
-                removeEntry(entry);
-                return RequestExpiry.STALE;
-            }
-            Transaction t = j.multi();
-            t.del(requestKey);
-            if (t.exec() == null) {
-                return RequestExpiry.CHANGED;
-            }
+        Optional<RedisRequestStore.Found> found = RedisRequestStore.find(redis, keys, id);
+        if (found.isEmpty() || RequestCodec.decode(id, found.get().raw()).handledAtMs() != entry.atMs()) {
+            removeEntry(entry);
+            return RequestExpiry.STALE;
+        }
+        Object deleted = scripts.deleteIfEqual.call(redis, List.of(keys.request(found.get().shard(), id)),
+                List.of(found.get().raw()));
+        if (!(deleted instanceof Long n && n == 1L)) {
+            return RequestExpiry.CHANGED;
         }
         removeEntry(entry);
         return RequestExpiry.REMOVED;

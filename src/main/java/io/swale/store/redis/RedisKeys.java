@@ -1,13 +1,53 @@
 package io.swale.store.redis;
 
+import io.swale.record.AdminRequest;
+import io.swale.record.RequestRecord;
 import io.swale.store.RunKey;
+import java.nio.charset.StandardCharsets;
+import java.util.stream.IntStream;
+import java.util.zip.CRC32;
 
-/** Key spelling. Every key of one graph run carries the hash tag {graph/partition}. */
+/**
+ * Key spelling (docs/operations.md, "Redis keys"). Every atomic unit (a Lua script) touches keys of one hash slot
+ * (spec §14 #25): a run's keys and the indexes a script writes with them (active runs, expiry, delayed retries,
+ * request records of reruns) all carry the hash tag of the run's shard, {@code {<prefix>:s<n>}}, with
+ * {@code n = crc32(run id) mod SHARDS}. The periodic jobs walk the {@link #SHARDS} shards.
+ */
 public final class RedisKeys {
+    /**
+     * The number of shards. Fixed: it decides where every run's keys live, so a change would lose every stored
+     * run. Written once to {@link #layout()} and checked at start ({@link RedisLayout}).
+     */
+    public static final int SHARDS = 64;
+
     private final String prefix;
 
     public RedisKeys(String prefix) {
         this.prefix = prefix;
+    }
+
+    /** The shard of a run: fixed by its id. */
+    public static int shardOf(RunKey key) {
+        return shardOf(key.id());
+    }
+
+    static int shardOf(String text) {
+        CRC32 crc = new CRC32();
+        crc.update(text.getBytes(StandardCharsets.UTF_8));
+        return (int) (crc.getValue() % SHARDS);
+    }
+
+    static IntStream shards() {
+        return IntStream.range(0, SHARDS);
+    }
+
+    private String tag(int shard) {
+        return "{" + prefix + ":s" + shard + "}";
+    }
+
+    /** The layout record: the shard count this prefix's data was written with. */
+    public String layout() {
+        return prefix + ":layout";
     }
 
     public String definition(String hash) {
@@ -31,29 +71,42 @@ public final class RedisKeys {
         return prefix + ":refusals";
     }
 
+    /** The partitions of a graph; one slot with {@link #graphsWithRuns()}, which a script updates with it. */
     public String runsOfGraph(String graph) {
-        return prefix + ":runs:" + graph;
+        return prefix + ":runs:{" + prefix + ":idx}:" + graph;
     }
 
     public String graphsWithRuns() {
-        return prefix + ":rungraphs";
+        return prefix + ":rungraphs:{" + prefix + ":idx}";
     }
 
-    public String activeRuns() {
-        return prefix + ":active";
+    public String activeRuns(int shard) {
+        return prefix + ":active:" + tag(shard);
     }
 
-    /** The last repair failure of each run, by run id ({@code graph/partition}). */
+    public String activeRuns(RunKey key) {
+        return activeRuns(shardOf(key));
+    }
+
+    /** The last repair failure of each run, by run id ({@code graph/partition}); never written by a script. */
     public String repairErrors() {
         return prefix + ":repairerr";
     }
 
-    public String delayed() {
-        return prefix + ":delayed";
+    public String delayed(int shard) {
+        return prefix + ":delayed:" + tag(shard);
     }
 
-    public String expiry() {
-        return prefix + ":expiry";
+    public String delayed(RunKey key) {
+        return delayed(shardOf(key));
+    }
+
+    public String expiry(int shard) {
+        return prefix + ":expiry:" + tag(shard);
+    }
+
+    public String expiry(RunKey key) {
+        return expiry(shardOf(key));
     }
 
     /** Watermark per schedule (graph), never expired. */
@@ -61,8 +114,19 @@ public final class RedisKeys {
         return prefix + ":watermarks";
     }
 
-    public String request(String id) {
-        return prefix + ":req:" + id;
+    /**
+     * The shard of a request record: a rerun's is its run's (its record commits in the submission script), any
+     * other request's follows from its id. The same request under the same id always lands in one shard.
+     */
+    static int shardOf(RequestRecord record) {
+        return switch (record.request()) {
+            case AdminRequest.Rerun r -> shardOf(new RunKey(r.graph(), r.partition()));
+            default -> shardOf("req:" + record.id());
+        };
+    }
+
+    public String request(int shard, String id) {
+        return prefix + ":req:" + tag(shard) + ":" + id;
     }
 
     /** The expiry entry of a request record. */
@@ -71,22 +135,22 @@ public final class RedisKeys {
     }
 
     public String run(RunKey key) {
-        return prefix + ":run:{" + key.id() + "}";
+        return prefix + ":run:" + tag(shardOf(key)) + ":" + key.id();
     }
 
     public String nodeRecords(RunKey key) {
-        return prefix + ":nodes:{" + key.id() + "}";
+        return prefix + ":nodes:" + tag(shardOf(key)) + ":" + key.id();
     }
 
     public String instances(RunKey key) {
-        return prefix + ":ti:{" + key.id() + "}";
+        return prefix + ":ti:" + tag(shardOf(key)) + ":" + key.id();
     }
 
     public String attempts(RunKey key) {
-        return prefix + ":att:{" + key.id() + "}";
+        return prefix + ":att:" + tag(shardOf(key)) + ":" + key.id();
     }
 
     public String inputs(RunKey key) {
-        return prefix + ":in:{" + key.id() + "}";
+        return prefix + ":in:" + tag(shardOf(key)) + ":" + key.id();
     }
 }

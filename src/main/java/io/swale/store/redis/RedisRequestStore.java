@@ -5,29 +5,31 @@ import io.swale.store.RequestStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
- * Request records as strings; the record and its expiry entry ({@code req:<id>}) are one Lua call. A record
+ * Request records as strings; the record and its expiry entry ({@code req:<id>}) are one Lua call, in the
+ * record's shard ({@link RedisKeys#shardOf(RequestRecord)}): a lookup by id alone reads every shard. A record
  * also lives at most the retention window (a Redis TTL set as it is written, spec §12, §14 #26), so requests
  * never fill Redis even while the retention pass is stopped.
  */
 public final class RedisRequestStore implements RequestStore {
     private static final Duration LONGEST_TTL = Duration.ofDays(365L * 100);
 
-    private final JedisPool pool;
+    private final UnifiedJedis redis;
     private final RedisKeys keys;
     private final RedisScripts scripts = new RedisScripts();
     private final long ttlMs;
 
     /** Records without a TTL: only the retention pass removes them. */
-    public RedisRequestStore(JedisPool pool, String prefix) {
-        this(pool, prefix, Duration.ZERO);
+    public RedisRequestStore(UnifiedJedis redis, String prefix) {
+        this(redis, prefix, Duration.ZERO);
     }
 
-    public RedisRequestStore(JedisPool pool, String prefix, Duration retention) {
-        this.pool = pool;
+    public RedisRequestStore(UnifiedJedis redis, String prefix, Duration retention) {
+        this.redis = redis;
         this.keys = new RedisKeys(prefix);
         this.ttlMs = ttlMs(retention);
     }
@@ -39,19 +41,35 @@ public final class RedisRequestStore implements RequestStore {
 
     @Override
     public Optional<RequestRecord> get(String id) {
-        try (Jedis j = pool.getResource()) {
-            return Optional.ofNullable(j.get(keys.request(id))).map(json -> RequestCodec.decode(id, json));
+        return RedisRequestStore.find(redis, keys, id).map(found -> RequestCodec.decode(id, found.raw()));
+    }
+
+    /** A stored request record and the shard it is in. */
+    record Found(int shard, String raw) {}
+
+    /** The record of a request id, looked up in every shard (one pipeline); the lowest shard wins. */
+    static Optional<Found> find(UnifiedJedis redis, RedisKeys keys, String id) {
+        List<Response<String>> shards = new java.util.ArrayList<>();
+        try (AbstractPipeline p = redis.pipelined()) {
+            RedisKeys.shards().forEach(s -> shards.add(p.get(keys.request(s, id))));
+            p.sync();
         }
+        for (int s = 0; s < shards.size(); s++) {
+            String raw = shards.get(s).get();
+            if (raw != null) {
+                return Optional.of(new Found(s, raw));
+            }
+        }
+        return Optional.empty();
     }
 
     @Override
     public boolean putIfAbsent(RequestRecord record) {
         String id = record.id();
-        try (Jedis j = pool.getResource()) {
-            Object r = scripts.request.call(j, List.of(keys.request(id), keys.expiry()), List.of(
-                    RequestCodec.encode(record), Long.toString(record.handledAtMs()), RedisKeys.requestExpiryMember(id),
-                    Long.toString(ttlMs)));
-            return r instanceof Long n && n == 1L;
-        }
+        int shard = RedisKeys.shardOf(record);
+        Object r = scripts.request.call(redis, List.of(keys.request(shard, id), keys.expiry(shard)), List.of(
+                RequestCodec.encode(record), Long.toString(record.handledAtMs()), RedisKeys.requestExpiryMember(id),
+                Long.toString(ttlMs)));
+        return r instanceof Long n && n == 1L;
     }
 }

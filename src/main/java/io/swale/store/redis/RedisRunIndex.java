@@ -9,25 +9,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.JedisPool;
-import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.resps.Tuple;
 
 /**
  * {@link RunIndex} on the sorted sets {@link RedisRunStore} keeps: the per-graph run index (all scores 0,
- * so its rank order is partition order) and the expiry index, where a settle puts the run at its settle
- * time.
+ * so its rank order is partition order) and the expiry index of every shard, where a settle puts the run at
+ * its settle time.
  */
 public final class RedisRunIndex implements RunIndex {
     private static final String RUN_MEMBER = "run:";
 
-    private final JedisPool pool;
+    private final UnifiedJedis redis;
     private final RedisKeys keys;
 
-    public RedisRunIndex(JedisPool pool, String prefix) {
-        this.pool = pool;
+    public RedisRunIndex(UnifiedJedis redis, String prefix) {
+        this.redis = redis;
         this.keys = new RedisKeys(prefix);
     }
 
@@ -36,15 +35,13 @@ public final class RedisRunIndex implements RunIndex {
         if (limit <= 0 || offset < 0) {
             return List.of();
         }
-        try (Jedis j = pool.getResource()) {
-            List<Partition> out = new ArrayList<>();
-            for (String p : j.zrevrange(keys.runsOfGraph(graph), offset, (long) offset + limit - 1)) {
-                if (Partition.isValid(p)) {
-                    out.add(Partition.of(p));
-                }
+        List<Partition> out = new ArrayList<>();
+        for (String p : redis.zrevrange(keys.runsOfGraph(graph), offset, (long) offset + limit - 1)) {
+            if (Partition.isValid(p)) {
+                out.add(Partition.of(p));
             }
-            return out;
         }
+        return out;
     }
 
     @Override
@@ -53,23 +50,19 @@ public final class RedisRunIndex implements RunIndex {
         if (limit <= 0 || offset < 0) {
             return List.of();
         }
-        try (Jedis j = pool.getResource()) {
-            List<Partition> out = new ArrayList<>();
-            // every score is 0, so the lexical range is the partition range
-            for (String p : j.zrevrangeByLex(keys.runsOfGraph(graph), max(to), min(from), offset, limit)) {
-                if (Partition.isValid(p)) {
-                    out.add(Partition.of(p));
-                }
+        List<Partition> out = new ArrayList<>();
+        // every score is 0, so the lexical range is the partition range
+        for (String p : redis.zrevrangeByLex(keys.runsOfGraph(graph), max(to), min(from), offset, limit)) {
+            if (Partition.isValid(p)) {
+                out.add(Partition.of(p));
             }
-            return out;
         }
+        return out;
     }
 
     @Override
     public long runCount(String graph, Optional<String> from, Optional<String> to) {
-        try (Jedis j = pool.getResource()) {
-            return j.zlexcount(keys.runsOfGraph(graph), min(from), max(to));
-        }
+        return redis.zlexcount(keys.runsOfGraph(graph), min(from), max(to));
     }
 
     private static String min(Optional<String> from) {
@@ -83,8 +76,7 @@ public final class RedisRunIndex implements RunIndex {
     @Override
     public Map<String, Long> runCounts(Collection<String> graphs) {
         Map<String, Response<Long>> pending = new LinkedHashMap<>();
-        try (Jedis j = pool.getResource()) {
-            Pipeline p = j.pipelined();
+        try (AbstractPipeline p = redis.pipelined()) {
             for (String g : graphs) {
                 pending.put(g, p.zcard(keys.runsOfGraph(g)));
             }
@@ -97,16 +89,22 @@ public final class RedisRunIndex implements RunIndex {
 
     @Override
     public Map<RunKey, Long> settledSince(long sinceMs) {
-        try (Jedis j = pool.getResource()) {
-            Map<RunKey, Long> out = new LinkedHashMap<>();
-            for (Tuple t : j.zrangeByScoreWithScores(keys.expiry(), sinceMs, Double.POSITIVE_INFINITY)) {
-                String member = t.getElement();
-                if (member.startsWith(RUN_MEMBER)) {
-                    RunKey.parse(member.substring(RUN_MEMBER.length()))
-                            .ifPresent(k -> out.put(k, (long) t.getScore()));
-                }
-            }
-            return out;
+        List<Response<List<Tuple>>> shards = new ArrayList<>();
+        try (AbstractPipeline p = redis.pipelined()) {
+            RedisKeys.shards().forEach(s -> shards.add(
+                    p.zrangeByScoreWithScores(keys.expiry(s), sinceMs, Double.POSITIVE_INFINITY)));
+            p.sync();
         }
+        List<Tuple> all = new ArrayList<>();
+        shards.forEach(r -> all.addAll(r.get()));
+        all.sort(java.util.Comparator.comparingDouble(Tuple::getScore).thenComparing(Tuple::getElement));
+        Map<RunKey, Long> out = new LinkedHashMap<>();
+        for (Tuple t : all) {
+            String member = t.getElement();
+            if (member.startsWith(RUN_MEMBER)) {
+                RunKey.parse(member.substring(RUN_MEMBER.length())).ifPresent(k -> out.put(k, (long) t.getScore()));
+            }
+        }
+        return out;
     }
 }

@@ -15,40 +15,44 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.JedisPool;
-import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
-import redis.clients.jedis.Transaction;
+import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.SetParams;
 
 /**
- * Graph runs in Redis: the run record as a string (compared byte for byte by WATCH/MULTI/EXEC), node
- * records and task instances as hashes, all under the run's hash tag.
+ * Graph runs in Redis: the run record as a string (compared byte for byte by the put and settle scripts), node
+ * records and task instances as hashes, all under the hash tag of the run's shard with its shard's indexes.
  */
 public final class RedisRunStore implements RunStore {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RedisRunStore.class);
-    private final JedisPool pool;
+    private final UnifiedJedis redis;
+    private final ScriptCalls calls;
     private final RedisKeys keys;
     private final RedisScripts scripts = new RedisScripts();
 
-    public RedisRunStore(JedisPool pool, String prefix) {
-        this.pool = pool;
+    public RedisRunStore(UnifiedJedis redis, String prefix) {
+        this(redis, prefix, Durability.NONE);
+    }
+
+    public RedisRunStore(UnifiedJedis redis, String prefix, Durability durability) {
+        this.redis = redis;
+        this.calls = new ScriptCalls(redis, durability);
         this.keys = new RedisKeys(prefix);
     }
 
     @Override
     public boolean create(RunKey key, GraphRunRecord run) {
-        try (Jedis j = pool.getResource()) {
+        Response<String> created;
+        try (AbstractPipeline p = redis.pipelined()) {
             // Indexes first: an index entry without a run is skipped, a run missing from the index would be lost.
-            Pipeline p = j.pipelined();
             p.zadd(keys.runsOfGraph(key.graph()), 0, key.partition().key());
             p.sadd(keys.graphsWithRuns(), key.graph());
-            p.zadd(keys.activeRuns(), run.requestedAtMs(), key.id());
-            Response<String> created = p.set(keys.run(key), RunRecordCodec.encode(run), SetParams.setParams().nx());
+            p.zadd(keys.activeRuns(key), run.requestedAtMs(), key.id());
+            created = p.set(keys.run(key), RunRecordCodec.encode(run), SetParams.setParams().nx());
             p.sync();
-            return "OK".equals(created.get());
         }
+        return "OK".equals(created.get());
     }
 
     @Override
@@ -71,8 +75,7 @@ public final class RedisRunStore implements RunStore {
         List<Response<String>> runs = new ArrayList<>();
         List<Response<Map<String, String>>> nodes = new ArrayList<>();
         List<Response<Map<String, String>>> instances = new ArrayList<>();
-        try (Jedis j = pool.getResource()) {
-            Pipeline p = j.pipelined();
+        try (AbstractPipeline p = redis.pipelined()) {
             for (RunKey key : runKeys) {
                 runs.add(p.get(keys.run(key)));
                 nodes.add(p.hgetAll(keys.nodeRecords(key)));
@@ -117,50 +120,37 @@ public final class RedisRunStore implements RunStore {
         List<String> args = new ArrayList<>(List.of(expected.value(), RunRecordCodec.encode(settled),
                 settled.settledAtMs().map(String::valueOf).orElse(""), "run:" + key.id()));
         args.addAll(idleRunIds);
-        try (Jedis j = pool.getResource()) {
-            Object r = scripts.settle.call(j, List.of(keys.run(key), keys.instances(key), keys.expiry()), args);
-            return r instanceof Long n && n == 1L;
-        }
+        Object r = calls.durable(scripts.settle, List.of(keys.run(key), keys.instances(key), keys.expiry(key)), args);
+        return r instanceof Long n && n == 1L;
     }
 
-    /** The version is the stored text: WATCH/MULTI/EXEC puts only if it is unchanged byte for byte. */
+    /** The version is the stored text: the put script writes only if it is unchanged byte for byte. */
     private boolean compareAndSet(RunKey key, RunVersion expected, GraphRunRecord next) {
-        String runKey = keys.run(key);
-        try (Jedis j = pool.getResource()) {
-            j.watch(runKey);
-            if (!expected.value().equals(j.get(runKey))) {
-                j.unwatch();
-                return false;
-            }
-            Transaction t = j.multi();
-            t.set(runKey, RunRecordCodec.encode(next));
-            // with the put, so a pass that drops the run from a stale view cannot leave it out of the index
-            if (next.state() == io.swale.record.RunState.ACTIVE) {
-                t.zadd(keys.activeRuns(), System.currentTimeMillis(), key.id());
-            }
-            List<Object> result = t.exec();
-            return result != null;
-        }
+        boolean active = next.state() == io.swale.record.RunState.ACTIVE;
+        Object r = calls.durable(scripts.putRun, List.of(keys.run(key), keys.activeRuns(key)),
+                List.of(expected.value(), RunRecordCodec.encode(next), active ? "1" : "0", key.id(),
+                        Long.toString(System.currentTimeMillis())));
+        return r instanceof Long n && n == 1L;
     }
 
+    /** Every shard's active runs. */
     @Override
     public List<RunKey> activeRuns() {
-        try (Jedis j = pool.getResource()) {
-            List<RunKey> active = new ArrayList<>();
-            for (String id : j.zrange(keys.activeRuns(), 0, -1)) {
-                RunKey.parse(id).ifPresent(active::add);
-            }
-            return active;
+        List<Response<List<String>>> shards = new ArrayList<>();
+        try (AbstractPipeline p = redis.pipelined()) {
+            RedisKeys.shards().forEach(s -> shards.add(p.zrange(keys.activeRuns(s), 0, -1)));
+            p.sync();
         }
+        List<RunKey> active = new ArrayList<>();
+        shards.forEach(r -> r.get().forEach(id -> RunKey.parse(id).ifPresent(active::add)));
+        return active;
     }
 
     @Override
     public boolean dropActive(RunKey key) {
-        try (Jedis j = pool.getResource()) {
-            Object r = scripts.dropActive.call(j, List.of(keys.activeRuns(), keys.run(key), keys.instances(key)),
-                    List.of(key.id()));
-            return r instanceof Long n && n == 1L;
-        }
+        Object r = calls.call(scripts.dropActive, List.of(keys.activeRuns(key), keys.run(key), keys.instances(key)),
+                List.of(key.id()));
+        return r instanceof Long n && n == 1L;
     }
 
     @Override
@@ -169,32 +159,24 @@ public final class RedisRunStore implements RunStore {
         o.put("at_ms", error.atMs());
         o.put("pass", error.pass());
         o.put("message", error.message());
-        try (Jedis j = pool.getResource()) {
-            j.hset(keys.repairErrors(), key.id(), io.swale.record.RecordCodec.text(o));
-        }
+        redis.hset(keys.repairErrors(), key.id(), io.swale.record.RecordCodec.text(o));
     }
 
     @Override
     public void clearRepairError(RunKey key) {
-        try (Jedis j = pool.getResource()) {
-            j.hdel(keys.repairErrors(), key.id());
-        }
+        redis.hdel(keys.repairErrors(), key.id());
     }
 
     @Override
     public Optional<RepairError> repairError(RunKey key) {
-        try (Jedis j = pool.getResource()) {
-            return Optional.ofNullable(j.hget(keys.repairErrors(), key.id())).flatMap(RedisRunStore::repairError);
-        }
+        return Optional.ofNullable(redis.hget(keys.repairErrors(), key.id())).flatMap(RedisRunStore::repairError);
     }
 
     @Override
     public Map<RunKey, RepairError> repairErrors() {
         Map<RunKey, RepairError> out = new LinkedHashMap<>();
-        try (Jedis j = pool.getResource()) {
-            j.hgetAll(keys.repairErrors()).forEach((id, json) -> RunKey.parse(id)
-                    .ifPresent(k -> repairError(json).ifPresent(e -> out.put(k, e))));
-        }
+        redis.hgetAll(keys.repairErrors()).forEach((id, json) -> RunKey.parse(id)
+                .ifPresent(k -> repairError(json).ifPresent(e -> out.put(k, e))));
         return out;
     }
 
@@ -210,44 +192,37 @@ public final class RedisRunStore implements RunStore {
 
     @Override
     public void markActive(RunKey key) {
-        try (Jedis j = pool.getResource()) {
-            j.zadd(keys.activeRuns(), System.currentTimeMillis(), key.id());
-        }
+        redis.zadd(keys.activeRuns(key), System.currentTimeMillis(), key.id());
     }
 
     @Override
     public List<Partition> partitions(String graph, Optional<String> from, int limit) {
-        try (Jedis j = pool.getResource()) {
-            String min = from.map(f -> "[" + f).orElse("-");
-            List<Partition> out = new ArrayList<>();
-            for (String p : j.zrangeByLex(keys.runsOfGraph(graph), min, "+", 0, limit)) {
-                if (Partition.isValid(p)) {
-                    out.add(Partition.of(p));
-                }
+        String min = from.map(f -> "[" + f).orElse("-");
+        List<Partition> out = new ArrayList<>();
+        for (String p : redis.zrangeByLex(keys.runsOfGraph(graph), min, "+", 0, limit)) {
+            if (Partition.isValid(p)) {
+                out.add(Partition.of(p));
             }
-            return out;
         }
+        return out;
     }
 
     @Override
     public List<Partition> lastPartitions(String graph, int limit) {
-        try (Jedis j = pool.getResource()) {
-            List<Partition> out = new ArrayList<>();
-            for (String p : j.zrevrangeByLex(keys.runsOfGraph(graph), "+", "-", 0, limit)) {
-                if (Partition.isValid(p)) {
-                    out.add(Partition.of(p));
-                }
+        List<Partition> out = new ArrayList<>();
+        for (String p : redis.zrevrangeByLex(keys.runsOfGraph(graph), "+", "-", 0, limit)) {
+            if (Partition.isValid(p)) {
+                out.add(Partition.of(p));
             }
-            java.util.Collections.reverse(out);
-            return out;
         }
+        java.util.Collections.reverse(out);
+        return out;
     }
 
     @Override
     public Map<RunKey, GraphRunRecord> runRecords(List<RunKey> runKeys) {
         List<Response<String>> raw = new ArrayList<>();
-        try (Jedis j = pool.getResource()) {
-            Pipeline p = j.pipelined();
+        try (AbstractPipeline p = redis.pipelined()) {
             runKeys.forEach(k -> raw.add(p.get(keys.run(k))));
             p.sync();
         }
@@ -269,8 +244,7 @@ public final class RedisRunStore implements RunStore {
     @Override
     public Map<RunKey, List<TaskInstance>> instances(List<RunKey> runKeys) {
         List<Response<Map<String, String>>> raw = new ArrayList<>();
-        try (Jedis j = pool.getResource()) {
-            Pipeline p = j.pipelined();
+        try (AbstractPipeline p = redis.pipelined()) {
             runKeys.forEach(k -> raw.add(p.hgetAll(keys.instances(k))));
             p.sync();
         }
@@ -291,17 +265,12 @@ public final class RedisRunStore implements RunStore {
 
     @Override
     public Set<String> graphsWithRuns() {
-        try (Jedis j = pool.getResource()) {
-            return new TreeSet<>(j.smembers(keys.graphsWithRuns()));
-        }
+        return new TreeSet<>(redis.smembers(keys.graphsWithRuns()));
     }
 
     @Override
     public long nowMs() {
-        try (Jedis j = pool.getResource()) {
-            List<String> t = j.time();
-            return Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000;
-        }
+        return RedisTime.nowMs(redis);
     }
 
     /**

@@ -5,14 +5,14 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import redis.clients.jedis.Jedis;
+import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /** The Lua scripts of the task-instance transitions, each prefixed with the shared helpers of lib.lua. */
 final class RedisScripts {
     /** One loaded script: called by SHA, loaded again after a Redis restart dropped its cache. */
     record Script(String name, String source, String sha) {
-        Object call(Jedis jedis, List<String> keys, List<String> args) {
+        Object call(UnifiedJedis jedis, List<String> keys, List<String> args) {
             try {
                 return jedis.evalsha(sha, keys, args);
             } catch (JedisNoScriptException e) {
@@ -35,6 +35,18 @@ final class RedisScripts {
     final Script settle = load("settle");
     final Script dropActive = load("dropactive");
     final Script undelay = load("undelay");
+    final Script putRun = load("putrun");
+    final Script expireRun = load("expirerun");
+    final Script deleteIfEqual = load("delifequal");
+    final Script removeEntry = load("removeentry");
+    final Script forgetGraph = load("forgetgraph");
+    final Script advance = load("advance");
+
+    /** Every script: each must touch keys of one hash slot (the Cluster ITs run each of them). */
+    List<Script> all() {
+        return List.of(submit, claim, heartbeat, finish, retry, release, redispatch, reap, cancel, request, giveBack,
+                settle, dropActive, undelay, putRun, expireRun, deleteIfEqual, removeEntry, forgetGraph, advance);
+    }
 
     private static Script load(String name) {
         String source = resource("lib") + "\n" + resource(name);

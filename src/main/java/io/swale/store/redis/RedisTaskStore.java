@@ -15,8 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.UnifiedJedis;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -24,20 +23,22 @@ import tools.jackson.databind.JsonNode;
 public final class RedisTaskStore implements TaskStore {
     /** A still-pending instance is dispatched again at most every 16 stale intervals, once backed off. */
     static final long REDISPATCH_BACKOFF_CAP = 16;
-    private final JedisPool pool;
+    private final ScriptCalls calls;
+    private final UnifiedJedis redis;
     private final RedisKeys keys;
     private final RedisScripts scripts = new RedisScripts();
 
     private final long requestTtlMs;
 
     /** Request records written with a submission get no TTL: only the retention pass removes them. */
-    public RedisTaskStore(JedisPool pool, String prefix) {
-        this(pool, prefix, java.time.Duration.ZERO);
+    public RedisTaskStore(UnifiedJedis redis, String prefix) {
+        this(redis, prefix, java.time.Duration.ZERO, Durability.NONE);
     }
 
     /** Request records written with a submission expire after {@code retention}, as {@link RedisRequestStore}'s. */
-    public RedisTaskStore(JedisPool pool, String prefix, java.time.Duration retention) {
-        this.pool = pool;
+    public RedisTaskStore(UnifiedJedis redis, String prefix, java.time.Duration retention, Durability durability) {
+        this.redis = redis;
+        this.calls = new ScriptCalls(redis, durability);
         this.keys = new RedisKeys(prefix);
         this.requestTtlMs = RedisRequestStore.ttlMs(retention);
     }
@@ -48,14 +49,19 @@ public final class RedisTaskStore implements TaskStore {
         List<String> k = new ArrayList<>(List.of(keys.instances(key), keys.inputs(key), keys.run(key)));
         List<String> a = new ArrayList<>(List.of(runId, InstanceCodec.pending(instance), TaskInputCodec.encode(input)));
         request.map(RequestWrite::record).ifPresent(r -> {
-            k.add(keys.request(r.id()));
-            k.add(keys.expiry());
+            if (RedisKeys.shardOf(r) != RedisKeys.shardOf(key)) {
+                throw new IllegalArgumentException("request " + r.id() + " is not a rerun of run " + key.id()
+                        + ": only a rerun's request record commits with its submission");
+            }
+            // a rerun's request record: in its run's shard (RedisKeys.shardOf(RequestRecord)), one slot with the run
+            k.add(keys.request(RedisKeys.shardOf(r), r.id()));
+            k.add(keys.expiry(key));
             a.add(RequestCodec.encode(r));
             a.add(Long.toString(r.handledAtMs()));
             a.add(RedisKeys.requestExpiryMember(r.id()));
             a.add(Long.toString(requestTtlMs));
         });
-        return submitOutcome((String) call(scripts.submit, k, a));
+        return submitOutcome((String) calls.durable(scripts.submit, k, a));
     }
 
     @Override
@@ -64,39 +70,11 @@ public final class RedisTaskStore implements TaskStore {
             return TaskStore.super.submitAll(key, requests);
         }
         List<String> k = List.of(keys.instances(key), keys.inputs(key), keys.run(key));
-        return pipelined(scripts.submit, requests, r -> k,
+        return calls.pipelined(scripts.submit, requests, r -> k,
                 r -> List.of(r.runId(), InstanceCodec.pending(r.instance()), TaskInputCodec.encode(r.input())),
                 r -> submitOutcome((String) r), q -> submit(key, q.runId(), q.instance(), q.input()), e -> {
                     throw e;
-                });
-    }
-
-    /**
-     * One script per request, all in one pipeline; outcomes in the order of the requests. A NOSCRIPT answer
-     * (Redis restarted and lost its scripts) sends that request alone through {@code alone}, which loads it.
-     */
-    private <R, T> List<T> pipelined(RedisScripts.Script script, List<R> requests, Function<R, List<String>> keysOf,
-            Function<R, List<String>> argsOf, Function<Object, T> outcome, Function<R, T> alone,
-            Function<redis.clients.jedis.exceptions.JedisDataException, T> failed) {
-        List<redis.clients.jedis.Response<Object>> responses = new ArrayList<>(requests.size());
-        try (Jedis j = pool.getResource()) {
-            redis.clients.jedis.Pipeline p = j.pipelined();
-            for (R r : requests) {
-                responses.add(p.evalsha(script.sha(), keysOf.apply(r), argsOf.apply(r)));
-            }
-            p.sync();
-        }
-        List<T> out = new ArrayList<>(requests.size());
-        for (int i = 0; i < requests.size(); i++) {
-            try {
-                out.add(outcome.apply(responses.get(i).get()));
-            } catch (redis.clients.jedis.exceptions.JedisNoScriptException e) {
-                out.add(alone.apply(requests.get(i)));
-            } catch (redis.clients.jedis.exceptions.JedisDataException e) {
-                out.add(failed.apply(e));
-            }
-        }
-        return out;
+                }, true);
     }
 
     private static Submit submitOutcome(String r) {
@@ -110,7 +88,7 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public Claim claim(RunKey key, String runId, long leaseMs, String worker) {
-        return claimOutcome((List<?>) call(scripts.claim, List.of(keys.instances(key), keys.inputs(key), keys.run(key)),
+        return claimOutcome((List<?>) calls.durable(scripts.claim, List.of(keys.instances(key), keys.inputs(key), keys.run(key)),
                 List.of(runId, Long.toString(leaseMs), worker)));
     }
 
@@ -120,12 +98,12 @@ public final class RedisTaskStore implements TaskStore {
             return TaskStore.super.claimAll(requests, leaseMs, worker);
         }
         String lease = Long.toString(leaseMs);
-        return pipelined(scripts.claim, requests,
+        return calls.pipelined(scripts.claim, requests,
                 r -> List.of(keys.instances(r.key()), keys.inputs(r.key()), keys.run(r.key())),
                 r -> List.of(r.runId(), lease, worker), r -> claimOutcome((List<?>) r),
                 q -> claim(q.key(), q.runId(), leaseMs, worker),
                 // one instance the script cannot read must not fail the poll whose other claims are committed
-                e -> new Claim.Refused("error: " + e.getMessage()));
+                e -> new Claim.Refused("error: " + e.getMessage()), true);
     }
 
     private static Claim claimOutcome(List<?> r) {
@@ -162,7 +140,7 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public Finish finish(RunKey key, RecordField field, long token, NodeRecord record) {
-        String r = (String) call(scripts.finish,
+        String r = (String) calls.durable(scripts.finish,
                 List.of(keys.instances(key), keys.nodeRecords(key), keys.attempts(key), keys.run(key)),
                 List.of(record.runId(), Long.toString(token), field.key(), NodeRecordCodec.encode(record),
                         record.status().wireName(), Long.toString(record.rerun()), record.error().orElse("")));
@@ -178,7 +156,7 @@ public final class RedisTaskStore implements TaskStore {
     @Override
     public Park park(RunKey key, String runId, long token, long delayMs, String error, boolean nextStep,
             Optional<JsonNode> stepState) {
-        List<?> r = (List<?>) call(scripts.retry, List.of(keys.instances(key), keys.inputs(key), keys.attempts(key)),
+        List<?> r = (List<?>) calls.durable(scripts.retry, List.of(keys.instances(key), keys.inputs(key), keys.attempts(key)),
                 List.of(runId, Long.toString(token), Long.toString(delayMs), error, nextStep ? "1" : "0",
                         stepState.map(RecordCodec::text).orElse("")));
         return switch ((String) r.get(0)) {
@@ -226,18 +204,14 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public List<AttemptRecord> history(RunKey key, String runId) {
-        try (Jedis j = pool.getResource()) {
-            return AttemptCodec.parseAll(j.hget(keys.attempts(key), runId));
-        }
+        return AttemptCodec.parseAll(redis.hget(keys.attempts(key), runId));
     }
 
     @Override
     public Map<String, List<AttemptRecord>> histories(RunKey key) {
-        try (Jedis j = pool.getResource()) {
-            Map<String, List<AttemptRecord>> out = new TreeMap<>();
-            j.hgetAll(keys.attempts(key)).forEach((runId, json) -> out.put(runId, AttemptCodec.parseAll(json)));
-            return out;
-        }
+        Map<String, List<AttemptRecord>> out = new TreeMap<>();
+        redis.hgetAll(keys.attempts(key)).forEach((runId, json) -> out.put(runId, AttemptCodec.parseAll(json)));
+        return out;
     }
 
     @Override
@@ -253,49 +227,47 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public void scheduleDelayed(RunKey key, String runId, long dueMs) {
-        try (Jedis j = pool.getResource()) {
-            j.zadd(keys.delayed(), dueMs, key.id() + "|" + runId);
-        }
+        redis.zadd(keys.delayed(key), dueMs, key.id() + "|" + runId);
     }
 
+    /** The earliest due entries of every shard, merged: at most {@code limit}, earliest first. */
     @Override
     public List<Delayed> dueDelayed(int limit) {
-        try (Jedis j = pool.getResource()) {
-            List<String> time = j.time();
-            long now = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
-            List<redis.clients.jedis.resps.Tuple> members = j.zrangeByScoreWithScores(keys.delayed(), 0, now, 0, limit);
-            List<Delayed> due = new ArrayList<>();
-            for (redis.clients.jedis.resps.Tuple t : members) {
+        long now = serverTimeMs();
+        List<redis.clients.jedis.Response<List<redis.clients.jedis.resps.Tuple>>> shards = new ArrayList<>();
+        try (redis.clients.jedis.AbstractPipeline p = redis.pipelined()) {
+            RedisKeys.shards().forEach(s -> shards.add(p.zrangeByScoreWithScores(keys.delayed(s), 0, now, 0, limit)));
+            p.sync();
+        }
+        List<Delayed> due = new ArrayList<>();
+        for (int s = 0; s < shards.size(); s++) {
+            for (redis.clients.jedis.resps.Tuple t : shards.get(s).get()) {
                 String m = t.getElement();
                 int bar = m.indexOf('|');
                 Optional<RunKey> key = bar < 0 ? Optional.empty() : RunKey.parse(m.substring(0, bar));
                 if (key.isPresent()) {
                     due.add(new Delayed(key.get(), m.substring(bar + 1), (long) t.getScore()));
                 } else {
-                    j.zrem(keys.delayed(), m);
+                    redis.zrem(keys.delayed(s), m);
                 }
             }
-            return due;
         }
+        due.sort(java.util.Comparator.comparingLong(Delayed::dueMs));
+        return due.size() > limit ? List.copyOf(due.subList(0, limit)) : due;
     }
 
     @Override
     public boolean removeDelayed(RunKey key, String runId, long dueMs) {
-        Object r = call(scripts.undelay, List.of(keys.delayed()), List.of(key.id() + "|" + runId, Long.toString(dueMs)));
+        Object r = call(scripts.undelay, List.of(keys.delayed(key)), List.of(key.id() + "|" + runId, Long.toString(dueMs)));
         return r instanceof Long n && n == 1L;
     }
 
     @Override
     public long serverTimeMs() {
-        try (Jedis j = pool.getResource()) {
-            List<String> time = j.time();
-            return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
-        }
+        return RedisTime.nowMs(redis);
     }
 
     private Object call(RedisScripts.Script script, List<String> k, List<String> args) {
-        try (Jedis j = pool.getResource()) {
-            return script.call(j, k, args);
-        }
+        return calls.call(script, k, args);
     }
 }
