@@ -19,8 +19,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * The physical floor, measured in the same process with the application's own client configuration: a
@@ -31,7 +30,7 @@ final class Baselines {
     private final Map<String, Object> producerConfig;
     private final Map<String, Object> consumerConfig;
     private final Map<String, Object> adminConfig;
-    private final JedisPool redis;
+    private final UnifiedJedis redis;
     private final String id;
 
     final Dist kafkaHop = new Dist();
@@ -42,7 +41,7 @@ final class Baselines {
     double redisOpsPerS;
 
     Baselines(Map<String, Object> producerConfig, Map<String, Object> consumerConfig, Map<String, Object> adminConfig,
-            JedisPool redis, String id) {
+            UnifiedJedis redis, String id) {
         this.producerConfig = producerConfig;
         this.consumerConfig = consumerConfig;
         this.adminConfig = adminConfig;
@@ -179,7 +178,8 @@ final class Baselines {
 
     private void redis(int samples) throws Exception {
         String key = "bench:" + id + ":k";
-        try (Jedis j = redis.getResource()) {
+        {
+            var j = redis;
             j.set(key, "v");
             String sha = j.scriptLoad("return redis.call('GET', KEYS[1])");
             int warmup = Math.max(100, samples / 5);
@@ -204,7 +204,8 @@ final class Baselines {
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             Thread t = new Thread(() -> {
-                try (Jedis j = redis.getResource()) {
+                {
+            var j = redis;
                     long n = 0;
                     while (!stop.get()) {
                         j.get(key);
@@ -223,7 +224,8 @@ final class Baselines {
             t.join();
         }
         redisOpsPerS = ops.get() / ((System.nanoTime() - t0) / 1e9);
-        try (Jedis j = redis.getResource()) {
+        {
+            var j = redis;
             j.del(key);
         }
     }

@@ -23,7 +23,7 @@ import org.springframework.kafka.core.KafkaTemplate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
-import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * {@code swale bench}: starts the whole application in this process (on an embedded Kafka broker and
@@ -121,7 +121,7 @@ public final class BenchCommand implements Callable<Integer> {
         String id = Long.toString(System.currentTimeMillis(), 36);
         try (ConfigurableApplicationContext app = start()) {
             SwaleProperties props = app.getBean(SwaleProperties.class);
-            JedisPool pool = app.getBean(JedisPool.class);
+            UnifiedJedis pool = app.getBean(UnifiedJedis.class);
             @SuppressWarnings("unchecked")
             KafkaTemplate<String, byte[]> template = app.getBean(KafkaTemplate.class);
             ListenerContainers containers = app.getBean(ListenerContainers.class);

@@ -23,7 +23,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.UnifiedJedis;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -46,7 +46,7 @@ final class ScaleBench {
     double passInactiveMs;
     ReconcilePass lastPass;
 
-    void run(ShapeRunner shapes, RunStore runStore, TaskStore tasks, Reconciler reconciler, JedisPool pool,
+    void run(ShapeRunner shapes, RunStore runStore, TaskStore tasks, Reconciler reconciler, UnifiedJedis pool,
             String keyPrefix, String graphName, int n) throws Exception {
         runs = n;
         Graph graph = shapes.publish(Shapes.diamond(graphName));
@@ -79,13 +79,13 @@ final class ScaleBench {
         passColdMs = timedPass(reconciler);
         CpuMeter.heapAfterGcMb();
         CpuMeter.resetHeapPeaks();
-        long borrows0 = pool.getBorrowedCount();
+        long borrows0 = ShapeRunner.borrows(pool);
         long commands0 = shapes.redisCommands();
         long alloc0 = threads.getThreadAllocatedBytes(self);
         passWarmMs = timedPass(reconciler);
         long alloc = threads.getThreadAllocatedBytes(self) - alloc0;
         passCommandsPerRun = (shapes.redisCommands() - commands0) / (double) n;
-        passBorrowsPerRun = (pool.getBorrowedCount() - borrows0) / (double) n;
+        passBorrowsPerRun = (ShapeRunner.borrows(pool) - borrows0) / (double) n;
         passPeakHeapMb = CpuMeter.heapPeakMb();
         passAllocatedMbPerRun = alloc / 1048576.0 / n;
         if (lastPass.activeRuns() < n || lastPass.submitted() > 0 || lastPass.settled() > 0) {
@@ -97,7 +97,9 @@ final class ScaleBench {
         for (int i = 0; i < n; i++) {
             ids[i] = new RunKey(graphName, Partition.of("s" + i)).id();
         }
-        shapes.own().zrem(keys.activeRuns(), ids);
+        for (String id : ids) {
+            RunKey.parse(id).ifPresent(k -> shapes.own().zrem(keys.activeRuns(k), id));
+        }
         passInactiveMs = timedPass(reconciler);
     }
 

@@ -18,7 +18,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
 import tools.jackson.databind.JsonNode;
@@ -31,7 +32,7 @@ final class ShapeRunner {
     private final DefinitionCatalog catalog;
     private final Adoption adoption;
     private final GraphRuns graphRuns;
-    private final JedisPool pool;
+    private final UnifiedJedis pool;
     private final RedisKeys keys;
     private final Jedis own;
     private final CpuMeter cpu = new CpuMeter();
@@ -39,13 +40,19 @@ final class ShapeRunner {
     private long ownCommands;
     private final Map<String, String> hashes = new HashMap<>();
 
-    ShapeRunner(DefinitionCatalog catalog, Adoption adoption, GraphRuns graphRuns, JedisPool pool, String keyPrefix) {
+    ShapeRunner(DefinitionCatalog catalog, Adoption adoption, GraphRuns graphRuns, UnifiedJedis pool, String keyPrefix) {
         this.catalog = catalog;
         this.adoption = adoption;
         this.graphRuns = graphRuns;
         this.pool = pool;
         this.keys = new RedisKeys(keyPrefix);
-        this.own = pool.getResource();
+        // the bench's own connection, out of the application's pool: the bench measures a standalone Redis
+        this.own = new Jedis(((JedisPooled) pool).getPool().getResource());
+    }
+
+    /** Connections the application borrowed from its pool so far. */
+    static long borrows(UnifiedJedis redis) {
+        return ((JedisPooled) redis).getPool().getBorrowedCount();
     }
 
     Jedis own() {
@@ -80,7 +87,7 @@ final class ShapeRunner {
         ShapeResult r = new ShapeResult(name, runs, graph.nodes().size());
         Map<Long, long[]> cpu0 = cpu.snapshot();
         double redisCpu0 = redisCpuMs();
-        long borrows0 = pool.getBorrowedCount();
+        long borrows0 = borrows(pool);
         long commands0 = redisCommands();
         long t0 = System.nanoTime();
         if (sequential) {
@@ -95,7 +102,7 @@ final class ShapeRunner {
         r.wallS = (System.nanoTime() - t0) / 1e9;
         r.cpuMs = CpuMeter.delta(cpu0, cpu.snapshot());
         r.redisCpuMs = redisCpuMs() - redisCpu0;
-        r.redisBorrows = pool.getBorrowedCount() - borrows0;
+        r.redisBorrows = borrows(pool) - borrows0;
         r.redisCommands = redisCommands() - commands0;
         collect(graph, partitions, r);
         r.heapAfterGcMb = CpuMeter.heapAfterGcMb();

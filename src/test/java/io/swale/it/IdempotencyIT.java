@@ -5,14 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.swale.settings.SwaleProperties;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.UnifiedJedis;
 import tools.jackson.databind.JsonNode;
 
 /** Idempotency-Key on start, rerun and cancel: a retried request is applied once and answered with its outcome. */
 class IdempotencyIT extends IntegrationTest {
     @Autowired
-    JedisPool redis;
+    UnifiedJedis redis;
 
     @Autowired
     SwaleProperties props;
@@ -43,9 +42,13 @@ class IdempotencyIT extends IntegrationTest {
                 .isEqualTo("{\"kind\":\"start\",\"graph\":\"" + g + "\",\"partitions\":[\"p1\"]}");
         assertThat(record.get("outcome").toString()).isEqualTo("{\"kind\":\"started\",\"partitions\":[\"p1\"]}");
         assertThat(record.get("handledAt").asString()).endsWith("Z");
-        try (Jedis j = redis.getResource()) {
-            assertThat(j.zscore(props.redis().keyPrefix() + ":expiry", "req:" + key)).isNotNull();
-            assertThat(j.get(props.redis().keyPrefix() + ":req:" + key)).startsWith("{\"request\":");
+        {
+            var j = redis;
+            var keys = new io.swale.store.redis.RedisKeys(props.redis().keyPrefix());
+            int shard = io.swale.store.redis.RedisKeys.shardOf(key,
+                    new io.swale.record.AdminRequest.Start(g, java.util.List.of(io.swale.graph.Partition.of("p1"))));
+            assertThat(j.zscore(keys.expiry(shard), "req:" + key)).isNotNull();
+            assertThat(j.get(keys.request(shard, key))).startsWith("{\"request\":");
         }
     }
 

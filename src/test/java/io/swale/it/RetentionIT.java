@@ -19,8 +19,8 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.JedisPool;
+import io.swale.store.redis.RedisKeys;
+import redis.clients.jedis.UnifiedJedis;
 
 /** The retention pass of spec §12 on real Redis: expiry, stale entries, a fresh start at r0, a malformed record. */
 class RetentionIT extends IntegrationSupport {
@@ -34,7 +34,7 @@ class RetentionIT extends IntegrationSupport {
     private GraphRuns graphRuns;
 
     @Autowired
-    private JedisPool redis;
+    private UnifiedJedis redis;
 
     @Autowired
     private Requests requests;
@@ -102,11 +102,12 @@ class RetentionIT extends IntegrationSupport {
         graphRuns.startRuns("ret_bad", List.of(Partition.of("20260201")));
         awaitSettled("ret_bad", "20260201", RunState.COMPLETE);
         long early = Instant.parse("2025-12-01T00:00:00Z").toEpochMilli();
-        try (Jedis j = redis.getResource()) {
-            j.zadd("swale:expiry", early, "run:ret_bad/no/such/target");
-            j.zadd("swale:expiry", early + 1, "run:ret_bad/20251101");
-            j.zadd("swale:expiry", early + 2, "run:ret_bad/20251201");
-            j.set("swale:run:{ret_bad/20251201}", "not json");
+        {
+            var j = redis;
+            j.zadd(KEYS.expiry(0), early, "run:ret_bad/no/such/target");
+            j.zadd(KEYS.expiry(runKey("ret_bad", "20251101")), early + 1, "run:ret_bad/20251101");
+            j.zadd(KEYS.expiry(runKey("ret_bad", "20251201")), early + 2, "run:ret_bad/20251201");
+            j.set(KEYS.run(runKey("ret_bad", "20251201")), "not json");
         }
         clock.set("2026-06-01T00:00:00Z");
         RetentionPass.Report report = retention.run();
@@ -114,17 +115,19 @@ class RetentionIT extends IntegrationSupport {
         // the entries after the bad one are not held back by it
         assertThat(report.runs()).isGreaterThanOrEqualTo(1);
         assertThat(run("ret_bad", "20260201")).isEmpty();
-        try (Jedis j = redis.getResource()) {
-            assertThat(j.zscore("swale:expiry", "run:ret_bad/no/such/target")).isNull();
-            assertThat(j.zscore("swale:expiry", "run:ret_bad/20251101")).isNull();
-            assertThat(j.zscore("swale:expiry", "run:ret_bad/20251201")).isNotNull();
-            assertThat(j.get("swale:run:{ret_bad/20251201}")).isEqualTo("not json");
-            j.del("swale:run:{ret_bad/20251201}");
+        {
+            var j = redis;
+            assertThat(j.zscore(KEYS.expiry(0), "run:ret_bad/no/such/target")).isNull();
+            assertThat(j.zscore(KEYS.expiry(runKey("ret_bad", "20251101")), "run:ret_bad/20251101")).isNull();
+            assertThat(j.zscore(KEYS.expiry(runKey("ret_bad", "20251201")), "run:ret_bad/20251201")).isNotNull();
+            assertThat(j.get(KEYS.run(runKey("ret_bad", "20251201")))).isEqualTo("not json");
+            j.del(KEYS.run(runKey("ret_bad", "20251201")));
         }
         RetentionPass.Report mended = retention.run();
         assertThat(mended.error()).isEmpty();
-        try (Jedis j = redis.getResource()) {
-            assertThat(j.zscore("swale:expiry", "run:ret_bad/20251201")).isNull();
+        {
+            var j = redis;
+            assertThat(j.zscore(KEYS.expiry(runKey("ret_bad", "20251201")), "run:ret_bad/20251201")).isNull();
         }
     }
 
@@ -135,18 +138,23 @@ class RetentionIT extends IntegrationSupport {
         clock.set(handled);
         String kept = "ret-req-" + System.nanoTime();
         String ttlGone = kept + "-ttl";
+        AdminRequest cancel = new AdminRequest.Cancel("ret_no_graph", Partition.of("p"));
         for (String id : List.of(kept, ttlGone)) {
-            requests.handle(java.util.Optional.of(new RequestId(id)),
-                    new AdminRequest.Cancel("ret_no_graph", Partition.of("p")));
+            requests.handle(java.util.Optional.of(new RequestId(id)), cancel);
         }
+        RedisKeys keys = new RedisKeys(props.redis().keyPrefix());
+        String keptKey = keys.request(RedisKeys.shardOf(kept, cancel), kept);
+        String keptExpiry = keys.expiry(RedisKeys.shardOf(kept, cancel));
+        String goneExpiry = keys.expiry(RedisKeys.shardOf(ttlGone, cancel));
         long retentionMs = props.retentionPeriod().toMillis();
         String prefix = props.redis().keyPrefix();
-        try (Jedis j = redis.getResource()) {
-            assertThat(j.pttl(prefix + ":req:" + kept)).as("a TTL of the retention window, set as it was written")
+        {
+            var j = redis;
+            assertThat(j.pttl(keptKey)).as("a TTL of the retention window, set as it was written")
                     .isBetween(retentionMs - 60_000, retentionMs);
-            assertThat(j.zscore(prefix + ":expiry", "req:" + kept)).isEqualTo((double) handled.toEpochMilli());
+            assertThat(j.zscore(keptExpiry, "req:" + kept)).isEqualTo((double) handled.toEpochMilli());
             // as if its TTL had run out: only the expiry entry is left
-            j.del(prefix + ":req:" + ttlGone);
+            j.del(keys.request(RedisKeys.shardOf(ttlGone, cancel), ttlGone));
         }
         assertThat(get("/api/v1/requests/" + kept).status()).isEqualTo(200);
 
@@ -159,28 +167,39 @@ class RetentionIT extends IntegrationSupport {
         assertThat(report.error()).isEmpty();
         assertThat(report.requests()).isGreaterThanOrEqualTo(1);
         assertThat(report.stale()).isGreaterThanOrEqualTo(1);
-        try (Jedis j = redis.getResource()) {
-            assertThat(j.exists(prefix + ":req:" + kept)).isFalse();
-            assertThat(j.zscore(prefix + ":expiry", "req:" + kept)).isNull();
-            assertThat(j.zscore(prefix + ":expiry", "req:" + ttlGone)).as("the index is trimmed too").isNull();
+        {
+            var j = redis;
+            assertThat(j.exists(keptKey)).isFalse();
+            assertThat(j.zscore(keptExpiry, "req:" + kept)).isNull();
+            assertThat(j.zscore(goneExpiry, "req:" + ttlGone)).as("the index is trimmed too").isNull();
         }
         Answer unknown = get("/api/v1/requests/" + kept);
         assertThat(unknown.status()).as("an expired request id is unknown").isEqualTo(404);
     }
 
+    private static final RedisKeys KEYS = new RedisKeys("swale");
+
+    private static RunKey runKey(String graph, String partition) {
+        return new RunKey(graph, Partition.of(partition));
+    }
+
     private Double expiryScore(String partition) {
-        try (Jedis j = redis.getResource()) {
-            return j.zscore("swale:expiry", "run:" + GRAPH + "/" + partition);
+        {
+            var j = redis;
+            return j.zscore(KEYS.expiry(runKey(GRAPH, partition)), "run:" + GRAPH + "/" + partition);
         }
     }
 
     private void assertGone(String partition) {
-        String tag = "{" + GRAPH + "/" + partition + "}";
-        try (Jedis j = redis.getResource()) {
-            assertThat(j.exists("swale:run:" + tag, "swale:nodes:" + tag, "swale:ti:" + tag, "swale:in:" + tag)).isZero();
-            assertThat(j.zscore("swale:runs:" + GRAPH, partition)).isNull();
-            assertThat(j.zscore("swale:active", GRAPH + "/" + partition)).isNull();
-            assertThat(j.zscore("swale:expiry", "run:" + GRAPH + "/" + partition)).isNull();
+        RunKey k = runKey(GRAPH, partition);
+        {
+            var j = redis;
+            for (String key : List.of(KEYS.run(k), KEYS.nodeRecords(k), KEYS.instances(k), KEYS.inputs(k))) {
+                assertThat(j.exists(key)).as(key).isFalse();
+            }
+            assertThat(j.zscore(KEYS.runsOfGraph(GRAPH), partition)).isNull();
+            assertThat(j.zscore(KEYS.activeRuns(k), GRAPH + "/" + partition)).isNull();
+            assertThat(j.zscore(KEYS.expiry(k), "run:" + GRAPH + "/" + partition)).isNull();
         }
     }
 }

@@ -180,7 +180,8 @@ class GraphRunRacesIT {
             Reconciler reconciler = h.reconciler(stale);
             // 12 passes, one per stale interval, while nobody claims the instance (a backlog waiting for slots)
             for (int pass = 1; pass <= 12; pass++) {
-                try (redis.clients.jedis.Jedis j = h.pool.getResource()) {
+                {
+                    var j = h.pool;
                     var o = (tools.jackson.databind.node.ObjectNode) io.swale.record.RecordCodec.JSON
                             .readTree(j.hget(instances, runId));
                     o.put("dispatched", o.get("dispatched").asLong() - stale);

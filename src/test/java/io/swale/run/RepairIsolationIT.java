@@ -16,7 +16,6 @@ import io.swale.task.ReconcilePass;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
@@ -35,13 +34,15 @@ class RepairIsolationIT {
             """;
 
     private static void hset(RunHarness h, String key, String field, String value) {
-        try (Jedis j = h.pool.getResource()) {
+        {
+            var j = h.pool;
             j.hset(key, field, value);
         }
     }
 
     private static void set(RunHarness h, String key, String value) {
-        try (Jedis j = h.pool.getResource()) {
+        {
+            var j = h.pool;
             j.set(key, value);
         }
     }
@@ -97,7 +98,8 @@ class RepairIsolationIT {
             assertThat((String) shown.get("message")).contains("ghost");
 
             // once the record is mended, the next pass repairs the run and the error is gone
-            try (Jedis j = h.pool.getResource()) {
+            {
+                var j = h.pool;
                 j.hdel(keys.instances(badInstance), g + "-p1-ghost-r0");
             }
             assertThat(h.reconciler(60_000).pass().failed()).isEqualTo(1);
@@ -155,10 +157,11 @@ class RepairIsolationIT {
 
             assertThat(h.repairFailures.get("delayed")).hasValue(1);
             assertThat(h.runs.repairError(bad)).isPresent();
-            try (Jedis j = h.pool.getResource()) {
-                assertThat(j.zscore(keys.delayed(), good.id() + "|" + good.runId("a", 0))).isEqualTo(4.0e12);
+            {
+                var j = h.pool;
+                assertThat(j.zscore(keys.delayed(good), good.id() + "|" + good.runId("a", 0))).isEqualTo(4.0e12);
                 // the bad entry waits a while, so entries that always fail cannot fill every read of the due ones
-                assertThat(j.zscore(keys.delayed(), bad.id() + "|" + bad.runId("a", 0)))
+                assertThat(j.zscore(keys.delayed(bad), bad.id() + "|" + bad.runId("a", 0)))
                         .isGreaterThan((double) h.tasks.serverTimeMs());
             }
         }
@@ -183,8 +186,9 @@ class RepairIsolationIT {
 
             assertThat(h.repairFailures).doesNotContainKey("delayed");
             assertThat(h.runs.repairError(key)).isEmpty();
-            try (Jedis j = h.pool.getResource()) {
-                assertThat(j.zscore(new RedisKeys(h.prefix).delayed(), key.id() + "|" + key.runId("a", 0)))
+            {
+                var j = h.pool;
+                assertThat(j.zscore(new RedisKeys(h.prefix).delayed(key), key.id() + "|" + key.runId("a", 0)))
                         .isEqualTo(1.0);
             }
         }

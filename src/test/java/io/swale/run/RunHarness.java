@@ -38,7 +38,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
-import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
 import redis.embedded.RedisServer;
 
 /**
@@ -52,7 +53,7 @@ final class RunHarness implements AutoCloseable {
     record Dispatch(String pool, TaskIdentity identity) {}
 
     final RedisServer server;
-    final JedisPool pool;
+    final UnifiedJedis pool;
     final String prefix = "h" + SEQ.incrementAndGet();
     final RedisDefinitionStore definitionStore;
     final DefinitionCatalog catalog;
@@ -99,7 +100,7 @@ final class RunHarness implements AutoCloseable {
         }
         server = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
         server.start();
-        pool = new JedisPool("127.0.0.1", port);
+        pool = new JedisPooled("127.0.0.1", port);
         definitionStore = new RedisDefinitionStore(pool, prefix);
         catalog = new DefinitionCatalog(definitionStore,
                 new DefinitionLoader(OperatorRegistry.builtIn(), CronCheck.FIVE_FIELDS));

@@ -30,9 +30,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.JedisPool;
-import redis.clients.jedis.JedisPoolConfig;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
 import redis.embedded.RedisServer;
 import tools.jackson.databind.node.JsonNodeFactory;
 
@@ -48,7 +47,7 @@ class SettlementRedisIT {
 
     private int port;
     private RedisServer server;
-    private JedisPool pool;
+    private UnifiedJedis pool;
     private RedisTaskStore tasks;
     private final RecordingMetrics metrics = new RecordingMetrics();
     private final List<String> events = new CopyOnWriteArrayList<>();
@@ -61,7 +60,7 @@ class SettlementRedisIT {
         server = server();
         server.start();
         // short timeouts, so a call Redis does not answer fails within the test's patience
-        pool = new JedisPool(new JedisPoolConfig(), new HostAndPort("127.0.0.1", port),
+        pool = new JedisPooled(new HostAndPort("127.0.0.1", port),
                 DefaultJedisClientConfig.builder().timeoutMillis(400).build());
         tasks = new RedisTaskStore(pool, "s");
     }
@@ -98,8 +97,9 @@ class SettlementRedisIT {
     }
 
     private void assertSettledOnce(Claimed c) {
-        try (Jedis j = pool.getResource()) {
-            assertThat(j.hget("s:nodes:{" + c.id().runKey().id() + "}", c.id().recordField().key()))
+        {
+            var j = pool;
+            assertThat(j.hget(new io.swale.store.redis.RedisKeys("s").nodeRecords(c.id().runKey()), c.id().recordField().key()))
                     .contains("\"status\":\"succeeded\"");
         }
         assertThat(tasks.history(c.id().runKey(), c.id().runId())).hasSize(1)
@@ -134,7 +134,7 @@ class SettlementRedisIT {
     @Test
     void aFinishWhoseAnswerIsLostIsRecognisedOnRetry() throws Exception {
         try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(port);
-                JedisPool viaProxy = new JedisPool(new JedisPoolConfig(), new HostAndPort("127.0.0.1", proxy.port()),
+                UnifiedJedis viaProxy = new JedisPooled(new HostAndPort("127.0.0.1", proxy.port()),
                         DefaultJedisClientConfig.builder().timeoutMillis(400).build())) {
             tasks = new RedisTaskStore(viaProxy, "s");
             // the finish script is cached in Redis first, so the lost answer is the commit's, not a NOSCRIPT

@@ -119,9 +119,13 @@ public final class RedisKeys {
      * other request's follows from its id. The same request under the same id always lands in one shard.
      */
     static int shardOf(RequestRecord record) {
-        return switch (record.request()) {
+        return shardOf(record.id(), record.request());
+    }
+
+    public static int shardOf(String requestId, AdminRequest request) {
+        return switch (request) {
             case AdminRequest.Rerun r -> shardOf(new RunKey(r.graph(), r.partition()));
-            default -> shardOf("req:" + record.id());
+            default -> shardOf("req:" + requestId);
         };
     }
 

@@ -31,8 +31,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.UnifiedJedis;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -43,7 +42,7 @@ import tools.jackson.databind.node.ObjectNode;
 class RedisRacesIT {
     private static final int THREADS = 8;
     private static TestRedis redis;
-    private static JedisPool pool;
+    static UnifiedJedis pool;
     private static final AtomicLong SEQ = new AtomicLong();
 
     private RedisTaskStore tasks;
@@ -247,7 +246,8 @@ class RedisRacesIT {
 
     /** Moves the instance's last dispatch back by {@code ms}, as if that much time had passed. */
     private void age(String runId, long ms) {
-        try (Jedis j = pool.getResource()) {
+        {
+            var j = pool;
             String k = new RedisKeys("r").instances(key);
             ObjectNode o = (ObjectNode) RecordCodec.JSON.readTree(j.hget(k, runId));
             o.put("dispatched", o.get("dispatched").asLong() - ms);

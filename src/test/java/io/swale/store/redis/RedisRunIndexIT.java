@@ -12,12 +12,12 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.UnifiedJedis;
 
 /** The dashboard's reads of the run indexes against a real redis-server. */
 class RedisRunIndexIT {
     private static TestRedis redis;
-    private static JedisPool pool;
+    static UnifiedJedis pool;
 
     private final RedisRunStore runs = new RedisRunStore(pool, "ix");
     private final RedisRunIndex index = new RedisRunIndex(pool, "ix");

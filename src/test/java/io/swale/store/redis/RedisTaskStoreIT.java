@@ -26,13 +26,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.UnifiedJedis;
 import tools.jackson.databind.node.JsonNodeFactory;
 
 /** The task-instance scripts and the run compare-and-put against a real redis-server. */
 class RedisTaskStoreIT {
     private static TestRedis redis;
-    private static JedisPool pool;
+    static UnifiedJedis pool;
     private static final AtomicLong SEQ = new AtomicLong();
 
     private RedisTaskStore tasks;
@@ -102,7 +102,8 @@ class RedisTaskStoreIT {
         RunKey other = new RunKey("g" + SEQ.incrementAndGet(), Partition.of("q"));
         String otherId = other.runId("m", 0);
         tasks.submit(other, otherId, new PendingInstance("m", Optional.empty(), "h", 0, "default", 1), input("noop"));
-        try (var jedis = pool.getResource()) {
+        {
+            var jedis = pool;
             jedis.hset(new RedisKeys("t").inputs(key), "st:" + runId(), "{not json");
         }
 
@@ -120,7 +121,8 @@ class RedisTaskStoreIT {
         RunKey other = new RunKey("g" + SEQ.incrementAndGet(), Partition.of("q"));
         String otherId = other.runId("m", 0);
         tasks.submit(other, otherId, new PendingInstance("m", Optional.empty(), "h", 0, "default", 1), input("noop"));
-        try (var jedis = pool.getResource()) {
+        {
+            var jedis = pool;
             jedis.hset(new RedisKeys("t").instances(key), runId(), "{not json");
         }
 
@@ -248,7 +250,7 @@ class RedisTaskStoreIT {
     @Test
     void aRequestWrittenWithASubmissionGetsTheRetentionWindowAsItsTtl() {
         Duration retention = Duration.ofDays(90);
-        RedisTaskStore withRetention = new RedisTaskStore(pool, "t", retention);
+        RedisTaskStore withRetention = new RedisTaskStore(pool, "t", retention, Durability.NONE);
         String id = "req-" + SEQ.incrementAndGet();
         RequestRecord request = new RequestRecord(id, new AdminRequest.Rerun(key.graph(), key.partition(), "n"), 1_000,
                 new RequestOutcome.Rerun(runId()), false);
@@ -257,22 +259,25 @@ class RedisTaskStoreIT {
 
         RedisRequestStore requests = new RedisRequestStore(pool, "t", retention);
         assertThat(requests.get(id)).hasValue(request);
-        try (var j = pool.getResource()) {
-            assertThat(j.pttl("t:req:" + id)).isBetween(retention.toMillis() - 60_000, retention.toMillis());
-            assertThat(j.zscore("t:expiry", "req:" + id)).isEqualTo(1_000.0);
+        {
+            var j = pool;
+            RedisKeys keys = new RedisKeys("t");
+            // a rerun's request record is in its run's shard, with the run's expiry entries
+            assertThat(j.pttl(keys.request(RedisKeys.shardOf(key), id)))
+                    .isBetween(retention.toMillis() - 60_000, retention.toMillis());
+            assertThat(j.zscore(keys.expiry(key), "req:" + id)).isEqualTo(1_000.0);
         }
         String direct = id + "-direct";
-        assertThat(requests.putIfAbsent(new RequestRecord(direct, new AdminRequest.Cancel(key.graph(), key.partition()),
-                2_000, new RequestOutcome.Cancelled(), false))).isTrue();
-        try (var j = pool.getResource()) {
-            assertThat(j.pttl("t:req:" + direct)).isBetween(retention.toMillis() - 60_000, retention.toMillis());
-        }
+        RequestRecord cancel = new RequestRecord(direct, new AdminRequest.Cancel(key.graph(), key.partition()),
+                2_000, new RequestOutcome.Cancelled(), false);
+        assertThat(requests.putIfAbsent(cancel)).isTrue();
+        assertThat(requests.get(direct)).hasValue(cancel);
+        assertThat(pool.pttl(new RedisKeys("t").request(RedisKeys.shardOf(cancel), direct)))
+                .isBetween(retention.toMillis() - 60_000, retention.toMillis());
     }
 
     private String rawRecord(RunKey k) {
-        try (var j = pool.getResource()) {
-            return j.hget("t:nodes:{" + k.id() + "}", "t:n");
-        }
+        return pool.hget(new RedisKeys("t").nodeRecords(k), "t:n");
     }
 
     /** The record field of node {@code n}. */

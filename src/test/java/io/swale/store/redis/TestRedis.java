@@ -2,15 +2,16 @@ package io.swale.store.redis;
 
 import java.io.IOException;
 import java.net.ServerSocket;
-import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
 import redis.embedded.RedisServer;
 
 /** A real redis-server on a free loopback port, without persistence, and a pool to it: the store tests' Redis. */
 final class TestRedis implements AutoCloseable {
     private final RedisServer server;
-    final JedisPool pool;
+    final UnifiedJedis pool;
 
-    private TestRedis(RedisServer server, JedisPool pool) {
+    private TestRedis(RedisServer server, UnifiedJedis pool) {
         this.server = server;
         this.pool = pool;
     }
@@ -22,7 +23,7 @@ final class TestRedis implements AutoCloseable {
         }
         RedisServer server = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
         server.start();
-        return new TestRedis(server, new JedisPool("127.0.0.1", port));
+        return new TestRedis(server, new JedisPooled("127.0.0.1", port));
     }
 
     @Override

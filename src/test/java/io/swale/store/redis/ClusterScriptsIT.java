@@ -1,0 +1,182 @@
+package io.swale.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.swale.graph.Partition;
+import io.swale.record.AdminRequest;
+import io.swale.record.GraphRunRecord;
+import io.swale.record.NodeRecord;
+import io.swale.record.NodeStatus;
+import io.swale.record.RequestOutcome;
+import io.swale.record.RequestRecord;
+import io.swale.record.RunState;
+import io.swale.store.ExpiryStore;
+import io.swale.store.PendingInstance;
+import io.swale.store.RecordField;
+import io.swale.store.RunKey;
+import io.swale.store.RunVersion;
+import io.swale.store.TaskInput;
+import io.swale.store.TaskStore;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.JsonNodeFactory;
+
+/**
+ * Every store script runs on a 3-primary Redis Cluster, which refuses a script whose keys span two slots: the
+ * check of spec §14 #25 (one hash slot per atomic unit). The last assertion fails when a script is added to
+ * {@link RedisScripts} without being run here.
+ */
+class ClusterScriptsIT {
+    private static final String PREFIX = "c";
+    private static TestRedisCluster cluster;
+
+    private final RedisTaskStore tasks = new RedisTaskStore(cluster.redis, PREFIX);
+    private final RedisRunStore runs = new RedisRunStore(cluster.redis, PREFIX);
+    private final RedisRequestStore requests = new RedisRequestStore(cluster.redis, PREFIX);
+    private final RedisExpiryStore expiry = new RedisExpiryStore(cluster.redis, PREFIX);
+    private final RedisRunIndex index = new RedisRunIndex(cluster.redis, PREFIX);
+    private final RedisWatermarkStore watermarks = new RedisWatermarkStore(cluster.redis, PREFIX);
+
+    @BeforeAll
+    static void startCluster() throws IOException {
+        cluster = TestRedisCluster.start();
+    }
+
+    @AfterAll
+    static void stopCluster() throws IOException {
+        cluster.close();
+    }
+
+    @Test
+    void everyScriptRunsOnACluster() {
+        // runs spread over the shards, so over the three nodes
+        List<RunKey> keys = IntStream.range(0, 24).mapToObj(i -> new RunKey("g", Partition.of("p" + i))).toList();
+        assertThat(keys.stream().map(RedisKeys::shardOf).collect(Collectors.toSet())).hasSizeGreaterThan(3);
+        for (RunKey key : keys) {
+            assertThat(runs.create(key, GraphRunRecord.started("h", 1))).isTrue();
+        }
+        assertThat(runs.activeRuns()).containsExactlyInAnyOrderElementsOf(keys);
+
+        RunKey a = keys.getFirst();
+        // submit alone, with a rerun's request record, and in a batch
+        assertThat(tasks.submit(a, a.runId("n", 0), pending("n"), input())).isEqualTo(TaskStore.Submit.NEW);
+        RequestRecord rerun = new RequestRecord("r1", new AdminRequest.Rerun(a.graph(), a.partition(), "m"), 5,
+                new RequestOutcome.Rerun(a.runId("m", 1)), false);
+        assertThat(tasks.submit(a, a.runId("m", 1), pending("m"), input(), Optional.of(new TaskStore.RequestWrite(rerun))))
+                .isEqualTo(TaskStore.Submit.NEW);
+        assertThat(requests.get("r1")).hasValue(rerun);
+        assertThat(tasks.submitAll(a, List.of(new TaskStore.SubmitRequest(a.runId("x", 0), pending("x"), input()),
+                new TaskStore.SubmitRequest(a.runId("y", 0), pending("y"), input()))))
+                .containsExactly(TaskStore.Submit.NEW, TaskStore.Submit.NEW);
+
+        // claim alone and in a batch across runs of different shards
+        long token = ((TaskStore.Claim.Claimed) tasks.claim(a, a.runId("n", 0), 60_000, "w")).token();
+        List<RunKey> others = keys.subList(1, 6);
+        for (RunKey k : others) {
+            tasks.submit(k, k.runId("n", 0), pending("n"), input());
+        }
+        assertThat(tasks.claimAll(others.stream().map(k -> new TaskStore.ClaimRequest(k, k.runId("n", 0))).toList(),
+                60_000, "w")).allMatch(c -> c instanceof TaskStore.Claim.Claimed);
+        assertThat(tasks.heartbeat(a, a.runId("n", 0), token, 60_000)).isEqualTo(TaskStore.Heartbeat.RUNNING);
+        assertThat(tasks.finish(a, new RecordField("n", Optional.empty()), token, record(a.runId("n", 0))))
+                .isEqualTo(TaskStore.Finish.OK);
+
+        // park, release, give back, reap, redispatch, cancel
+        long m = ((TaskStore.Claim.Claimed) tasks.claim(a, a.runId("m", 1), 60_000, "w")).token();
+        assertThat(tasks.park(a, a.runId("m", 1), m, 0, "again", false, Optional.empty()))
+                .isInstanceOf(TaskStore.Park.Waiting.class);
+        assertThat(tasks.releaseDue(a, a.runId("m", 1))).isPresent();
+        long m2 = ((TaskStore.Claim.Claimed) tasks.claim(a, a.runId("m", 1), 60_000, "w")).token();
+        assertThat(tasks.giveBack(a, a.runId("m", 1), m2, "shutdown")).isEqualTo(TaskStore.GiveBack.RELEASED);
+        long m3 = ((TaskStore.Claim.Claimed) tasks.claim(a, a.runId("m", 1), 1, "w")).token();
+        org.awaitility.Awaitility.await().until(() -> !(tasks.reap(a, a.runId("m", 1)) instanceof TaskStore.Reap.None));
+        assertThat(m3).isPositive();
+        // stale after 0 ms: due once the clock has moved past the reap's dispatch time
+        org.awaitility.Awaitility.await().until(() -> tasks.redispatchIfStale(a, a.runId("m", 1), 0));
+        assertThat(tasks.cancel(a, new RecordField("x", Optional.empty()), cancelled(a.runId("x", 0))))
+                .isEqualTo(TaskStore.Cancel.CANCELLED);
+        assertThat(tasks.cancel(a, new RecordField("y", Optional.empty()), cancelled(a.runId("y", 0))))
+                .isEqualTo(TaskStore.Cancel.CANCELLED);
+        assertThat(tasks.cancel(a, new RecordField("m", Optional.empty()), cancelled(a.runId("m", 1))))
+                .isEqualTo(TaskStore.Cancel.CANCELLED);
+
+        // delayed entries in several shards, read back merged and removed
+        for (RunKey k : keys.subList(0, 8)) {
+            tasks.scheduleDelayed(k, k.runId("n", 0), 1);
+        }
+        List<TaskStore.Delayed> due = tasks.dueDelayed(100);
+        assertThat(due).hasSize(8);
+        assertThat(due).allMatch(d -> tasks.removeDelayed(d.key(), d.runId(), d.dueMs()));
+        assertThat(tasks.dueDelayed(100)).isEmpty();
+
+        // compare-and-put, settle, leave the active index
+        RunVersion v = runs.read(a).orElseThrow().version();
+        GraphRunRecord read = runs.read(a).orElseThrow().run();
+        assertThat(runs.compareAndPut(a, v, read)).isTrue();
+        RunVersion v2 = runs.read(a).orElseThrow().version();
+        GraphRunRecord settled = read.withState(RunState.COMPLETE, Optional.of(10L));
+        assertThat(runs.compareAndSettle(a, v2, settled, List.of(a.runId("n", 0)))).isTrue();
+        assertThat(runs.dropActive(a)).isTrue();
+        assertThat(runs.activeRuns()).doesNotContain(a).hasSize(keys.size() - 1);
+        assertThat(index.settledSince(0)).containsEntry(a, 10L);
+
+        // request records of every kind, found by id in whatever shard they went to
+        RequestRecord start = new RequestRecord("s1", new AdminRequest.Start("g", List.of(Partition.of("q"))), 6,
+                new RequestOutcome.Started(List.of(Partition.of("q"))), false);
+        assertThat(requests.putIfAbsent(start)).isTrue();
+        assertThat(requests.putIfAbsent(start)).isFalse();
+        assertThat(requests.get("s1")).hasValue(start);
+
+        // retention: the run and both request records
+        List<ExpiryStore.Entry> entries = expiry.due(Long.MAX_VALUE, 0, 100);
+        assertThat(entries).extracting(ExpiryStore.Entry::target).containsExactly("req:r1", "req:s1", "run:" + a.id());
+        assertThat(expiry.due(Long.MAX_VALUE, 1, 1)).extracting(ExpiryStore.Entry::target).containsExactly("req:s1");
+        assertThat(expiry.expireRequest("r1", entries.get(0))).isEqualTo(ExpiryStore.RequestExpiry.REMOVED);
+        assertThat(expiry.expireRequest("s1", entries.get(1))).isEqualTo(ExpiryStore.RequestExpiry.REMOVED);
+        assertThat(requests.get("r1")).isEmpty();
+        assertThat(expiry.expireRun(a, runs.read(a).orElseThrow().version(), entries.get(2))).isTrue();
+        assertThat(runs.read(a)).isEmpty();
+        assertThat(expiry.due(Long.MAX_VALUE, 0, 100)).isEmpty();
+
+        // a graph's last run expired: the graph leaves the set of graphs with runs
+        RunKey lone = new RunKey("lone", Partition.of("p"));
+        runs.create(lone, GraphRunRecord.started("h", 1));
+        assertThat(runs.graphsWithRuns()).contains("lone");
+        assertThat(expiry.expireRun(lone, runs.read(lone).orElseThrow().version(), new ExpiryStore.Entry("run:" + lone.id(), 1)))
+                .isTrue();
+        assertThat(runs.graphsWithRuns()).doesNotContain("lone");
+
+        assertThat(watermarks.advance("sched", 100)).isTrue();
+        assertThat(watermarks.advance("sched", 50)).isFalse();
+        assertThat(watermarks.watermarks()).containsEntry("sched", 100L);
+
+        // every script of RedisScripts ran on some node of the cluster
+        Set<String> notRun = new RedisScripts().all().stream().filter(s -> !cluster.ranSomewhere(s.sha()))
+                .map(RedisScripts.Script::name).collect(Collectors.toSet());
+        assertThat(notRun).as("scripts never run on the cluster").isEmpty();
+    }
+
+    private static PendingInstance pending(String node) {
+        return new PendingInstance(node, Optional.empty(), "h", 0, "default", 3);
+    }
+
+    private static TaskInput input() {
+        return new TaskInput("noop", JsonNodeFactory.instance.nullNode(), Map.of(), Map.of());
+    }
+
+    private static NodeRecord record(String runId) {
+        return new NodeRecord(NodeStatus.SUCCEEDED, runId, "h", 0, 1, Optional.empty(), false, Optional.empty());
+    }
+
+    private static NodeRecord cancelled(String runId) {
+        return new NodeRecord(NodeStatus.CANCELLED, runId, "h", 0, 1, Optional.empty(), false, Optional.empty());
+    }
+}
