@@ -92,7 +92,7 @@ public class SwaleConfiguration {
         UnifiedJedis redis = redisClient(env);
         try {
             RedisLayout.check(redis, props.redis().keyPrefix());
-            if (props.redis().durability() == RedisSettings.Durability.FSYNC) {
+            if (props.redis().durabilityMode() == RedisSettings.Durability.FSYNC) {
                 RedisLayout.requireFsync(redis);
             }
         } catch (RuntimeException e) {
@@ -119,7 +119,7 @@ public class SwaleConfiguration {
     /** The write durability of {@code swale.redis.durability}: {@code wait} waits for replicas. */
     static Durability durability(SwaleProperties props) {
         RedisSettings r = props.redis();
-        return r.durability() == RedisSettings.Durability.WAIT
+        return r.durabilityMode() == RedisSettings.Durability.WAIT
                 ? Durability.waitFor(r.waitReplicas(), r.waitTimeout().toMillis()) : Durability.NONE;
     }
 

@@ -1,6 +1,7 @@
 package io.swale.settings;
 
 import java.time.Duration;
+import java.util.List;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
@@ -15,20 +16,27 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param waitReplicas Replicas that must acknowledge a write under {@code durability=wait}.
  * @param waitTimeout How long a write waits for those acknowledgements under {@code durability=wait}.
  */
-public record RedisSettings(@DefaultValue("swale") String keyPrefix, @DefaultValue("none") Durability durability,
+public record RedisSettings(@DefaultValue("swale") String keyPrefix, @DefaultValue("none") String durability,
         @DefaultValue("1") int waitReplicas, @DefaultValue("100ms") Duration waitTimeout) {
 
-    /** {@code swale.redis.durability}. */
+    /** {@code swale.redis.durability}, parsed. */
     public enum Durability {
         NONE, WAIT, FSYNC
+    }
+
+    /** {@link #durability()} as a value. */
+    public Durability durabilityMode() {
+        return Durability.valueOf(durability.toUpperCase(java.util.Locale.ROOT));
     }
 
     public RedisSettings {
         if (keyPrefix == null || keyPrefix.isBlank()) {
             throw new IllegalArgumentException("swale.redis.key-prefix must not be blank");
         }
-        if (durability == null) {
-            durability = Durability.NONE;
+        durability = durability == null ? "none" : durability.strip().toLowerCase(java.util.Locale.ROOT);
+        if (!List.of("none", "wait", "fsync").contains(durability)) {
+            throw new IllegalArgumentException(
+                    "swale.redis.durability must be none, wait or fsync, was `" + durability + "`");
         }
         if (waitReplicas < 1) {
             throw new IllegalArgumentException("swale.redis.wait-replicas must be at least 1, was " + waitReplicas);

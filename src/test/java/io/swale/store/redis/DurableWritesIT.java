@@ -30,7 +30,6 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
 import redis.embedded.RedisServer;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -123,7 +122,7 @@ class DurableWritesIT {
         runs.create(key, GraphRunRecord.started("h", 1));
         CompletableFuture<Object> sleeping = CompletableFuture.supplyAsync(() -> {
             try (Jedis j = new Jedis(replicaAddress, DefaultJedisClientConfig.builder().timeoutMillis(10_000).build())) {
-                return j.sendCommand(Protocol.Command.DEBUG, "SLEEP", "3");
+                return j.sendCommand(() -> "DEBUG".getBytes(java.nio.charset.StandardCharsets.US_ASCII), "SLEEP", "3");
             }
         });
         await().atMost(Duration.ofSeconds(10)).until(this::replicaIsBusy);
@@ -133,6 +132,29 @@ class DurableWritesIT {
 
         sleeping.join();
         assertThat(tasks.submit(key, key.runId("m", 0), pending("m"), input())).isEqualTo(TaskStore.Submit.NEW);
+    }
+
+    /** durability=fsync: a Redis without appendfsync always stops start-up; one with it passes. */
+    @Test
+    void fsyncNeedsAppendfsyncAlways(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        assertThatThrownBy(() -> RedisLayout.requireFsync(redis)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("swale.redis.durability=fsync").hasMessageContaining("appendonly no");
+        try (Jedis j = new Jedis(primaryOf())) {
+            j.configSet("dir", dir.toString());
+            j.configSet("appendfsync", "always");
+            j.configSet("appendonly", "yes");
+        }
+        RedisLayout.requireFsync(redis);
+    }
+
+    /** The shard count is recorded once; data written with another count stops start-up. */
+    @Test
+    void anotherShardCountStopsStartUp() {
+        RedisLayout.check(redis, "layout");
+        RedisLayout.check(redis, "layout");
+        redis.set(new RedisKeys("layout").layout(), "shards=16");
+        assertThatThrownBy(() -> RedisLayout.check(redis, "layout")).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("layout:layout").hasMessageContaining("shards=16");
     }
 
     private boolean replicaIsBusy() {
