@@ -43,11 +43,15 @@ public final class RedisRunStore implements RunStore {
 
     @Override
     public boolean create(RunKey key, GraphRunRecord run) {
-        Response<String> created;
+        // Indexes first: an index entry without a run is skipped, a run missing from the index would be lost.
+        // One pipeline per slot group: a Cluster pipeline over several nodes starts a thread pool on each sync.
         try (AbstractPipeline p = redis.pipelined()) {
-            // Indexes first: an index entry without a run is skipped, a run missing from the index would be lost.
             p.zadd(keys.runsOfGraph(key.graph()), 0, key.partition().key());
             p.sadd(keys.graphsWithRuns(), key.graph());
+            p.sync();
+        }
+        Response<String> created;
+        try (AbstractPipeline p = redis.pipelined()) {
             p.zadd(keys.activeRuns(key), run.requestedAtMs(), key.id());
             created = p.set(keys.run(key), RunRecordCodec.encode(run), SetParams.setParams().nx());
             p.sync();
