@@ -34,17 +34,11 @@ class RepairIsolationIT {
             """;
 
     private static void hset(RunHarness h, String key, String field, String value) {
-        {
-            var j = h.pool;
-            j.hset(key, field, value);
-        }
+        h.pool.hset(key, field, value);
     }
 
     private static void set(RunHarness h, String key, String value) {
-        {
-            var j = h.pool;
-            j.set(key, value);
-        }
+        h.pool.set(key, value);
     }
 
     private static long dispatchesOf(RunHarness h, RunKey key) {

@@ -52,7 +52,13 @@ final class RunHarness implements AutoCloseable {
     /** One dispatch the harness would have sent to Kafka. */
     record Dispatch(String pool, TaskIdentity identity) {}
 
-    final RedisServer server;
+    /**
+     * When set, every harness runs on this client (e.g. a Redis Cluster's) under its own key prefix instead of
+     * starting a redis-server of its own: set by a test class around its tests, which run one at a time.
+     */
+    static volatile Optional<UnifiedJedis> shared = Optional.empty();
+
+    final Optional<RedisServer> server;
     final UnifiedJedis pool;
     final String prefix = "h" + SEQ.incrementAndGet();
     final RedisDefinitionStore definitionStore;
@@ -94,13 +100,19 @@ final class RunHarness implements AutoCloseable {
 
     /** With the stores wrapped by {@code runsWrap} and {@code tasksWrap} (decorators of a test). */
     RunHarness(UnaryOperator<RunStore> runsWrap, UnaryOperator<TaskStore> tasksWrap) throws IOException {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
+        if (shared.isPresent()) {
+            server = Optional.empty();
+            pool = shared.get();
+        } else {
+            int port;
+            try (ServerSocket s = new ServerSocket(0)) {
+                port = s.getLocalPort();
+            }
+            RedisServer started = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
+            started.start();
+            server = Optional.of(started);
+            pool = new JedisPooled("127.0.0.1", port);
         }
-        server = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
-        server.start();
-        pool = new JedisPooled("127.0.0.1", port);
         definitionStore = new RedisDefinitionStore(pool, prefix);
         catalog = new DefinitionCatalog(definitionStore,
                 new DefinitionLoader(OperatorRegistry.builtIn(), CronCheck.FIVE_FIELDS));
@@ -178,7 +190,9 @@ final class RunHarness implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        pool.close();
-        server.stop();
+        if (server.isPresent()) {
+            pool.close();
+            server.get().stop();
+        }
     }
 }

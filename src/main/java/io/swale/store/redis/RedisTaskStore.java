@@ -49,11 +49,12 @@ public final class RedisTaskStore implements TaskStore {
         List<String> k = new ArrayList<>(List.of(keys.instances(key), keys.inputs(key), keys.run(key)));
         List<String> a = new ArrayList<>(List.of(runId, InstanceCodec.pending(instance), TaskInputCodec.encode(input)));
         request.map(RequestWrite::record).ifPresent(r -> {
-            if (RedisKeys.shardOf(r) != RedisKeys.shardOf(key)) {
+            // a rerun's record is in its run's shard, so it commits in this script's slot (RedisKeys.shardOf)
+            if (!(r.request() instanceof io.swale.record.AdminRequest.Rerun rerun)
+                    || !new RunKey(rerun.graph(), rerun.partition()).equals(key)) {
                 throw new IllegalArgumentException("request " + r.id() + " is not a rerun of run " + key.id()
                         + ": only a rerun's request record commits with its submission");
             }
-            // a rerun's request record: in its run's shard (RedisKeys.shardOf(RequestRecord)), one slot with the run
             k.add(keys.request(RedisKeys.shardOf(r), r.id()));
             k.add(keys.expiry(key));
             a.add(RequestCodec.encode(r));

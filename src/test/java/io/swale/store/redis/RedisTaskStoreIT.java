@@ -276,6 +276,20 @@ class RedisTaskStoreIT {
                 .isBetween(retention.toMillis() - 60_000, retention.toMillis());
     }
 
+    /** Only a rerun of this very run commits its request record with the submission (one slot). */
+    @Test
+    void aRequestRecordOfAnotherRunIsRefusedWithTheSubmission() {
+        RequestRecord other = new RequestRecord("req-other", new AdminRequest.Rerun(key.graph() + "x", key.partition(),
+                "n"), 1_000, new RequestOutcome.Rerun(runId()), false);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> tasks.submit(key, runId(),
+                new PendingInstance("n", Optional.empty(), "h", 0, "default", 1), input(""),
+                Optional.of(new TaskStore.RequestWrite(other))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("req-other")
+                .hasMessageContaining("not a rerun of run " + key.id());
+        assertThat(tasks.submit(key, runId(), new PendingInstance("n", Optional.empty(), "h", 0, "default", 1),
+                input(""))).as("nothing was written").isEqualTo(TaskStore.Submit.NEW);
+    }
+
     private String rawRecord(RunKey k) {
         return pool.hget(new RedisKeys("t").nodeRecords(k), "t:n");
     }
