@@ -3,6 +3,7 @@ package io.swale.config;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.swale.config.redis.StorePool;
 import io.swale.cron.DialectCronCheck;
 import io.swale.definition.CronCheck;
 import io.swale.definition.DefinitionLimits;
@@ -63,15 +64,11 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPool;
-import redis.clients.jedis.JedisPoolConfig;
 
 /** Wires the pure core to Redis and Kafka. */
 @Configuration(proxyBeanMethods = false)
@@ -84,22 +81,10 @@ public class SwaleConfiguration {
         return Clock.systemUTC();
     }
 
+    /** The store's pool on the checked spring.data.redis.* topology (io.swale.config.redis). */
     @Bean(destroyMethod = "close")
-    JedisPool jedisPool(Environment env) {
-        JedisPoolConfig config = new JedisPoolConfig();
-        config.setMaxTotal(64);
-        config.setMaxIdle(32);
-        config.setMinIdle(4);
-        var client = DefaultJedisClientConfig.builder()
-                .password(env.getProperty("spring.data.redis.password"))
-                .user(env.getProperty("spring.data.redis.username"))
-                .database(env.getProperty("spring.data.redis.database", Integer.class, 0))
-                .ssl(env.getProperty("spring.data.redis.ssl.enabled", Boolean.class, false))
-                .timeoutMillis(5_000)
-                .build();
-        HostAndPort address = new HostAndPort(env.getProperty("spring.data.redis.host", "localhost"),
-                env.getProperty("spring.data.redis.port", Integer.class, 6379));
-        return new JedisPool(config, address, client);
+    JedisPool jedisPool(StorePool store) {
+        return store.pool();
     }
 
     @Bean
