@@ -80,7 +80,7 @@ class ReplicasProcessIT {
                     "{\"partitions\":[" + batch + "]}");
             assertThat(r.status()).as(r.body().toString()).isEqualTo(200);
         }
-        await("every run complete").atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofSeconds(1))
+        await("every run complete").atMost(Duration.ofSeconds(480)).pollInterval(Duration.ofSeconds(1))
                 .until(() -> states(apis.get(1), g).getOrDefault("complete", 0L) == RUNS);
         long runsMs = (System.nanoTime() - t1) / 1_000_000;
 
