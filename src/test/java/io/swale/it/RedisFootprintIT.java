@@ -74,8 +74,8 @@ class RedisFootprintIT extends IntegrationTest {
             calls.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(12)
                     .forEach(e -> perTask.put(e.getKey(), String.format("%.2f", e.getValue() / tasks)));
             System.out.printf("FOOTPRINT %d runs of a %d-node noop chain: run keys %d bytes (%s); used_memory +%d"
-                    + " bytes per run; %.1f Redis calls per task instance (the client's, scripts counted once,"
-                    + " the API's polls included): %s%n", RUNS, NODES, runBytes, bytes,
+                    + " bytes per run; %.1f Redis commands per task instance (those inside scripts included,"
+                    + " this test's API polls included): %s%n", RUNS, NODES, runBytes, bytes,
                     (usedAfter - usedBefore) / RUNS, total / tasks, perTask);
             assertThat(runBytes).isPositive();
             assertThat(total).isPositive();
