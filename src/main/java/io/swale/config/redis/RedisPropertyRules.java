@@ -65,7 +65,8 @@ public final class RedisPropertyRules {
         String tail = n.substring(PREFIX.length());
         String squeezed = tail.replace("-", "").replace("_", "");
         for (String h : HONOURED) {
-            if (h.replace("-", "").equals(squeezed)) {
+            // SPRING_DATA_REDIS_CONNECT_TIMEOUT arrives as connect.timeout: Boot binds that legacy form too
+            if (h.replace("-", "").equals(squeezed) || h.replace('-', '.').equals(tail)) {
                 return PREFIX + h;
             }
         }

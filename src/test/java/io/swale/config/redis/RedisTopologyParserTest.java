@@ -103,10 +103,13 @@ class RedisTopologyParserTest {
         var env = new StandardEnvironment();
         env.getPropertySources().addFirst(new SystemEnvironmentPropertySource("systemEnvironment", Map.of(
                 "SPRING_DATA_REDIS_SENTINEL_MASTER", "m", "SPRING_DATA_REDIS_SENTINEL_NODES", "a:1,b:2",
-                "SPRING_DATA_REDIS_CLIENTNAME", "x")));
+                "SPRING_DATA_REDIS_CLIENTNAME", "x", "SPRING_DATA_REDIS_CONNECT_TIMEOUT", "3s",
+                "SPRING_DATA_REDIS_JEDIS_POOL_MAX_ACTIVE", "9")));
         var s = RedisSettingsReader.read(env);
         assertThat(s.topology()).isInstanceOf(RedisTopology.Sentinel.class);
         assertThat(s.client().clientName()).contains("x");
+        assertThat(s.client().connectTimeout()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(s.client().pool().maxActive()).isEqualTo(9);
         assertThat(RedisSettingsReader.givenNames(env)).isNotEmpty();
     }
 
