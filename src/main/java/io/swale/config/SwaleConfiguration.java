@@ -3,6 +3,7 @@ package io.swale.config;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.swale.config.redis.RedisClientFactory;
 import io.swale.cron.DialectCronCheck;
 import io.swale.definition.CronCheck;
 import io.swale.definition.DefinitionLimits;
@@ -66,13 +67,10 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.UnifiedJedis;
 
 /** Wires the pure core to Redis and Kafka. */
@@ -86,10 +84,10 @@ public class SwaleConfiguration {
         return Clock.systemUTC();
     }
 
-    /** The one Redis client of the stores; built by {@link #redisClient}, which picks the topology. */
+    /** The one Redis client of the stores, on the checked {@code spring.data.redis.*} topology. */
     @Bean(destroyMethod = "close")
-    UnifiedJedis redis(Environment env, SwaleProperties props) {
-        UnifiedJedis redis = redisClient(env);
+    UnifiedJedis redis(RedisClientFactory clients, SwaleProperties props) {
+        UnifiedJedis redis = clients.unifiedJedis();
         try {
             RedisLayout.check(redis, props.redis().keyPrefix());
             if (props.redis().durabilityMode() == RedisSettings.Durability.FSYNC) {
@@ -100,20 +98,6 @@ public class SwaleConfiguration {
             throw e;
         }
         return redis;
-    }
-
-    /** Today a standalone Redis from {@code spring.data.redis.host/port}. */
-    static UnifiedJedis redisClient(Environment env) {
-        var client = DefaultJedisClientConfig.builder()
-                .password(env.getProperty("spring.data.redis.password"))
-                .user(env.getProperty("spring.data.redis.username"))
-                .database(env.getProperty("spring.data.redis.database", Integer.class, 0))
-                .ssl(env.getProperty("spring.data.redis.ssl.enabled", Boolean.class, false))
-                .timeoutMillis(5_000)
-                .build();
-        HostAndPort address = new HostAndPort(env.getProperty("spring.data.redis.host", "localhost"),
-                env.getProperty("spring.data.redis.port", Integer.class, 6379));
-        return RedisClients.standalone(address, client);
     }
 
     /** The write durability of {@code swale.redis.durability}: {@code wait} waits for replicas. */

@@ -1,5 +1,6 @@
 package io.swale.local;
 
+import io.swale.config.redis.RedisSettingsReader;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
@@ -12,7 +13,8 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.util.ClassUtils;
 
 /**
- * Local mode: when no Kafka or Redis address is configured (or {@code swale.embedded=true}), starts the
+ * Local mode: when no Kafka address and no {@code spring.data.redis.*} setting at all is configured (or
+ * {@code swale.embedded=true}), starts the
  * embedded broker and Redis before any bean connects, points the clients at them, and turns on the
  * {@code local} profile's behaviour (loopback binding, pools on demand, the examples folder). A jar built with
  * {@code -Pslim} has no embedded broker or redis-server: there local mode stops the start with a message.
@@ -97,8 +99,9 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
         if (!"auto".equals(explicit)) {
             return Boolean.parseBoolean(explicit);
         }
+        // any Redis setting (a Sentinel or Cluster one too, in any relaxed form or as an environment variable)
+        // means a Redis is meant: local mode would silently put the store on an embedded one instead
         return !env.containsProperty("spring.kafka.bootstrap-servers")
-                && !env.containsProperty("spring.data.redis.host")
-                && !env.containsProperty("spring.data.redis.url");
+                && RedisSettingsReader.givenNames(env).isEmpty();
     }
 }

@@ -54,6 +54,12 @@ final class ChaosCluster implements AutoCloseable {
     private final Thread hook = new Thread(this::destroyAll, "chaos-cleanup");
 
     ChaosCluster(Path dir, String appJar, List<String> memberArgs) {
+        this(dir, appJar, memberArgs, List.of("s1", "s2"), List.of("w1", "w2", "w3"));
+    }
+
+    /** With the scheduler+api and pool members named (and counted) by the caller. */
+    ChaosCluster(Path dir, String appJar, List<String> memberArgs, List<String> schedulerNames,
+            List<String> workerNames) {
         this.dir = dir;
         Runtime.getRuntime().addShutdownHook(hook);
         try {
@@ -64,13 +70,13 @@ final class ChaosCluster implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        for (String s : List.of("s1", "s2")) {
+        for (String s : schedulerNames) {
             int port = freePort();
             apiPorts.put(s, port);
             schedulers.put(s, add(member(s, appJar, memberArgs, List.of("--swale.roles=scheduler,api",
                     "--server.port=" + port, "--server.address=127.0.0.1"))));
         }
-        for (String w : List.of("w1", "w2", "w3")) {
+        for (String w : workerNames) {
             workers.put(w, add(member(w, appJar, memberArgs, List.of("--swale.roles=pool",
                     "--spring.main.web-application-type=none", "--swale.default-slots=4"))));
         }
@@ -238,16 +244,21 @@ final class ChaosCluster implements AutoCloseable {
             String self = name + "-i" + n;
             List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx320m", "-XX:+UseSerialGC",
                     "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError", "-jar", jar,
-                    "--spring.kafka.bootstrap-servers=" + bootstrap(), "--spring.data.redis.host=127.0.0.1",
-                    "--spring.data.redis.port=" + redisPort, "--swale.embedded=false", "--swale.examples=",
+                    "--spring.kafka.bootstrap-servers=" + bootstrap(), "--swale.embedded=false", "--swale.examples=",
                     "--swale.security.open=true", "--swale.worker.id=" + self, "--spring.application.name=" + name,
                     "--spring.quartz.scheduler-name=quartz-" + name,
                     // joins, assignments and revocations, to read a slow hand-over afterwards
                     "--logging.level.org.apache.kafka.clients.consumer.internals=INFO"));
+            cmd.addAll(redisMemberArgs());
             cmd.addAll(roleArgs);
             cmd.addAll(memberArgs);
             return cmd;
         }, env);
+    }
+
+    /** How every member reaches Redis: the one place to change for another topology. */
+    List<String> redisMemberArgs() {
+        return List.of("--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + redisPort);
     }
 
     private ChaosProcess add(ChaosProcess p) {

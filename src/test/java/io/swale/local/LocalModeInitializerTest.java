@@ -1,8 +1,10 @@
 package io.swale.local;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.support.GenericApplicationContext;
@@ -44,5 +46,40 @@ class LocalModeInitializerTest {
     void theDefaultBuildHasThem() {
         assertThatCode(() -> LocalModeInitializer.requireEmbeddedClasses(getClass().getClassLoader()))
                 .doesNotThrowAnyException();
+    }
+
+    private static org.springframework.core.env.StandardEnvironment env(Map<String, Object> props, Map<String, Object> envVars) {
+        var env = new org.springframework.core.env.StandardEnvironment();
+        env.getPropertySources().remove("systemEnvironment");
+        env.getPropertySources().remove("systemProperties");
+        env.getPropertySources().addFirst(new MapPropertySource("test", props));
+        env.getPropertySources().addLast(new org.springframework.core.env.SystemEnvironmentPropertySource(
+                "systemEnvironment", envVars));
+        return env;
+    }
+
+    @Test
+    void localModeOnlyWithoutAnyRedisSetting() {
+        assertThat(LocalModeInitializer.wantsEmbedded(env(Map.of(), Map.of()))).isTrue();
+        for (String key : List.of("spring.data.redis.host", "spring.data.redis.url", "spring.data.redis.port",
+                "spring.data.redis.sentinel.master", "spring.data.redis.sentinel.nodes[0]",
+                "spring.data.redis.cluster.nodes", "spring.data.redis.password", "spring.data.redis.timeout",
+                "spring.data.redis.lettuce.read-from", "spring.redis.host")) {
+            assertThat(LocalModeInitializer.wantsEmbedded(env(Map.of(key, "x"), Map.of()))).as(key).isFalse();
+        }
+        assertThat(LocalModeInitializer.wantsEmbedded(env(Map.of("spring.kafka.bootstrap-servers", "k:9092"),
+                Map.of()))).isFalse();
+    }
+
+    @Test
+    void environmentVariablesCountThroughRelaxedBinding() {
+        for (String var : List.of("SPRING_DATA_REDIS_SENTINEL_MASTER", "SPRING_DATA_REDIS_SENTINEL_NODES",
+                "SPRING_DATA_REDIS_CLUSTER_NODES", "SPRING_DATA_REDIS_CLUSTER_MAXREDIRECTS", "SPRING_DATA_REDIS_URL")) {
+            assertThat(LocalModeInitializer.wantsEmbedded(env(Map.of(), Map.of(var, "a:1")))).as(var).isFalse();
+        }
+        // not a Redis setting
+        assertThat(LocalModeInitializer.wantsEmbedded(env(Map.of(), Map.of("SPRING_DATASOURCE_URL", "x")))).isTrue();
+        assertThat(LocalModeInitializer.wantsEmbedded(env(Map.of("swale.embedded", "true",
+                "spring.data.redis.host", "r"), Map.of()))).isTrue();
     }
 }
