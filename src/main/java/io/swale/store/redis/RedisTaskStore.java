@@ -285,6 +285,15 @@ public final class RedisTaskStore implements TaskStore {
         return r instanceof Long n && n == 1L;
     }
 
+    // i16-leases: the input of an instance, read before its claim to render its lease names
+    @Override
+    public Optional<TaskInput> input(RunKey key, String runId) {
+        try (Jedis j = pool.getResource()) {
+            String stored = j.hget(keys.inputs(key), runId);
+            return stored == null ? Optional.empty() : TaskInputCodec.decode(stored);
+        }
+    }
+
     @Override
     public long serverTimeMs() {
         try (Jedis j = pool.getResource()) {

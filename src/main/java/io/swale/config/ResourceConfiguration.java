@@ -1,0 +1,104 @@
+package io.swale.config;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.swale.kafka.KafkaDispatcher;
+import io.swale.run.DefinitionCatalog;
+import io.swale.settings.ResourcesProperties;
+import io.swale.settings.SwaleProperties;
+import io.swale.store.ResourceStore;
+import io.swale.store.TaskStore;
+import io.swale.store.redis.RedisResourceStore;
+import io.swale.worker.ResourceGate;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisPooled;
+
+/**
+ * Leases on named resources (docs/resources.md): their store on its own {@link JedisPooled} (a
+ * {@code UnifiedJedis}, as every store will take), the worker's gate and the reap pass.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(ResourcesProperties.class)
+public class ResourceConfiguration {
+
+    /** The same Redis as the JedisPool bean, as a UnifiedJedis; drop it once the other stores take one too. */
+    @Bean(destroyMethod = "close")
+    JedisPooled resourceRedis(Environment env) {
+        var client = DefaultJedisClientConfig.builder()
+                .password(env.getProperty("spring.data.redis.password"))
+                .user(env.getProperty("spring.data.redis.username"))
+                .database(env.getProperty("spring.data.redis.database", Integer.class, 0))
+                .ssl(env.getProperty("spring.data.redis.ssl.enabled", Boolean.class, false))
+                .timeoutMillis(5_000)
+                .build();
+        return new JedisPooled(new HostAndPort(env.getProperty("spring.data.redis.host", "localhost"),
+                env.getProperty("spring.data.redis.port", Integer.class, 6379)), client);
+    }
+
+    @Bean
+    ResourceStore resourceStore(JedisPooled resourceRedis, SwaleProperties props, ResourcesProperties resources) {
+        return new RedisResourceStore(resourceRedis, props.redis().keyPrefix(), resources.wakeInterval().toMillis());
+    }
+
+    @Bean
+    DeclaredResources declaredResources(ResourceStore store) {
+        return new DeclaredResources(store, Duration.ofSeconds(2));
+    }
+
+    @Bean(destroyMethod = "close")
+    ResourceGate resourceGate(ResourceStore store, TaskStore tasks, DefinitionCatalog catalog, KafkaDispatcher dispatcher,
+            SwaleProperties props, ResourcesProperties resources, DeclaredResources declared,
+            ScheduledExecutorService attemptTicker, ObjectProvider<MeterRegistry> registry) {
+        MeterRegistry r = registry.getIfAvailable();
+        ResourceGate.WaitTimes waits = r == null ? (name, ms) -> { }
+                : (name, ms) -> Timer.builder("swale.resources.wait").description("Time from first wait to lease grant")
+                        .tag("resource", name).register(r).record(Duration.ofMillis(ms));
+        return new ResourceGate(store, tasks, catalog::find, dispatcher,
+                new ResourceGate.Settings(props.worker().lease().toMillis(), props.worker().heartbeat(),
+                        resources.strict(), System.getenv()),
+                declared::names, waits, attemptTicker);
+    }
+
+    @Bean
+    ResourceReaper resourceReaper(ResourceStore store, ResourceGate gate, SwaleProperties props,
+            ResourcesProperties resources, ObjectProvider<MeterRegistry> registry) {
+        return new ResourceReaper(store, gate, props, resources, registry.getIfAvailable());
+    }
+
+    /** Declared resource names, read at most every {@code maxAge}: what strict mode checks rendered names against. */
+    public static final class DeclaredResources {
+        private final ResourceStore store;
+        private final long maxAgeNanos;
+        private volatile Set<String> names = Set.of();
+        private volatile long readAt = Long.MIN_VALUE;
+
+        DeclaredResources(ResourceStore store, Duration maxAge) {
+            this.store = store;
+            this.maxAgeNanos = maxAge.toNanos();
+        }
+
+        public Set<String> names() {
+            long now = System.nanoTime();
+            if (readAt == Long.MIN_VALUE || now - readAt > maxAgeNanos) {
+                names = store.resources().values().stream().filter(ResourceStore.Resource::declared)
+                        .map(ResourceStore.Resource::name).collect(java.util.stream.Collectors.toUnmodifiableSet());
+                readAt = now;
+            }
+            return names;
+        }
+
+        /** Forgets what was read: the next question reads again (after a PUT on this replica). */
+        public void refresh() {
+            readAt = Long.MIN_VALUE;
+        }
+    }
+}
