@@ -70,7 +70,8 @@ public class ResourceConfiguration {
 
     @Bean
     ResourceReaper resourceReaper(ResourceStore store, ResourceGate gate, SwaleProperties props,
-            ResourcesProperties resources, ObjectProvider<MeterRegistry> registry) {
+            ResourcesProperties resources, ObjectProvider<MeterRegistry> registry, io.swale.run.GraphRuns graphRuns) {
+        graphRuns.onLeasedInstanceCancelled(runId -> gate.wake(store.leave(runId).wake()));
         return new ResourceReaper(store, gate, props, resources, registry.getIfAvailable());
     }
 
