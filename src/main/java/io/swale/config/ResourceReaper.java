@@ -30,7 +30,7 @@ public final class ResourceReaper implements SmartLifecycle {
     private final SwaleProperties props;
     private final ResourcesProperties resources;
     private final MeterRegistry registry;
-    private final Map<String, int[]> gauges = new ConcurrentHashMap<>();
+    private final Map<String, java.util.concurrent.atomic.AtomicIntegerArray> gauges = new ConcurrentHashMap<>();
     private volatile ScheduledExecutorService timer;
     private long passes;
 
@@ -78,17 +78,17 @@ public final class ResourceReaper implements SmartLifecycle {
         Set<String> names = new java.util.HashSet<>(gauges.keySet());
         names.addAll(now.keySet());
         for (String name : names) {
-            int[] values = gauges.computeIfAbsent(name, n -> {
-                int[] v = new int[2];
-                Gauge.builder("swale.resources.held", v, a -> a[0]).description("Leases held on a resource")
+            var values = gauges.computeIfAbsent(name, n -> {
+                var v = new java.util.concurrent.atomic.AtomicIntegerArray(2);
+                Gauge.builder("swale.resources.held", v, a -> a.get(0)).description("Leases held on a resource")
                         .tag("resource", n).register(registry);
-                Gauge.builder("swale.resources.waiting", v, a -> a[1]).description("Task instances waiting for a "
+                Gauge.builder("swale.resources.waiting", v, a -> a.get(1)).description("Task instances waiting for a "
                         + "lease on a resource").tag("resource", n).register(registry);
                 return v;
             });
             ResourceStore.Resource r = now.get(name);
-            values[0] = r == null ? 0 : r.held();
-            values[1] = r == null ? 0 : r.waiting().size();
+            values.set(0, r == null ? 0 : r.held());
+            values.set(1, r == null ? 0 : r.waiting().size());
         }
     }
 

@@ -77,7 +77,11 @@ class ResourceLeaseProcessIT {
                     """.formatted(g, res, LeaseLog.command(log, who, "sleep 0.3"), LeaseLog.command(log, who,
                     "sleep 0.3"))).status()).isEqualTo(201);
         }
-        child = startWorkerJvm("--swale.default-slots=2");
+        Path childLog = Path.of("target", "resource-worker-" + System.nanoTime() + ".log");
+        child = startWorkerJvm(childLog, "--swale.default-slots=2");
+        // both workers are up before the first run, so the child takes its share of the 50 runs
+        await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(200))
+                .until(() -> Files.exists(childLog) && Files.readString(childLog).contains("Started SwaleApplication"));
         List<String> args = new ArrayList<>(WorkerProcessIT.FAST_FAILURE_DETECTION);
         args.add("--swale.default-slots=2");
         args.add("--swale.resources.reap-interval=300ms");
@@ -127,6 +131,8 @@ class ResourceLeaseProcessIT {
             }
             return true;
         });
+        long childRan = Files.readString(childLog).lines().filter(l -> l.contains("attempt started")).count();
+        System.out.printf("[figure] leased nodes the child ran before its kill: %d of %d%n", childRan, 2 * runs * 2);
         int killedAttempts = 0;
         for (String g : graphs) {
             for (int p = 0; p < runs; p++) {
@@ -152,7 +158,7 @@ class ResourceLeaseProcessIT {
         assertThat(after.get("waiting")).isEmpty();
     }
 
-    private Process startWorkerJvm(String... extra) throws Exception {
+    private Process startWorkerJvm(Path log, String... extra) throws Exception {
         String jar = System.getProperty("swale.it.app.jar");
         assertThat(jar).as("the built jar (run through `mvn -Pmultiprocess verify`)").isNotNull();
         assertThat(new File(jar)).isFile();
@@ -163,7 +169,7 @@ class ResourceLeaseProcessIT {
         cmd.addAll(Workers.sameInfrastructure(env));
         cmd.addAll(WorkerProcessIT.FAST_FAILURE_DETECTION);
         return new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(Path.of("target", "resource-worker-process.log").toFile()))
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .start();
     }
 }

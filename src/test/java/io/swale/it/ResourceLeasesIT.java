@@ -105,6 +105,13 @@ class ResourceLeasesIT extends IntegrationTest {
                 "n0", "n1", "n2", "n3", "n4", "n5", "n6", "n7");
         // the default pool has 4 slots here: without the lease, four would run at once
         assertThat(LeaseLog.mostAtOnce(ran)).isEqualTo(2);
+        // every grant timed its wait; the gauges follow the resource (read every few reap passes)
+        assertThat(api.text("/actuator/prometheus")).containsPattern("swale_resources_wait_seconds_count\\{resource=\""
+                + res + "\"} 8(\\.0)?\n");
+        await().atMost(Duration.ofSeconds(30)).until(() -> java.util.regex.Pattern.compile("swale_resources_held\\{resource=\""
+                + res + "\"} 0(\\.0)?\n").matcher(api.text("/actuator/prometheus")).find());
+        assertThat(api.text("/actuator/prometheus")).containsPattern("swale_resources_waiting\\{resource=\"" + res
+                + "\"} 0(\\.0)?\n");
     }
 
     @Test
