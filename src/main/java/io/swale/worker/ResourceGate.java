@@ -72,7 +72,14 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
 
     @Override
     public Admission admit(String pool, TaskIdentity id) {
-        Optional<Definition> definition = definitions.apply(id.definition());
+        Optional<Definition> definition;
+        try {
+            definition = definitions.apply(id.definition());
+        } catch (io.swale.definition.InvalidDefinitionException | io.swale.definition.DefinitionParseException e) {
+            // a stored definition this worker cannot load fails the instance, never the whole poll again and again
+            return new Admission.Refused("the definition " + id.definition() + " of node `" + id.node()
+                    + "` does not load on this worker, so its leases cannot be known: " + e.getMessage());
+        }
         if (definition.isEmpty()) {
             return new Admission.Refused("the definition " + id.definition() + " of node `" + id.node()
                     + "` is unknown, so its leases cannot be known");
