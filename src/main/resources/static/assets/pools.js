@@ -28,6 +28,23 @@
       p.kafkaError ? h("p", { class: "problem small" }, "Kafka: " + p.kafkaError) : null);
   }
 
+  const runIds = (list, key) => list.length
+    ? h("span", {}, ...list.map((x, i) => h("code", { class: key, title: key }, (i ? " " : "") + x.runId)))
+    : h("span", { class: "muted" }, "–");
+
+  /* Resources (docs/resources.md): one row each, from GET /api/v1/resources. */
+  function resources(list) {
+    if (!list.length) return [h("p", { class: "muted" }, "No resource is declared, held or waited for.")];
+    return [h("table", { class: "resources" },
+      h("thead", {}, h("tr", {}, h("th", {}, "resource"), h("th", {}, "held"), h("th", {}, "holders"),
+        h("th", {}, "waiting"))),
+      h("tbody", {}, ...list.map((r) => h("tr", { dataset: { resource: r.name } },
+        h("th", {}, h("code", {}, r.name), r.declared ? null : h("span", { class: "muted small" }, " (undeclared)")),
+        h("td", { class: "held" }, r.held + " of " + r.capacity),
+        h("td", {}, runIds(r.holders, "holder")),
+        h("td", { class: "waiting" }, runIds(r.waiting, "waiter"))))))];
+  }
+
   S.page(() => {
     document.title = "Pools · Swale";
     const box = document.getElementById("pools");
@@ -43,11 +60,25 @@
         S.failure(box, e);
       }
     };
-    const reload = S.debounced(load, 300);
+    const resourceBox = document.getElementById("resources");
+    let shownResources = null;
+    const loadResources = async () => {
+      try {
+        const body = await S.get("/resources");
+        const json = JSON.stringify(body.resources);
+        if (json === shownResources) return;
+        shownResources = json;
+        resourceBox.replaceChildren(...resources(body.resources));
+      } catch (e) {
+        S.failure(resourceBox, e);
+      }
+    };
+    const loadAll = () => { load(); loadResources(); };
+    const reload = S.debounced(loadAll, 300);
     S.onLive((type) => {
       if (type === "snapshot" || type === "started" || type === "changed" || type === "cleared") reload();
     });
     setInterval(reload, REFRESH_MS);
-    load();
+    loadAll();
   });
 })();

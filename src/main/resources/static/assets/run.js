@@ -84,6 +84,8 @@
           field("terminated", rec ? S.time(rec.terminatedAt) : h("span", { class: "muted" }, "–")),
           n.asset ? field("asset", h("code", {}, n.asset)) : null,
           (n.upstreams || []).length ? field("after", n.upstreams.join(", ")) : null]),
+        n.instance && n.instance.waitingText
+          ? h("p", { class: "waiting-lease small" }, "⏳ " + n.instance.waitingText) : null,
         rec && rec.error ? h("div", { class: "error-box" }, h("h4", {}, "error"), h("pre", { class: "error" }, rec.error)) : null,
         n.lastError ? h("div", { class: "error-box soft" }, h("h4", {}, "last attempt failed, retrying"),
           h("pre", { class: "error" }, n.lastError)) : null,

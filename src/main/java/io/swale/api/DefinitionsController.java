@@ -33,9 +33,15 @@ public class DefinitionsController {
     private final SwaleProperties props;
     private final PoolTopics poolTopics;
     private final ConfiguredPools pools;
+    // i16-leases: strict mode refuses leases on undeclared resources (docs/resources.md)
+    private final io.swale.settings.ResourcesProperties resources;
+    private final io.swale.config.ResourceConfiguration.DeclaredResources declared;
 
     public DefinitionsController(DefinitionCatalog catalog, SyncService sync, SwaleProperties props,
-            PoolTopics poolTopics, ConfiguredPools pools) {
+            PoolTopics poolTopics, ConfiguredPools pools, io.swale.settings.ResourcesProperties resources,
+            io.swale.config.ResourceConfiguration.DeclaredResources declared) {
+        this.resources = resources;
+        this.declared = declared;
         this.catalog = catalog;
         this.sync = sync;
         this.props = props;
@@ -68,6 +74,7 @@ public class DefinitionsController {
 
     /** The topics of every pool the definition gets served, before it is stored: a failure stores nothing. */
     private void createTopics(Definition d) {
+        strictLeases(d);
         for (String pool : d.graph().pools()) {
             if (!pools.willServe(pool)) {
                 continue;
@@ -81,6 +88,18 @@ public class DefinitionsController {
         }
     }
 
+    /** In strict mode, a literal lease on a resource with no declared capacity is a fault: nothing is stored. */
+    private void strictLeases(Definition d) {
+        if (!resources.strict()) {
+            return;
+        }
+        declared.refresh();
+        var faults = io.swale.definition.LeaseChecks.undeclared(d.graph().nodes(), declared.names()::contains);
+        if (!faults.isEmpty()) {
+            throw new io.swale.definition.InvalidDefinitionException(faults);
+        }
+    }
+
     @PostMapping("/validate")
     @Operation(summary = "Check a definition without storing it")
     @ApiResponse(responseCode = "200", description = "`{\"graph\",\"nodes\",\"edges\",\"warnings\"}`: warnings "
@@ -91,6 +110,7 @@ public class DefinitionsController {
     public Map<String, Object> validate(HttpServletRequest request,
             @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType) {
         Definition d = catalog.loader().load(body(request), DefinitionFormat.fromContentType(contentType));
+        strictLeases(d);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("graph", d.graph().name());
         out.put("nodes", d.graph().nodes().size());

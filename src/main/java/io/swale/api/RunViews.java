@@ -38,8 +38,17 @@ public class RunViews {
     private final DefinitionCatalog catalog;
     private final RunStore runs;
     private final TaskStore tasks;
+    // i16-leases: who waits for which resource (docs/resources.md)
+    private final io.swale.store.ResourceStore resources;
 
     public RunViews(DefinitionStore definitions, DefinitionCatalog catalog, RunStore runs, TaskStore tasks) {
+        this(definitions, catalog, runs, tasks, null);
+    }
+
+    @org.springframework.beans.factory.annotation.Autowired
+    public RunViews(DefinitionStore definitions, DefinitionCatalog catalog, RunStore runs, TaskStore tasks,
+            io.swale.store.ResourceStore resources) {
+        this.resources = resources;
         this.definitions = definitions;
         this.catalog = catalog;
         this.runs = runs;
@@ -105,6 +114,7 @@ public class RunViews {
             m.put("pool", n.pool());
             m.put("retries", n.retries());
             m.put("operator", n.operator());
+            m.put("leases", n.leases());
             nodes.add(m);
         }
         out.put("nodes", nodes);
@@ -174,8 +184,32 @@ public class RunViews {
                     : histories.getOrDefault(shown, List.of()).stream().map(RunViews::attempt).toList());
             nodes.add(m);
         }
+        waitingForLeases(g, nodes);
         out.put("nodes", nodes);
         return out;
+    }
+
+    /** A pending instance of a node with leases that waits in line: which resources, in words too. */
+    @SuppressWarnings("unchecked")
+    private void waitingForLeases(Graph g, List<Map<String, Object>> nodes) {
+        if (resources == null) {
+            return;
+        }
+        Map<String, Map<String, Object>> pending = new LinkedHashMap<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            Object instance = nodes.get(i).get("instance");
+            if (!g.nodes().get(i).leases().isEmpty() && instance instanceof Map<?, ?> m && "pending".equals(m.get("state"))) {
+                pending.put((String) m.get("runId"), (Map<String, Object>) m);
+            }
+        }
+        if (pending.isEmpty()) {
+            return;
+        }
+        resources.waitingFor(pending.keySet()).forEach((runId, names) -> {
+            Map<String, Object> m = pending.get(runId);
+            m.put("waitingFor", names);
+            m.put("waitingText", "waiting for lease " + String.join(", ", names.stream().map(n -> "`" + n + "`").toList()));
+        });
     }
 
     private Optional<Map<String, Object>> activeInstance(RunView v, String node, NodeRecord rec, GraphRunRecord run) {

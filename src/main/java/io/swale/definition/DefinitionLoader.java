@@ -80,6 +80,7 @@ public final class DefinitionLoader {
         faults.addAll(LimitChecks.poolNames(raw, limits));
         faults.addAll(FileChecks.check(raw));
         faults.addAll(GraphChecks.check(raw, cron));
+        faults.addAll(LeaseChecks.check(raw));
         if (withinLimits) {
             // the params checks recurse and cost per node: only within the limits
             faults.addAll(OperatorChecks.check(raw, operators));

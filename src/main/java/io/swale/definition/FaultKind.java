@@ -27,7 +27,10 @@ public enum FaultKind {
     TOO_MANY_NODES("TooManyNodes"),
     STRING_TOO_LONG("StringTooLong"),
     KEY_TOO_LONG("KeyTooLong"),
-    INVALID_POOL_NAME("InvalidPoolName");
+    INVALID_POOL_NAME("InvalidPoolName"),
+    // leases on named resources (docs/resources.md)
+    INVALID_LEASE("InvalidLease"),
+    UNDECLARED_RESOURCE("UndeclaredResource");
 
     private final String wireName;
 

@@ -21,7 +21,8 @@ final class ShapeReader {
     private static final Set<String> TOP_KEYS = Set.of("graph", "node");
     private static final Set<String> GRAPH_KEYS = Set.of("name", "schedule", "catchup", "partition");
     private static final Set<String> NODE_KEYS = Set.of(
-            "name", "produces", "consumes", "after", "trigger_rule", "operator", "pool", "retries", "params");
+            "name", "produces", "consumes", "after", "trigger_rule", "operator", "pool", "retries", "params",
+            "leases");
     private static final BigInteger U32_MAX = BigInteger.valueOf(0xFFFF_FFFFL);
 
     private ShapeReader() {}
@@ -64,7 +65,8 @@ final class ShapeReader {
             throw shape(t.where() + ": `params` must be a table, found " + describe(params));
         }
         return new Node(name, t.optionalString("produces"), t.stringList("consumes"), t.stringList("after"), rule,
-                t.requiredString("operator"), t.optionalString("pool").orElse(Node.DEFAULT_POOL), retries(t), params);
+                t.requiredString("operator"), t.optionalString("pool").orElse(Node.DEFAULT_POOL), retries(t), params,
+                t.stringList("leases"));
     }
 
     private static long retries(Table t) {

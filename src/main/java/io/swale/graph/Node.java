@@ -14,6 +14,7 @@ import tools.jackson.databind.JsonNode;
  * @param after upstream node names (task nodes)
  * @param declaredRule the trigger rule as written (task nodes; absent means all_succeeded)
  * @param params operator parameters as written; strings are templates
+ * @param leases names of the resources the node holds a lease on while it runs, as written (templates)
  */
 public record Node(
         String name,
@@ -24,7 +25,8 @@ public record Node(
         String operator,
         String pool,
         long retries,
-        JsonNode params) {
+        JsonNode params,
+        List<String> leases) {
 
     public static final String DEFAULT_POOL = "default";
 
@@ -37,6 +39,13 @@ public record Node(
         Objects.requireNonNull(operator, "operator");
         Objects.requireNonNull(pool, "pool");
         Objects.requireNonNull(params, "params");
+        leases = List.copyOf(leases);
+    }
+
+    /** A node that leases nothing. */
+    public Node(String name, Optional<String> produces, List<String> consumes, List<String> after,
+            Optional<TriggerRule> declaredRule, String operator, String pool, long retries, JsonNode params) {
+        this(name, produces, consumes, after, declaredRule, operator, pool, retries, params, List.of());
     }
 
     public boolean isAsset() {

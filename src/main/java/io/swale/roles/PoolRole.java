@@ -32,12 +32,14 @@ public class PoolRole implements SmartLifecycle {
     private final TaskStore tasks;
     private final AttemptRunner runner;
     private final Dispatcher dispatcher;
+    private final io.swale.worker.LeaseGate gate;
     private final PoolWorker.Settings settings;
     private final Map<String, Served> served = new ConcurrentHashMap<>();
     private volatile boolean running;
 
     public PoolRole(SwaleProperties props, ConfiguredPools pools, ListenerContainers containers, SwaleTopics topics,
-            PoolTopics poolTopics, TaskStore tasks, AttemptRunner runner, Dispatcher dispatcher) {
+            PoolTopics poolTopics, TaskStore tasks, AttemptRunner runner, Dispatcher dispatcher,
+            io.swale.worker.LeaseGate gate) {
         this.props = props;
         this.pools = pools;
         this.containers = containers;
@@ -46,6 +48,7 @@ public class PoolRole implements SmartLifecycle {
         this.tasks = tasks;
         this.runner = runner;
         this.dispatcher = dispatcher;
+        this.gate = gate;
         this.settings = new PoolWorker.Settings(workerId(props.worker().id()),
                 props.worker().lease().toMillis());
     }
@@ -91,7 +94,7 @@ public class PoolRole implements SmartLifecycle {
             return;
         }
         poolTopics.ensure(pool);
-        PoolWorker worker = new PoolWorker(pool, slots, tasks, runner, dispatcher, settings);
+        PoolWorker worker = new PoolWorker(pool, slots, tasks, runner, dispatcher, settings, gate);
         long slotWaitMs = props.worker().slotWait().toMillis();
         var listener = new DispatchListener(containers, topics.pool(pool), SwaleTopics.poolGroup(pool),
                 props.worker().dispatchBatch(), worker, slotWaitMs);

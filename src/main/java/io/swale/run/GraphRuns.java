@@ -284,6 +284,23 @@ public final class GraphRuns {
         return true;
     }
 
+    // i16-leases: a cancelled instance waiting for leases leaves every queue (docs/resources.md)
+    private volatile java.util.function.Consumer<String> leaseQueues = runId -> { };
+
+    /** Told the run id of each pending instance of a node with leases that a cancel ended. */
+    public void onLeasedInstanceCancelled(java.util.function.Consumer<String> listener) {
+        this.leaseQueues = listener;
+    }
+
+    private void leftLeaseQueues(String runId) {
+        try {
+            leaseQueues.accept(runId);
+        } catch (RuntimeException e) {
+            // the next wake finds the instance no longer pending, and it leaves then
+            log.warn("cancelled instance still in a lease queue runId={} error={}", runId, e.toString());
+        }
+    }
+
     /** Cancels each node's unrecorded run id that is known and active; returns how many it reached. */
     public int cancelInstances(RunView view) {
         Graph graph = definitions.get(view.run().definition()).graph();
@@ -303,6 +320,9 @@ public final class GraphRuns {
             }
             if (outcome == TaskStore.Cancel.CANCELLED) {
                 metrics.taskTerminated(instance.pool(), NodeStatus.CANCELLED.wireName());
+                if (!n.leases().isEmpty()) {
+                    leftLeaseQueues(runId.get());
+                }
             }
         }
         return reached;

@@ -175,6 +175,14 @@ public interface TaskStore {
     boolean removeDelayed(RunKey key, String runId, long dueMs);
 
     /**
+     * The stored input of an instance, read before its claim to render its lease names (docs/resources.md);
+     * empty when unknown or unreadable.
+     */
+    default Optional<TaskInput> input(RunKey key, String runId) {
+        return Optional.empty();
+    }
+
+    /**
      * The store's clock (the one the scripts compare leases and due times with), ms. Lets a caller skip a
      * transition that cannot apply yet; the default never lets it skip.
      */

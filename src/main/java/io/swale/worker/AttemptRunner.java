@@ -54,6 +54,15 @@ public final class AttemptRunner {
      */
     public void run(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, long claimedAtNanos,
             Cancellation cancellation) {
+        run(id, claim, pool, claimedAtNanos, cancellation, Optional.empty());
+    }
+
+    /**
+     * As {@link #run(TaskIdentity, TaskStore.Claim.Claimed, String, long, Cancellation)}, ending with
+     * {@code preset} instead of running the operator when present (its lease names could not be made).
+     */
+    public void run(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, long claimedAtNanos,
+            Cancellation cancellation, Optional<OperatorResult> preset) {
         try (var ignored = Mdc.of(id)) {
             long t0 = System.nanoTime();
             if (claim.attempt() == 1 && claim.step() == 0) {
@@ -65,7 +74,7 @@ public final class AttemptRunner {
             try (LeaseKeeper.Lease lease = leases.keep(id, claim.token(), pool, claimedAtNanos, cancellation)) {
                 OperatorResult result;
                 try {
-                    result = execute(id, claim, cancellation);
+                    result = preset.isPresent() ? preset.get() : execute(id, claim, cancellation);
                 } catch (RuntimeException e) {
                     log.error("attempt crashed runId={} attempt={}", id.runId(), claim.attempt(), e);
                     result = new OperatorResult.TransientError("the operator crashed: " + e);

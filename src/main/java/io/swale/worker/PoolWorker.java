@@ -29,9 +29,18 @@ public final class PoolWorker implements AutoCloseable {
     private final Settings settings;
     private final WorkerSlots slots;
     private final ShutdownHandOver handOver;
+    // i16-leases: leases taken before each claim (docs/resources.md), and what each claimed attempt was admitted as
+    private final LeaseGate gate;
+    private final java.util.Map<String, LeaseGate.Admission> admitted = new java.util.concurrent.ConcurrentHashMap<>();
 
     public PoolWorker(String pool, int slots, TaskStore tasks, AttemptRunner runner, Dispatcher dispatcher,
             Settings settings) {
+        this(pool, slots, tasks, runner, dispatcher, settings, LeaseGate.NONE);
+    }
+
+    public PoolWorker(String pool, int slots, TaskStore tasks, AttemptRunner runner, Dispatcher dispatcher,
+            Settings settings, LeaseGate gate) {
+        this.gate = gate;
         this.pool = pool;
         this.tasks = tasks;
         this.runner = runner;
@@ -93,15 +102,33 @@ public final class PoolWorker implements AutoCloseable {
             slots.unreserve(ids.size());
             return false;
         }
+        // i16-leases: a dispatch whose leases are not free waits in line in Redis, holding no slot
+        List<LeaseGate.Admission> admissions;
+        try {
+            admissions = admit(ids);
+        } catch (RuntimeException e) {
+            slots.unreserve(ids.size());
+            throw e;
+        }
+        List<TaskIdentity> claiming = new java.util.ArrayList<>();
+        List<LeaseGate.Admission> claimingAs = new java.util.ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            if (!(admissions.get(i) instanceof LeaseGate.Admission.Waiting)) {
+                claiming.add(ids.get(i));
+                claimingAs.add(admissions.get(i));
+            }
+        }
+        slots.unreserve(ids.size() - claiming.size());
         List<TaskStore.Claim> claims;
         // each lease runs from no earlier than this: what the worker can be sure it holds
         long claimedAt = System.nanoTime();
         try {
-            claims = ids.isEmpty() ? List.of() : tasks.claimAll(
-                    ids.stream().map(id -> new TaskStore.ClaimRequest(id.runKey(), id.runId())).toList(),
+            claims = claiming.isEmpty() ? List.of() : tasks.claimAll(
+                    claiming.stream().map(id -> new TaskStore.ClaimRequest(id.runKey(), id.runId())).toList(),
                     settings.leaseMs(), settings.workerId());
         } catch (RuntimeException e) {
-            slots.unreserve(ids.size());
+            slots.unreserve(claiming.size());
+            claimingAs.forEach(this::releaseIfGranted);
             throw e;
         }
         // what was claimed runs whatever afterClaims does: a claim never handed off would hold its slot for good
@@ -112,12 +139,20 @@ public final class PoolWorker implements AutoCloseable {
             afterClaimsFailed = e;
         }
         int refused = 0;
-        for (int i = 0; i < ids.size(); i++) {
-            TaskIdentity id = ids.get(i);
+        for (int i = 0; i < claiming.size(); i++) {
+            TaskIdentity id = claiming.get(i);
             if (claims.get(i) instanceof TaskStore.Claim.Claimed claimed) {
-                slots.run(new WorkerSlots.Running(id, claimed, claimedAt, new Cancellation()));
+                Cancellation cancellation = new Cancellation();
+                LeaseGate.Admission as = claimingAs.get(i);
+                if (as instanceof LeaseGate.Admission.Granted g) {
+                    gate.hold(g.holder(), cancellation);
+                }
+                admitted.put(id.runId(), as);
+                slots.run(new WorkerSlots.Running(id, claimed, claimedAt, cancellation));
             } else {
                 refused++;
+                // a grant without its claim is given back at once (docs/resources.md, step 2)
+                releaseIfGranted(claimingAs.get(i));
                 log.info("dispatch refused at claim graph={} partition={} node={} runId={} state={}", id.graph(),
                         id.partition(), id.node(), id.runId(), ((TaskStore.Claim.Refused) claims.get(i)).state());
             }
@@ -129,11 +164,37 @@ public final class PoolWorker implements AutoCloseable {
         return true;
     }
 
-    private void runAttempt(WorkerSlots.Running r) {
+    private List<LeaseGate.Admission> admit(List<TaskIdentity> ids) {
+        List<LeaseGate.Admission> out = new java.util.ArrayList<>(ids.size());
         try {
-            runner.run(r.id(), r.claim(), pool, r.claimedAtNanos(), r.cancellation());
+            for (TaskIdentity id : ids) {
+                out.add(gate.admit(pool, id));
+            }
+        } catch (RuntimeException e) {
+            out.forEach(this::releaseIfGranted);
+            throw e;
+        }
+        return out;
+    }
+
+    private void releaseIfGranted(LeaseGate.Admission admission) {
+        if (admission instanceof LeaseGate.Admission.Granted g) {
+            gate.release(g.holder());
+        }
+    }
+
+    private void runAttempt(WorkerSlots.Running r) {
+        LeaseGate.Admission as = admitted.remove(r.id().runId());
+        try {
+            runner.run(r.id(), r.claim(), pool, r.claimedAtNanos(), r.cancellation(),
+                    as instanceof LeaseGate.Admission.Refused why
+                            ? java.util.Optional.of(new io.swale.operator.OperatorResult.Failed(why.reason()))
+                            : java.util.Optional.empty());
         } catch (RuntimeException e) {
             log.error("attempt failed to settle runId={} attempt={}", r.id().runId(), r.claim().attempt(), e);
+        } finally {
+            // after the settle: the next holder starts once this attempt has ended (docs/resources.md, step 4)
+            releaseIfGranted(as);
         }
     }
 

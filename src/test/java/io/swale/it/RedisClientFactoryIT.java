@@ -61,11 +61,14 @@ class RedisClientFactoryIT {
             RedisClientFactory clients = factory(Map.of("spring.data.redis.url",
                     "redis://127.0.0.1:" + redis.primaryPort + "/2", "spring.data.redis.client-name", "swale-it"));
             try (UnifiedJedis jedis = clients.unifiedJedis();
-                    var j = new Jedis(new HostAndPort("127.0.0.1", redis.primaryPort), clients.dataNodeConfig())) {
+                    var raw = new Jedis(new HostAndPort("127.0.0.1", redis.primaryPort))) {
                 jedis.set("k", "v");
-                assertThat(j.get("k")).isEqualTo("v");
-                assertThat(j.clientGetname()).isEqualTo("swale-it");
-                assertThat(j.getDB()).isEqualTo(2);
+                // the client wrote to database 2 under its name, as the url and client-name say
+                raw.select(2);
+                assertThat(raw.get("k")).isEqualTo("v");
+                raw.select(0);
+                assertThat(raw.get("k")).isNull();
+                assertThat(raw.clientList()).contains("name=swale-it");
             }
         }
     }

@@ -263,6 +263,13 @@ public final class RedisTaskStore implements TaskStore {
         return r instanceof Long n && n == 1L;
     }
 
+    /** Read before the claim to render the instance's lease names. */
+    @Override
+    public Optional<TaskInput> input(RunKey key, String runId) {
+        String stored = redis.hget(keys.inputs(key), runId);
+        return stored == null ? Optional.empty() : TaskInputCodec.decode(stored);
+    }
+
     @Override
     public long serverTimeMs() {
         return RedisTime.nowMs(redis);

@@ -1,0 +1,43 @@
+package io.swale.definition;
+
+import io.swale.graph.Node;
+import io.swale.template.LeaseNames;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The faults of a node's {@code leases} (docs/resources.md), every one at once, each naming its node. */
+public final class LeaseChecks {
+    private LeaseChecks() {}
+
+    static List<Fault> check(RawDefinition d) {
+        List<Fault> faults = new ArrayList<>();
+        var producers = d.producers();
+        var names = d.nodeNames();
+        for (Node n : d.nodes()) {
+            for (String problem : LeaseNames.check(n.leases(), d.upstreamsOf(n, producers, names))) {
+                faults.add(Fault.ofNode(FaultKind.INVALID_LEASE, n.name(), "node `" + n.name() + "`: " + problem));
+            }
+        }
+        return faults;
+    }
+
+    /**
+     * The faults of strict mode: a literal lease on a resource with no declared capacity.
+     *
+     * @param declared whether a resource name has a declared capacity
+     */
+    public static List<Fault> undeclared(Iterable<Node> nodes, java.util.function.Predicate<String> declared) {
+        List<Fault> faults = new ArrayList<>();
+        for (Node n : nodes) {
+            for (String name : LeaseNames.literals(n.leases())) {
+                if (!declared.test(name)) {
+                    faults.add(Fault.ofNode(FaultKind.UNDECLARED_RESOURCE, n.name(), "node `" + n.name()
+                            + "` leases `" + name + "`, which has no declared capacity (swale.resources.strict is on: "
+                            + "declare it with swale.resources.capacities." + name + " or PUT /api/v1/resources/" + name
+                            + ")"));
+                }
+            }
+        }
+        return faults;
+    }
+}

@@ -1,0 +1,187 @@
+package io.swale.store.redis;
+
+import io.swale.store.ResourceStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+
+/**
+ * {@link ResourceStore} as Lua scripts over nine keys that share the hash tag {@code {<prefix>:res}}: one
+ * slot on Redis Cluster, so every step, a grant of several resources included, is one atomic script.
+ */
+public final class RedisResourceStore implements ResourceStore {
+    private final UnifiedJedis redis;
+    private final List<String> keys;
+    private final long wakeMs;
+    private final Script grant = Script.load("grant");
+    private final Script release = Script.load("release");
+    private final Script renew = Script.load("renew");
+    private final Script reap = Script.load("reap");
+    private final Script capacity = Script.load("capacity");
+    private final Script view = Script.load("view");
+
+    /** {@code wakeMs}: a woken waiter that did not come back is woken again after this. */
+    public RedisResourceStore(UnifiedJedis redis, String prefix, long wakeMs) {
+        this.redis = redis;
+        this.wakeMs = wakeMs;
+        String tag = "{" + prefix + ":res}";
+        this.keys = List.of("cap", "count", "grant", "deadline", "wait", "waiter", "payload", "woken", "queue").stream()
+                .map(k -> prefix + ":res:" + k + tag).toList();
+    }
+
+    /** The keys every script gets, for tests that check they share one slot. */
+    List<String> keys() {
+        return keys;
+    }
+
+    @Override
+    public Grant grant(String runId, String grantId, List<String> names, long ttlMs, String dispatch) {
+        List<String> args = new ArrayList<>(List.of(runId, grantId, Long.toString(ttlMs), dispatch));
+        args.addAll(names);
+        List<?> r = (List<?>) grant.call(redis, keys, args);
+        return "granted".equals(r.get(0)) ? new Grant.Granted(Long.parseLong((String) r.get(1)))
+                : new Grant.Waiting((String) r.get(1), Long.parseLong((String) r.get(2)));
+    }
+
+    @Override
+    public Released release(Holder holder, boolean leave) {
+        List<?> r = (List<?>) release.call(redis, keys,
+                List.of(holder.runId(), holder.grantId(), Long.toString(wakeMs), leave ? "1" : "0"));
+        return new Released("released".equals(r.get(0)), strings(r.subList(1, r.size())));
+    }
+
+    @Override
+    public List<String> renew(Collection<Holder> holders, long ttlMs) {
+        if (holders.isEmpty()) {
+            return List.of();
+        }
+        List<String> args = new ArrayList<>(List.of(Long.toString(ttlMs)));
+        holders.forEach(h -> {
+            args.add(h.runId());
+            args.add(h.grantId());
+        });
+        return strings((List<?>) renew.call(redis, keys, args));
+    }
+
+    @Override
+    public Reaped reap(int limit) {
+        List<?> r = (List<?>) reap.call(redis, keys, List.of(Long.toString(wakeMs), Integer.toString(limit)));
+        return new Reaped(Integer.parseInt((String) r.get(0)), strings(r.subList(1, r.size())));
+    }
+
+    @Override
+    public List<String> setCapacity(String name, int cap) {
+        return strings((List<?>) capacity.call(redis, keys, List.of(name, Integer.toString(cap), Long.toString(wakeMs))));
+    }
+
+    @Override
+    public Map<String, Resource> resources() {
+        List<?> r = (List<?>) view.call(redis, keys, List.of());
+        Map<String, String> caps = pairs(r.get(0));
+        Map<String, String> counts = pairs(r.get(1));
+        Map<String, String> grants = pairs(r.get(2));
+        Map<String, String> deadlines = pairs(r.get(3));
+        Map<String, String> waiters = pairs(r.get(4));
+        Map<String, List<HeldBy>> holders = new HashMap<>();
+        grants.forEach((run, g) -> {
+            String[] parts = g.split("\n");
+            long deadline = (long) Double.parseDouble(deadlines.getOrDefault(run, "0"));
+            for (int i = 1; i < parts.length; i++) {
+                holders.computeIfAbsent(parts[i], n -> new ArrayList<>()).add(new HeldBy(run, deadline));
+            }
+        });
+        Map<String, List<WaitedBy>> waiting = new HashMap<>();
+        waiters.forEach((run, w) -> {
+            String[] parts = w.split("\n");
+            for (int i = 1; i < parts.length; i++) {
+                waiting.computeIfAbsent(parts[i], n -> new ArrayList<>()).add(new WaitedBy(run, Long.parseLong(parts[0])));
+            }
+        });
+        java.util.SortedSet<String> names = new java.util.TreeSet<>(caps.keySet());
+        names.addAll(holders.keySet());
+        names.addAll(waiting.keySet());
+        Map<String, Resource> out = new TreeMap<>();
+        for (String name : names) {
+            List<WaitedBy> queue = new ArrayList<>(waiting.getOrDefault(name, List.of()));
+            queue.sort(java.util.Comparator.comparingLong(WaitedBy::sinceMs).thenComparing(WaitedBy::runId));
+            List<HeldBy> held = new ArrayList<>(holders.getOrDefault(name, List.of()));
+            held.sort(java.util.Comparator.comparing(HeldBy::runId));
+            out.put(name, new Resource(name, caps.containsKey(name) ? Integer.parseInt(caps.get(name)) : 1,
+                    caps.containsKey(name), Integer.parseInt(counts.getOrDefault(name, "0")), held, queue));
+        }
+        return out;
+    }
+
+    @Override
+    public Map<String, List<String>> waitingFor(Collection<String> runIds) {
+        if (runIds.isEmpty()) {
+            return Map.of();
+        }
+        List<String> ids = List.copyOf(runIds);
+        List<String> values = redis.hmget(keys.get(5), ids.toArray(String[]::new));
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        for (int i = 0; i < ids.size(); i++) {
+            String w = values.get(i);
+            if (w != null) {
+                String[] parts = w.split("\n");
+                out.put(ids.get(i), List.of(parts).subList(1, parts.length));
+            }
+        }
+        return out;
+    }
+
+    private static List<String> strings(List<?> values) {
+        return values.stream().map(String.class::cast).toList();
+    }
+
+    private static Map<String, String> pairs(Object flat) {
+        List<?> list = (List<?>) flat;
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < list.size(); i += 2) {
+            out.put((String) list.get(i), String.valueOf(list.get(i + 1)));
+        }
+        return out;
+    }
+
+    /** One script, its resources-lib prefix included: called by SHA, sent whole after Redis lost its cache. */
+    private record Script(String source, String sha) {
+        static Script load(String name) {
+            String source = resource("lib") + "\n" + resource(name);
+            try {
+                var digest = java.security.MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8));
+                return new Script(source, java.util.HexFormat.of().formatHex(digest));
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        Object call(UnifiedJedis redis, List<String> keys, List<String> args) {
+            try {
+                return redis.evalsha(sha, keys, args);
+            } catch (JedisNoScriptException e) {
+                return redis.eval(source, keys, args);
+            }
+        }
+
+        private static String resource(String name) {
+            try (InputStream in = RedisResourceStore.class.getResourceAsStream("/redis/resources/" + name + ".lua")) {
+                if (in == null) {
+                    throw new IllegalStateException("missing script /redis/resources/" + name + ".lua");
+                }
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+}

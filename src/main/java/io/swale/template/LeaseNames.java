@@ -1,0 +1,112 @@
+package io.swale.template;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The {@code leases} of a node (docs/resources.md): resource names, each a template over the references of
+ * params. Checked at publish, rendered per task instance before its claim.
+ */
+public final class LeaseNames {
+    /** At most this many names per node. */
+    public static final int MAX_LEASES = 16;
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}");
+    /** What a name may hold, for messages. */
+    public static final String SYNTAX = "a resource name is a letter or digit, then letters, digits, `.`, `_`, `:`, "
+            + "`/` or `-`, 128 characters at most";
+
+    private LeaseNames() {}
+
+    public static boolean validName(String name) {
+        return NAME.matcher(name).matches();
+    }
+
+    /** Why {@code name} is not a resource name, or empty when it is one. */
+    public static Optional<String> nameProblem(String name) {
+        return validName(name) ? Optional.empty() : Optional.of("invalid resource name `" + name + "`: " + SYNTAX);
+    }
+
+    /**
+     * The problems of a node's lease templates, each naming the template: syntax, upstreams, the shell filter,
+     * literal names that are not resource names, duplicates and the count.
+     */
+    public static List<String> check(List<String> leases, Set<String> upstreams) {
+        List<String> out = new ArrayList<>();
+        if (leases.size() > MAX_LEASES) {
+            out.add("`leases` lists " + leases.size() + " names, more than " + MAX_LEASES);
+        }
+        Set<String> seen = new LinkedHashSet<>();
+        for (String text : leases) {
+            if (!seen.add(text)) {
+                out.add("lease `" + text + "` is listed twice");
+            }
+            Template t;
+            try {
+                t = Template.parse(text);
+            } catch (TemplateSyntaxException e) {
+                out.add("lease `" + text + "`: " + e.getMessage());
+                continue;
+            }
+            if (t.isLiteral()) {
+                nameProblem(text).ifPresent(out::add);
+                continue;
+            }
+            for (Reference r : t.references()) {
+                if (r instanceof Reference.ShellQuoted) {
+                    out.add("lease `" + text + "`: the `sh` filter quotes shell words; a resource name is not one");
+                }
+            }
+            for (String node : t.upstreamNodes()) {
+                if (!upstreams.contains(node)) {
+                    out.add("lease `" + text + "`: `upstream." + node + "` refers to `" + node
+                            + "`, which is not an upstream of the node");
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Literal names (no reference), which can be checked against the declared resources at publish. */
+    public static List<String> literals(List<String> leases) {
+        return leases.stream().filter(text -> {
+            try {
+                return Template.parse(text).isLiteral();
+            } catch (TemplateSyntaxException e) {
+                return false;
+            }
+        }).toList();
+    }
+
+    /**
+     * The names for one task instance, each once, in the order written.
+     *
+     * @throws RenderException naming the template when one cannot be rendered or renders to a bad name
+     */
+    public static List<String> render(List<String> leases, RenderContext ctx) {
+        ReferenceRenderer renderer = new ReferenceRenderer(ctx);
+        Set<String> names = new LinkedHashSet<>();
+        for (String text : leases) {
+            StringBuilder out = new StringBuilder();
+            try {
+                for (Part part : Template.parse(text).parts()) {
+                    switch (part) {
+                        case Part.Literal l -> out.append(l.text());
+                        case Reference r -> out.append(renderer.render(r));
+                    }
+                }
+            } catch (TemplateSyntaxException | RenderException e) {
+                throw new RenderException("lease `" + text + "`: " + e.getMessage());
+            }
+            String name = out.toString();
+            if (!validName(name)) {
+                throw new RenderException("lease `" + text + "` renders to `" + name + "`: " + SYNTAX);
+            }
+            names.add(name);
+        }
+        return List.copyOf(names);
+    }
+}

@@ -1,0 +1,49 @@
+package io.swale.worker;
+
+import io.swale.operator.Cancellation;
+import io.swale.store.ResourceStore;
+import io.swale.task.TaskIdentity;
+import java.util.List;
+
+/**
+ * What stands between a dispatch and its claim when its node has {@code leases} (docs/resources.md): the
+ * grant before the claim, the renewal while the attempt runs, the release after it.
+ */
+public interface LeaseGate {
+    /** How a dispatch may go on. */
+    sealed interface Admission {
+        /** The node leases nothing: claim as ever. */
+        record Free() implements Admission {}
+
+        /** Every lease is held by {@code holder}: claim, then run, renew and release. */
+        record Granted(ResourceStore.Holder holder, List<String> names) implements Admission {}
+
+        /** The instance waits in line for {@code blockedBy}: no claim, no slot; a release dispatches it again. */
+        record Waiting(String blockedBy) implements Admission {}
+
+        /** The lease names cannot be made for this instance: claim it and fail it with {@code reason}. */
+        record Refused(String reason) implements Admission {}
+    }
+
+    /** A gate for workers that never lease. */
+    LeaseGate NONE = new LeaseGate() {
+        @Override
+        public Admission admit(String pool, TaskIdentity id) {
+            return new Admission.Free();
+        }
+
+        @Override
+        public void hold(ResourceStore.Holder holder, Cancellation cancellation) {}
+
+        @Override
+        public void release(ResourceStore.Holder holder) {}
+    };
+
+    Admission admit(String pool, TaskIdentity id);
+
+    /** Renews {@code holder} at each heartbeat until released; a lost grant cancels the attempt. */
+    void hold(ResourceStore.Holder holder, Cancellation cancellation);
+
+    /** Frees the grant (fenced by its id) and dispatches the waiters it lets in; a failure leaves it to expire. */
+    void release(ResourceStore.Holder holder);
+}

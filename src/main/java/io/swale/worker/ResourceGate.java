@@ -1,0 +1,189 @@
+package io.swale.worker;
+
+import io.swale.definition.Definition;
+import io.swale.graph.Node;
+import io.swale.store.ResourceStore;
+import io.swale.store.TaskInput;
+import io.swale.store.TaskStore;
+import io.swale.task.Dispatcher;
+import io.swale.task.LeaseWaiter;
+import io.swale.task.TaskIdentity;
+import io.swale.template.LeaseNames;
+import io.swale.template.RenderContext;
+import io.swale.template.RenderException;
+import io.swale.template.UpstreamStatus;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import io.swale.operator.Cancellation;
+
+/**
+ * The worker's side of the grant protocol (docs/resources.md): render the node's lease names for the
+ * instance, take them all before its claim or queue it, renew every grant of this replica in one script per
+ * heartbeat, and release each after its attempt, dispatching the waiters the release lets in.
+ */
+public final class ResourceGate implements LeaseGate, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ResourceGate.class);
+
+    /** How long grants last and how often they are renewed; {@code strict}: undeclared names fail the instance. */
+    public record Settings(long leaseMs, Duration heartbeat, boolean strict, Map<String, String> environment) {}
+
+    /** Where the wait before a grant is reported (resource, ms). */
+    public interface WaitTimes {
+        void waited(String resource, long millis);
+    }
+
+    private final ResourceStore store;
+    private final TaskStore tasks;
+    private final Function<String, Optional<Definition>> definitions;
+    private final Dispatcher dispatcher;
+    private final Settings settings;
+    private final Supplier<Set<String>> declared;
+    private final WaitTimes waitTimes;
+    private final Map<ResourceStore.Holder, Cancellation> held = new ConcurrentHashMap<>();
+    private final ScheduledFuture<?> renewals;
+
+    public ResourceGate(ResourceStore store, TaskStore tasks, Function<String, Optional<Definition>> definitions,
+            Dispatcher dispatcher, Settings settings, Supplier<Set<String>> declared, WaitTimes waitTimes,
+            ScheduledExecutorService ticker) {
+        this.store = store;
+        this.tasks = tasks;
+        this.definitions = definitions;
+        this.dispatcher = dispatcher;
+        this.settings = settings;
+        this.declared = declared;
+        this.waitTimes = waitTimes;
+        long every = Math.max(50, settings.heartbeat().toMillis());
+        this.renewals = ticker.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public Admission admit(String pool, TaskIdentity id) {
+        Optional<Definition> definition;
+        try {
+            definition = definitions.apply(id.definition());
+        } catch (io.swale.definition.InvalidDefinitionException | io.swale.definition.DefinitionParseException e) {
+            // a stored definition this worker cannot load fails the instance, never the whole poll again and again
+            return new Admission.Refused("the definition " + id.definition() + " of node `" + id.node()
+                    + "` does not load on this worker, so its leases cannot be known: " + e.getMessage());
+        }
+        if (definition.isEmpty()) {
+            return new Admission.Refused("the definition " + id.definition() + " of node `" + id.node()
+                    + "` is unknown, so its leases cannot be known");
+        }
+        List<String> templates = definition.get().graph().node(id.node()).map(Node::leases).orElse(List.of());
+        if (templates.isEmpty()) {
+            return new Admission.Free();
+        }
+        List<String> names;
+        try {
+            names = names(id, templates);
+        } catch (RenderException e) {
+            return new Admission.Refused("node `" + id.node() + "`: " + e.getMessage());
+        }
+        if (settings.strict()) {
+            Set<String> known = declared.get();
+            for (String name : names) {
+                if (!known.contains(name)) {
+                    return new Admission.Refused("node `" + id.node() + "` leases `" + name + "`, which has no declared "
+                            + "capacity (swale.resources.strict is on)");
+                }
+            }
+        }
+        ResourceStore.Holder holder = new ResourceStore.Holder(id.runId(), UUID.randomUUID().toString());
+        return switch (store.grant(holder.runId(), holder.grantId(), names, settings.leaseMs(),
+                new LeaseWaiter(pool, id).encode())) {
+            case ResourceStore.Grant.Granted g -> {
+                names.forEach(n -> waitTimes.waited(n, g.waitedMs()));
+                yield new Admission.Granted(holder, names);
+            }
+            case ResourceStore.Grant.Waiting w -> {
+                log.info("waiting for lease runId={} resource={} since={}", id.runId(), w.blockedBy(), w.sinceMs());
+                yield new Admission.Waiting(w.blockedBy());
+            }
+        };
+    }
+
+    /** Literal names as written; templated ones rendered with the instance's stored input. */
+    private List<String> names(TaskIdentity id, List<String> templates) {
+        boolean literal = LeaseNames.literals(templates).size() == templates.size();
+        if (literal) {
+            return LeaseNames.render(templates, context(id, Optional.empty()));
+        }
+        Optional<TaskInput> input = tasks.input(id.runKey(), id.runId());
+        return LeaseNames.render(templates, context(id, input));
+    }
+
+    private RenderContext context(TaskIdentity id, Optional<TaskInput> input) {
+        Map<String, tools.jackson.databind.JsonNode> outputs = new LinkedHashMap<>();
+        Map<String, UpstreamStatus> upstreams = new LinkedHashMap<>();
+        input.ifPresent(i -> {
+            outputs.putAll(i.inputs());
+            i.upstreams().forEach((up, u) -> upstreams.put(up, new UpstreamStatus(u.status(), u.error())));
+        });
+        return new RenderContext(id.graph(), id.node(), id.partition().key(), id.runId(), outputs, upstreams,
+                name -> Optional.ofNullable(settings.environment().get(name)));
+    }
+
+    @Override
+    public void hold(ResourceStore.Holder holder, Cancellation cancellation) {
+        held.put(holder, cancellation);
+    }
+
+    @Override
+    public void release(ResourceStore.Holder holder) {
+        held.remove(holder);
+        try {
+            wake(store.release(holder, false).wake());
+        } catch (RuntimeException e) {
+            log.warn("lease release failed, the grant expires instead runId={} error={}", holder.runId(), e.toString());
+        }
+    }
+
+    /** Dispatches woken waiters again: any worker of their pool may take them. */
+    public void wake(List<String> dispatches) {
+        for (String d : dispatches) {
+            LeaseWaiter.decode(d).ifPresentOrElse(w -> dispatcher.dispatch(w.pool(), w.identity()),
+                    () -> log.warn("unreadable waiter dispatch dropped: {}", d));
+        }
+    }
+
+    private void renew() {
+        if (held.isEmpty()) {
+            return;
+        }
+        try {
+            List<ResourceStore.Holder> holders = new ArrayList<>(held.keySet());
+            for (String lost : store.renew(holders, settings.leaseMs())) {
+                holders.stream().filter(h -> h.runId().equals(lost)).forEach(h -> {
+                    Cancellation c = held.remove(h);
+                    if (c != null) {
+                        log.warn("lease grant lost, stopping the attempt runId={}", lost);
+                        c.cancel(CancelReason.CLAIM_LOST);
+                    }
+                });
+            }
+        } catch (RuntimeException e) {
+            // the next renewal tries again; the grants last a whole lease
+            log.warn("lease renewal failed count={} error={}", held.size(), e.toString());
+        }
+    }
+
+    @Override
+    public void close() {
+        renewals.cancel(false);
+    }
+}

@@ -1,0 +1,187 @@
+package io.swale.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.swale.store.ResourceStore;
+import io.swale.store.ResourceStore.Grant;
+import io.swale.store.ResourceStore.Holder;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.util.JedisClusterCRC16;
+import redis.embedded.RedisServer;
+
+/** The resource scripts (docs/resources.md) against a real redis-server: capacity, all or nothing, FIFO, fencing, expiry. */
+class RedisResourceStoreIT {
+    private static RedisServer server;
+    private static JedisPooled redis;
+    private static final AtomicLong SEQ = new AtomicLong();
+
+    private RedisResourceStore store;
+    private String p;
+
+    @BeforeAll
+    static void startRedis() throws IOException {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        server = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
+        server.start();
+        redis = new JedisPooled("127.0.0.1", port);
+    }
+
+    @AfterAll
+    static void stopRedis() throws IOException {
+        redis.close();
+        server.stop();
+    }
+
+    @BeforeEach
+    void freshPrefix() {
+        p = "r" + SEQ.incrementAndGet();
+        store = new RedisResourceStore(redis, p, 60_000);
+    }
+
+    private Grant grant(String run, String... names) {
+        return store.grant(run, "g-" + run, List.of(names), 60_000, "dispatch-" + run);
+    }
+
+    private ResourceStore.Released release(String run) {
+        return store.release(new Holder(run, "g-" + run), false);
+    }
+
+    @Test
+    void everyKeyIsInOneHashSlot() {
+        assertThat(store.keys()).hasSize(9);
+        assertThat(store.keys().stream().map(JedisClusterCRC16::getSlot).distinct()).hasSize(1);
+    }
+
+    @Test
+    void anUndeclaredResourceHasCapacityOneAndADeclaredOneItsCapacity() {
+        assertThat(grant("a", "x")).isInstanceOf(Grant.Granted.class);
+        assertThat(grant("b", "x")).isEqualTo(new Grant.Waiting("x", ((Grant.Waiting) grant("b", "x")).sinceMs()));
+        store.setCapacity("y", 2);
+        assertThat(grant("c", "y")).isInstanceOf(Grant.Granted.class);
+        assertThat(grant("d", "y")).isInstanceOf(Grant.Granted.class);
+        assertThat(grant("e", "y")).isInstanceOf(Grant.Waiting.class);
+        assertThat(store.resources().get("y").held()).isEqualTo(2);
+        assertThat(store.resources().get("y").waiting()).extracting(ResourceStore.WaitedBy::runId).containsExactly("e");
+        assertThat(store.resources().get("x").declared()).isFalse();
+        assertThat(store.resources().get("y").capacity()).isEqualTo(2);
+    }
+
+    @Test
+    void aGrantOfSeveralResourcesIsAllOrNothing() {
+        assertThat(grant("a", "y")).isInstanceOf(Grant.Granted.class);
+        assertThat(grant("b", "x", "y")).isEqualTo(new Grant.Waiting("y", waitingSince("b")));
+        assertThat(store.resources().get("x").held()).as("nothing of x taken while y is busy").isZero();
+        ResourceStore.Released r = release("a");
+        assertThat(r.freed()).isTrue();
+        assertThat(r.wake()).containsExactly("dispatch-b");
+        assertThat(grant("b", "x", "y")).isInstanceOf(Grant.Granted.class);
+        assertThat(store.resources().get("x").held()).isEqualTo(1);
+        assertThat(store.resources().get("y").held()).isEqualTo(1);
+        assertThat(store.resources().get("y").waiting()).isEmpty();
+    }
+
+    @Test
+    void aWaiterNeedingTwoResourcesIsNotOvertakenByNewcomersNeedingOne() {
+        store.setCapacity("x", 2);
+        assertThat(grant("h1", "x")).isInstanceOf(Grant.Granted.class);
+        assertThat(grant("h2", "y")).isInstanceOf(Grant.Granted.class);
+        // both needs x and y; y is busy, so it waits and reserves its place on x too
+        assertThat(grant("both", "x", "y")).isInstanceOf(Grant.Waiting.class);
+        // x has a free lease, but `both` is ahead: newcomers on x wait behind it
+        assertThat(grant("n1", "x")).isEqualTo(new Grant.Waiting("x", waitingSince("n1")));
+        assertThat(release("h2").wake()).containsExactly("dispatch-both");
+        assertThat(grant("n1", "x")).as("still behind `both`").isInstanceOf(Grant.Waiting.class);
+        assertThat(grant("both", "x", "y")).isInstanceOf(Grant.Granted.class);
+        assertThat(release("h1").wake()).containsExactly("dispatch-n1");
+        assertThat(grant("n1", "x")).isInstanceOf(Grant.Granted.class);
+    }
+
+    @Test
+    void aReleaseIsFencedByItsGrantId() {
+        assertThat(store.grant("a", "old", List.of("x"), 60_000, "d")).isInstanceOf(Grant.Granted.class);
+        assertThat(store.release(new Holder("a", "other"), false).freed()).isFalse();
+        assertThat(store.resources().get("x").held()).isEqualTo(1);
+        assertThat(store.renew(List.of(new Holder("a", "old"), new Holder("b", "never")), 60_000)).containsExactly("b");
+        assertThat(store.release(new Holder("a", "old"), false).freed()).isTrue();
+        assertThat(store.release(new Holder("a", "old"), false).freed()).as("a second release frees nothing").isFalse();
+        assertThat(store.resources()).doesNotContainKey("x");
+    }
+
+    @Test
+    void aDuplicateDispatchOfAHolderTakesNoSecondLease() {
+        store.setCapacity("x", 5);
+        assertThat(store.grant("a", "first", List.of("x"), 60_000, "d")).isInstanceOf(Grant.Granted.class);
+        assertThat(store.grant("a", "second", List.of("x"), 60_000, "d")).isInstanceOf(Grant.Waiting.class);
+        assertThat(store.resources().get("x").held()).isEqualTo(1);
+    }
+
+    @Test
+    void anExpiredGrantIsReapedAndWakesTheHeadWaiter() {
+        assertThat(store.grant("dead", "g", List.of("x"), 1, "d-dead")).isInstanceOf(Grant.Granted.class);
+        assertThat(grant("next", "x")).isInstanceOf(Grant.Waiting.class);
+        await().atMost(Duration.ofSeconds(5)).until(() -> {
+            ResourceStore.Reaped r = store.reap(100);
+            if (r.freed() == 0) {
+                return false;
+            }
+            assertThat(r.wake()).containsExactly("dispatch-next");
+            return true;
+        });
+        assertThat(store.renew(List.of(new Holder("dead", "g")), 60_000)).containsExactly("dead");
+        assertThat(grant("next", "x")).isInstanceOf(Grant.Granted.class);
+    }
+
+    @Test
+    void aCancelledWaiterLeavesEveryQueue() {
+        assertThat(grant("a", "x")).isInstanceOf(Grant.Granted.class);
+        assertThat(grant("w", "x", "y")).isInstanceOf(Grant.Waiting.class);
+        assertThat(store.waitingFor(List.of("w", "a"))).containsOnlyKeys("w");
+        assertThat(store.waitingFor(List.of("w")).get("w")).containsExactly("x", "y");
+        store.leave("w");
+        assertThat(store.waitingFor(List.of("w"))).isEmpty();
+        assertThat(release("a").wake()).isEmpty();
+        assertThat(store.resources()).doesNotContainKey("y");
+    }
+
+    @Test
+    void loweringACapacityKeepsTheHoldersAndGrantsNothingUntilBelow() {
+        store.setCapacity("x", 3);
+        for (String run : List.of("a", "b", "c")) {
+            assertThat(grant(run, "x")).isInstanceOf(Grant.Granted.class);
+        }
+        store.setCapacity("x", 1);
+        assertThat(store.resources().get("x").held()).isEqualTo(3);
+        assertThat(grant("d", "x")).isInstanceOf(Grant.Waiting.class);
+        assertThat(release("a").wake()).isEmpty();
+        assertThat(release("b").wake()).isEmpty();
+        assertThat(release("c").wake()).containsExactly("dispatch-d");
+    }
+
+    @Test
+    void aWokenWaiterIsNotWokenAgainUntilTheWakeIntervalUnlessItCameBack() {
+        assertThat(grant("a", "x")).isInstanceOf(Grant.Granted.class);
+        assertThat(grant("w", "x")).isInstanceOf(Grant.Waiting.class);
+        assertThat(release("a").wake()).containsExactly("dispatch-w");
+        assertThat(store.reap(100).wake()).as("woken a moment ago").isEmpty();
+        assertThat(new RedisResourceStore(redis, p, 0).reap(100).wake()).as("past the wake interval")
+                .containsExactly("dispatch-w");
+    }
+
+    private long waitingSince(String run) {
+        return store.resources().values().stream().flatMap(r -> r.waiting().stream())
+                .filter(w -> w.runId().equals(run)).findFirst().orElseThrow().sinceMs();
+    }
+}

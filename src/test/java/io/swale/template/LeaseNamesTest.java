@@ -1,0 +1,47 @@
+package io.swale.template;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.JsonNodeFactory;
+
+/** Rendering a node's lease names for one instance (docs/resources.md). */
+class LeaseNamesTest {
+    private static RenderContext context() {
+        var f = JsonNodeFactory.instance;
+        return new RenderContext("g", "load", "2024-01-02", "g-2024-01-02-load-r0",
+                Map.of("pick", f.objectNode().put("agent", "a7").put("bad", "has space")), Map.of(),
+                name -> Optional.empty());
+    }
+
+    @Test
+    void namesRenderPerInstanceOnceEach() {
+        assertThat(LeaseNames.render(List.of("warehouse", "agent:{{ upstream.pick.agent }}", "day/{{ partition }}",
+                "agent:a7"), context())).containsExactly("warehouse", "agent:a7", "day/2024-01-02");
+    }
+
+    @Test
+    void aNameThatRendersBadOrNotAtAllNamesTheTemplate() {
+        assertThatThrownBy(() -> LeaseNames.render(List.of("x:{{ upstream.pick.bad }}"), context()))
+                .isInstanceOf(RenderException.class).hasMessageContaining("lease `x:{{ upstream.pick.bad }}`")
+                .hasMessageContaining("`x:has space`");
+        assertThatThrownBy(() -> LeaseNames.render(List.of("x:{{ upstream.pick.missing }}"), context()))
+                .isInstanceOf(RenderException.class).hasMessageContaining("lease `x:{{ upstream.pick.missing }}`");
+    }
+
+    @Test
+    void nameSyntax() {
+        assertThat(LeaseNames.validName("agent:a7")).isTrue();
+        assertThat(LeaseNames.validName("db.main/pool_2-b")).isTrue();
+        assertThat(LeaseNames.validName("")).isFalse();
+        assertThat(LeaseNames.validName(":x")).isFalse();
+        assertThat(LeaseNames.validName("a b")).isFalse();
+        assertThat(LeaseNames.validName("a".repeat(128))).isTrue();
+        assertThat(LeaseNames.validName("a".repeat(129))).isFalse();
+        assertThat(LeaseNames.nameProblem("a\nb")).get().asString().contains("invalid resource name");
+    }
+}
