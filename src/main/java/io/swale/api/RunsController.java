@@ -115,7 +115,7 @@ public class RunsController {
             @Parameter(in = ParameterIn.HEADER, description = "request id: 1 to 64 of [A-Za-z0-9_-]")
             @RequestHeader(value = Paths.IDEMPOTENCY_KEY, required = false) String key) {
         AdminRequest.Rerun request = new AdminRequest.Rerun(Paths.name("graph", graph), Paths.partition(partition),
-                Paths.name("node", node));
+                Paths.nodeOrItem(node));
         return RequestAnswers.of(requests.handle(Paths.idempotencyKey(key), request));
     }
 

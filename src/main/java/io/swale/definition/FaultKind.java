@@ -27,7 +27,11 @@ public enum FaultKind {
     TOO_MANY_NODES("TooManyNodes"),
     STRING_TOO_LONG("StringTooLong"),
     KEY_TOO_LONG("KeyTooLong"),
-    INVALID_POOL_NAME("InvalidPoolName");
+    INVALID_POOL_NAME("InvalidPoolName"),
+    // mapped nodes (docs/dynamic-graphs.md §3)
+    INVALID_MAP("InvalidMap"),
+    INVALID_MAP_LIMIT("InvalidMapLimit"),
+    ITEM_OUTSIDE_MAP("ItemOutsideMap");
 
     private final String wireName;
 

@@ -14,6 +14,7 @@ import tools.jackson.databind.JsonNode;
  * @param after upstream node names (task nodes)
  * @param declaredRule the trigger rule as written (task nodes; absent means all_succeeded)
  * @param params operator parameters as written; strings are templates
+ * @param map what the node maps over, for a mapped node
  */
 public record Node(
         String name,
@@ -24,9 +25,16 @@ public record Node(
         String operator,
         String pool,
         long retries,
-        JsonNode params) {
+        JsonNode params,
+        Optional<MapSpec> map) {
 
     public static final String DEFAULT_POOL = "default";
+
+    /** A node that is not mapped. */
+    public Node(String name, Optional<String> produces, List<String> consumes, List<String> after,
+            Optional<TriggerRule> declaredRule, String operator, String pool, long retries, JsonNode params) {
+        this(name, produces, consumes, after, declaredRule, operator, pool, retries, params, Optional.empty());
+    }
 
     public Node {
         Objects.requireNonNull(name, "name");
@@ -37,6 +45,12 @@ public record Node(
         Objects.requireNonNull(operator, "operator");
         Objects.requireNonNull(pool, "pool");
         Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(map, "map");
+    }
+
+    /** Whether the node runs one instance per item of an upstream's array. */
+    public boolean isMapped() {
+        return map.isPresent();
     }
 
     public boolean isAsset() {

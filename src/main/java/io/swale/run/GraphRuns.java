@@ -53,6 +53,7 @@ public final class GraphRuns {
     private final Submission submission;
     private final Clock clock;
     private final SwaleMetrics metrics;
+    private final MappedNodes mapped;
 
     public GraphRuns(DefinitionCatalog definitions, DefinitionStore definitionStore, RunStore runs, TaskStore tasks,
             Submission submission, Clock clock, SwaleMetrics metrics) {
@@ -63,6 +64,7 @@ public final class GraphRuns {
         this.submission = submission;
         this.clock = clock;
         this.metrics = metrics;
+        this.mapped = new MappedNodes(tasks, submission, clock, metrics);
     }
 
     /** Creates the run (create-only) and submits every root at rerun 0. */
@@ -116,7 +118,12 @@ public final class GraphRuns {
         java.util.Set<String> candidates = new java.util.LinkedHashSet<>();
         boolean known = false;
         for (String node : nodes) {
-            if (graph.hasNode(node)) {
+            Optional<io.swale.graph.ItemName> item = io.swale.graph.ItemName.parse(node);
+            if (item.isPresent() && graph.node(item.get().node()).map(Node::isMapped).orElse(false)) {
+                // an item ended: its node may submit more items, or derive its record
+                known = true;
+                candidates.add(item.get().node());
+            } else if (graph.hasNode(node)) {
                 known = true;
                 candidates.addAll(graph.downstreams(node));
             }
@@ -144,8 +151,19 @@ public final class GraphRuns {
         Map<String, NodeState> states = Readiness.nodeStates(graph, current);
         OptionalLong readyAt = nowUs();
         List<Submission.Request> ready = new ArrayList<>();
+        int submitted = 0;
+        List<String> derived = new ArrayList<>();
         for (String name : candidates) {
             if (states.get(name) != NodeState.READY) {
+                continue;
+            }
+            Node candidate = graph.node(name).orElseThrow();
+            if (candidate.isMapped()) {
+                MappedNodes.Step step = mapped.advance(view, graph, candidate, current, readyAt);
+                submitted += step.submitted();
+                if (step.derived()) {
+                    derived.add(name);
+                }
                 continue;
             }
             NodeRecord record = records.get(name);
@@ -155,12 +173,23 @@ public final class GraphRuns {
             }
             ready.add(new Submission.Request(graph.node(name).orElseThrow(), rerun));
         }
-        int submitted = 0;
         for (Submission.Result r : submission.submitAll(graph, run.definition(), view.key().partition(), ready, current,
                 readyAt)) {
             if (r.isNew()) {
                 submitted++;
             }
+        }
+        if (!derived.isEmpty()) {
+            // a mapped node's record is written by the scheduler, not a worker: no event announces it, so its
+            // downstreams are advanced here, on a fresh read (a crash before this is repaired by the reconciler)
+            java.util.Set<String> next = new java.util.LinkedHashSet<>();
+            derived.forEach(d -> next.addAll(graph.downstreams(d)));
+            Optional<RunView> fresh = runs.read(view.key());
+            if (fresh.isPresent() && fresh.get().run().state() == RunState.ACTIVE) {
+                Advanced after = advance(fresh.get(), List.copyOf(next), false);
+                return new Advanced(submitted + after.submitted(), after.settled());
+            }
+            return new Advanced(submitted, false);
         }
         boolean settled = submitted == 0 && settle(view, graph, records, states);
         return new Advanced(submitted, settled);
@@ -180,6 +209,13 @@ public final class GraphRuns {
         GraphRunRecord run = view.run();
         List<String> unrecorded = new ArrayList<>();
         for (Node n : graph.nodes()) {
+            if (n.isMapped()) {
+                // a mapped node has no instance of its own: its items must all have ended
+                if (MappedNodes.items(view, n.name()).stream().anyMatch(i -> i.status().isActive())) {
+                    return false;
+                }
+                continue;
+            }
             Optional<String> runId = unrecordedRunId(view.key(), run, n.name(), records.get(n.name()));
             if (runId.isPresent() && isActive(view, runId.get())) {
                 return false;
@@ -188,7 +224,7 @@ public final class GraphRuns {
         }
         SortedMap<String, Long> expected = new TreeMap<>(run.expectedReruns());
         expected.entrySet().removeIf(e -> {
-            NodeRecord r = records.get(e.getKey());
+            NodeRecord r = expectedTarget(view, graph, records, e.getKey());
             return r != null && r.rerun() >= e.getValue();
         });
         GraphRunRecord settled = run.withState(settledState.get(), Optional.of(clock.millis())).withExpectedReruns(expected);
@@ -207,6 +243,21 @@ public final class GraphRuns {
         return true;
     }
 
+    /**
+     * The record an expected-reruns entry waits for: a node's; an item's ({@code node[k]}); or for a mapped
+     * node's generation floor ({@code node[]}) the node's own.
+     */
+    private static NodeRecord expectedTarget(RunView view, Graph graph, Map<String, NodeRecord> records, String entry) {
+        if (entry.endsWith("[]")) {
+            return records.get(entry.substring(0, entry.length() - 2));
+        }
+        Optional<io.swale.graph.ItemName> item = io.swale.graph.ItemName.parse(entry);
+        if (item.isPresent()) {
+            return MappedNodes.itemRecord(view, item.get().node(), item.get().index()).orElse(null);
+        }
+        return records.get(entry);
+    }
+
     /** Rerun of one node (spec §7.8). */
     public RerunOutcome rerun(String graphName, Partition partition, String nodeName) {
         return rerun(graphName, partition, nodeName, runId -> Optional.empty());
@@ -223,7 +274,17 @@ public final class GraphRuns {
             RunView view = runs.read(key).orElseThrow(() -> new SwaleException.UnknownGraphRun(graphName, partition.key()));
             GraphRunRecord run = view.run();
             Graph graph = definitions.get(run.definition()).graph();
-            Node node = graph.node(nodeName).orElseThrow(() -> new SwaleException.UnknownNode(graphName, nodeName));
+            Optional<io.swale.graph.ItemName> item = io.swale.graph.ItemName.parse(nodeName);
+            String baseName = item.map(io.swale.graph.ItemName::node).orElse(nodeName);
+            Node node = graph.node(baseName).filter(n -> item.isEmpty() || n.isMapped())
+                    .orElseThrow(() -> new SwaleException.UnknownNode(graphName, nodeName));
+            if (node.isMapped()) {
+                Optional<RerunOutcome> outcome = rerunMapped(view, graph, node, item.map(io.swale.graph.ItemName::index));
+                if (outcome.isPresent()) {
+                    return outcome.get();
+                }
+                continue;
+            }
             Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
             NodeRecord record = records.get(nodeName);
             if (record == null) {
@@ -231,12 +292,7 @@ public final class GraphRuns {
             }
             SortedMap<String, Long> expected = new TreeMap<>(run.expectedReruns());
             if (record.succeeded() && run.isCurrent(nodeName, record)) {
-                for (String n : Readiness.rerunScope(graph, nodeName)) {
-                    NodeRecord r = records.get(n);
-                    if (r != null) {
-                        expected.put(n, r.rerun() + 1);
-                    }
-                }
+                expectScope(graph, records, expected, nodeName);
             }
             GraphRunRecord draft = new GraphRunRecord(run.definition(), run.requestedAtMs(), RunState.ACTIVE,
                     Optional.empty(), expected);
@@ -265,6 +321,86 @@ public final class GraphRuns {
         throw new SwaleException.Contended(graphName, partition.key());
     }
 
+    /**
+     * The rerun scope of a succeeded node must produce new records; a mapped node in it starts a new
+     * generation of items (its floor is raised with it).
+     */
+    private static void expectScope(Graph graph, Map<String, NodeRecord> records, SortedMap<String, Long> expected,
+            String node) {
+        for (String n : Readiness.rerunScope(graph, node)) {
+            NodeRecord r = records.get(n);
+            if (r != null) {
+                expected.put(n, r.rerun() + 1);
+                if (graph.node(n).map(Node::isMapped).orElse(false)) {
+                    expected.put(io.swale.graph.ItemName.floorKey(n), r.rerun() + 1);
+                }
+            }
+        }
+    }
+
+    /**
+     * Rerun of a mapped node, or of one of its items (docs/dynamic-graphs.md §6): expectations make the node
+     * (and the item) open again; the items are then submitted as for any ready mapped node. Empty when the
+     * compare-and-put lost, so the caller reads again.
+     */
+    private Optional<RerunOutcome> rerunMapped(RunView view, Graph graph, Node node, Optional<Integer> index) {
+        GraphRunRecord run = view.run();
+        String name = node.name();
+        Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
+        NodeRecord record = records.get(name);
+        SortedMap<String, Long> expected = new TreeMap<>(run.expectedReruns());
+        String answerId;
+        if (index.isPresent()) {
+            String itemName = io.swale.graph.MapSpec.itemName(name, index.get());
+            Optional<NodeRecord> itemRecord = MappedNodes.itemRecord(view, name, index.get());
+            if (itemRecord.isEmpty()) {
+                return Optional.of(new RerunOutcome.NoRecord(itemName));
+            }
+            expected.merge(itemName, itemRecord.get().rerun() + 1, Math::max);
+            answerId = view.key().runId(itemName, Math.max(itemRecord.get().rerun() + 1,
+                    io.swale.readiness.MappedItems.floor(run, name)));
+            if (record != null) {
+                if (record.succeeded() && run.isCurrent(name, record)) {
+                    for (String n : Readiness.rerunScope(graph, name)) {
+                        NodeRecord r = records.get(n);
+                        if (r != null && !n.equals(name)) {
+                            expected.put(n, r.rerun() + 1);
+                        }
+                    }
+                }
+                expected.merge(name, record.rerun() + 1, Math::max);
+            }
+        } else {
+            if (record == null) {
+                return Optional.of(new RerunOutcome.NoRecord(name));
+            }
+            if (record.succeeded() && run.isCurrent(name, record)) {
+                expectScope(graph, records, expected, name);
+            }
+            expected.merge(name, record.rerun() + 1, Math::max);
+            expected.merge(io.swale.graph.ItemName.floorKey(name), record.rerun() + 1, Math::max);
+            answerId = view.key().runId(name, record.rerun() + 1);
+        }
+        GraphRunRecord draft = new GraphRunRecord(run.definition(), run.requestedAtMs(), RunState.ACTIVE,
+                Optional.empty(), expected);
+        if (!Readiness.isReady(graph, name, Readiness.currentRecords(draft, records))) {
+            return Optional.of(new RerunOutcome.NotReady(name));
+        }
+        if (draft.equals(run)) {
+            return Optional.of(new RerunOutcome.Active(answerId));
+        }
+        if (!runs.compareAndPut(view.key(), view.version(), draft)) {
+            return Optional.empty();
+        }
+        try (LogContext ignored = LogContext.run(view.key().graph(), view.key().partition().key())) {
+            log.info("rerun of mapped node graph={} partition={} node={} item={} id={}", view.key().graph(),
+                    view.key().partition(), name, index.map(String::valueOf).orElse("all"), answerId);
+        }
+        // submit what may run now; a crash here is repaired by the reconciler, which finds the node ready
+        runs.read(view.key()).ifPresent(fresh -> advance(fresh, List.of(name)));
+        return Optional.of(new RerunOutcome.Submitted(answerId));
+    }
+
     /** Cancels an active run: records it cancelled, then cancels every unrecorded instance. */
     public boolean cancel(String graphName, Partition partition) {
         RunKey key = new RunKey(graphName, partition);
@@ -290,6 +426,10 @@ public final class GraphRuns {
         Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
         int reached = 0;
         for (Node n : graph.nodes()) {
+            if (n.isMapped()) {
+                reached += mapped.cancelItems(view, n.name(), "the graph run was cancelled");
+                continue;
+            }
             Optional<String> runId = unrecordedRunId(view.key(), view.run(), n.name(), records.get(n.name()));
             if (runId.isEmpty() || !isActive(view, runId.get())) {
                 continue;

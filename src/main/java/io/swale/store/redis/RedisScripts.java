@@ -35,6 +35,8 @@ final class RedisScripts {
     final Script settle = load("settle");
     final Script dropActive = load("dropactive");
     final Script undelay = load("undelay");
+    final Script submitItems = load("submititems");
+    final Script derive = load("derive");
 
     private static Script load(String name) {
         String source = resource("lib") + "\n" + resource(name);
