@@ -292,7 +292,7 @@ public final class GraphRuns {
             }
             SortedMap<String, Long> expected = new TreeMap<>(run.expectedReruns());
             if (record.succeeded() && run.isCurrent(nodeName, record)) {
-                expectScope(graph, records, expected, nodeName);
+                MappedReruns.expectScope(graph, records, expected, nodeName);
             }
             GraphRunRecord draft = new GraphRunRecord(run.definition(), run.requestedAtMs(), RunState.ACTIVE,
                     Optional.empty(), expected);
@@ -322,83 +322,28 @@ public final class GraphRuns {
     }
 
     /**
-     * The rerun scope of a succeeded node must produce new records; a mapped node in it starts a new
-     * generation of items (its floor is raised with it).
-     */
-    private static void expectScope(Graph graph, Map<String, NodeRecord> records, SortedMap<String, Long> expected,
-            String node) {
-        for (String n : Readiness.rerunScope(graph, node)) {
-            NodeRecord r = records.get(n);
-            if (r != null) {
-                expected.put(n, r.rerun() + 1);
-                if (graph.node(n).map(Node::isMapped).orElse(false)) {
-                    expected.put(io.swale.graph.ItemName.floorKey(n), r.rerun() + 1);
-                }
-            }
-        }
-    }
-
-    /**
-     * Rerun of a mapped node, or of one of its items (docs/dynamic-graphs.md §6): expectations make the node
-     * (and the item) open again; the items are then submitted as for any ready mapped node. Empty when the
-     * compare-and-put lost, so the caller reads again.
+     * Rerun of a mapped node or one of its items: the expectations are planned by {@link MappedReruns}, put with
+     * a compare-and-put, then the items are submitted as for any ready mapped node. Empty when the put lost.
      */
     private Optional<RerunOutcome> rerunMapped(RunView view, Graph graph, Node node, Optional<Integer> index) {
-        GraphRunRecord run = view.run();
-        String name = node.name();
-        Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
-        NodeRecord record = records.get(name);
-        SortedMap<String, Long> expected = new TreeMap<>(run.expectedReruns());
-        String answerId;
-        if (index.isPresent()) {
-            String itemName = io.swale.graph.MapSpec.itemName(name, index.get());
-            Optional<NodeRecord> itemRecord = MappedNodes.itemRecord(view, name, index.get());
-            if (itemRecord.isEmpty()) {
-                return Optional.of(new RerunOutcome.NoRecord(itemName));
+        switch (MappedReruns.plan(view, graph, node, index)) {
+            case MappedReruns.Plan.Answer a -> {
+                return Optional.of(a.outcome());
             }
-            expected.merge(itemName, itemRecord.get().rerun() + 1, Math::max);
-            answerId = view.key().runId(itemName, Math.max(itemRecord.get().rerun() + 1,
-                    io.swale.readiness.MappedItems.floor(run, name)));
-            if (record != null) {
-                if (record.succeeded() && run.isCurrent(name, record)) {
-                    for (String n : Readiness.rerunScope(graph, name)) {
-                        NodeRecord r = records.get(n);
-                        if (r != null && !n.equals(name)) {
-                            expected.put(n, r.rerun() + 1);
-                        }
-                    }
+            case MappedReruns.Plan.Put put -> {
+                if (!runs.compareAndPut(view.key(), view.version(), put.draft())) {
+                    return Optional.empty();
                 }
-                expected.merge(name, record.rerun() + 1, Math::max);
+                try (LogContext ignored = LogContext.run(view.key().graph(), view.key().partition().key())) {
+                    log.info("rerun of mapped node graph={} partition={} node={} item={} id={}", view.key().graph(),
+                            view.key().partition(), node.name(), index.map(String::valueOf).orElse("all"),
+                            put.answerId());
+                }
+                // submit what may run now; a crash here is repaired by the reconciler, which finds the node ready
+                runs.read(view.key()).ifPresent(fresh -> advance(fresh, List.of(node.name())));
+                return Optional.of(new RerunOutcome.Submitted(put.answerId()));
             }
-        } else {
-            if (record == null) {
-                return Optional.of(new RerunOutcome.NoRecord(name));
-            }
-            if (record.succeeded() && run.isCurrent(name, record)) {
-                expectScope(graph, records, expected, name);
-            }
-            expected.merge(name, record.rerun() + 1, Math::max);
-            expected.merge(io.swale.graph.ItemName.floorKey(name), record.rerun() + 1, Math::max);
-            answerId = view.key().runId(name, record.rerun() + 1);
         }
-        GraphRunRecord draft = new GraphRunRecord(run.definition(), run.requestedAtMs(), RunState.ACTIVE,
-                Optional.empty(), expected);
-        if (!Readiness.isReady(graph, name, Readiness.currentRecords(draft, records))) {
-            return Optional.of(new RerunOutcome.NotReady(name));
-        }
-        if (draft.equals(run)) {
-            return Optional.of(new RerunOutcome.Active(answerId));
-        }
-        if (!runs.compareAndPut(view.key(), view.version(), draft)) {
-            return Optional.empty();
-        }
-        try (LogContext ignored = LogContext.run(view.key().graph(), view.key().partition().key())) {
-            log.info("rerun of mapped node graph={} partition={} node={} item={} id={}", view.key().graph(),
-                    view.key().partition(), name, index.map(String::valueOf).orElse("all"), answerId);
-        }
-        // submit what may run now; a crash here is repaired by the reconciler, which finds the node ready
-        runs.read(view.key()).ifPresent(fresh -> advance(fresh, List.of(name)));
-        return Optional.of(new RerunOutcome.Submitted(answerId));
     }
 
     /** Cancels an active run: records it cancelled, then cancels every unrecorded instance. */
