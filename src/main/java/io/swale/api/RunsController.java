@@ -102,7 +102,9 @@ public class RunsController {
     }
 
     @PostMapping("/{partition}/nodes/{node}/rerun")
-    @Operation(summary = "Rerun one node of a run through the rerun path (spec §7.8)")
+    @Operation(summary = "Rerun one node of a run through the rerun path (spec §7.8)", description = "`node` may name "
+            + "one item of a mapped node, `node[3]` (URL-encoded `node%5B3%5D`): that item runs again "
+            + "(docs/dynamic-graphs.md §6)")
     @ApiResponse(responseCode = "200", description = "`{\"outcome\":\"submitted\",\"runId\",\"requestId\"}`")
     @ApiResponse(responseCode = "400", ref = OpenApiConfiguration.BAD_REQUEST)
     @ApiResponse(responseCode = "401", ref = OpenApiConfiguration.UNAUTHORIZED)
