@@ -224,7 +224,7 @@ public final class GraphRuns {
         }
         SortedMap<String, Long> expected = new TreeMap<>(run.expectedReruns());
         expected.entrySet().removeIf(e -> {
-            NodeRecord r = expectedTarget(view, graph, records, e.getKey());
+            NodeRecord r = MappedReruns.expectedTarget(view, records, e.getKey());
             return r != null && r.rerun() >= e.getValue();
         });
         GraphRunRecord settled = run.withState(settledState.get(), Optional.of(clock.millis())).withExpectedReruns(expected);
@@ -241,21 +241,6 @@ public final class GraphRuns {
                     settledState.get().wireName());
         }
         return true;
-    }
-
-    /**
-     * The record an expected-reruns entry waits for: a node's; an item's ({@code node[k]}); or for a mapped
-     * node's generation floor ({@code node[]}) the node's own.
-     */
-    private static NodeRecord expectedTarget(RunView view, Graph graph, Map<String, NodeRecord> records, String entry) {
-        if (entry.endsWith("[]")) {
-            return records.get(entry.substring(0, entry.length() - 2));
-        }
-        Optional<io.swale.graph.ItemName> item = io.swale.graph.ItemName.parse(entry);
-        if (item.isPresent()) {
-            return MappedNodes.itemRecord(view, item.get().node(), item.get().index()).orElse(null);
-        }
-        return records.get(entry);
     }
 
     /** Rerun of one node (spec §7.8). */

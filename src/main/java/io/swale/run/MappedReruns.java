@@ -94,4 +94,19 @@ final class MappedReruns {
         }
         return new Plan.Put(draft, answerId);
     }
+
+    /**
+     * The record an expected-reruns entry waits for: a node's; an item's ({@code node[k]}); or for a mapped
+     * node's generation floor ({@code node[]}) the node's own.
+     */
+    static NodeRecord expectedTarget(RunView view, Map<String, NodeRecord> records, String entry) {
+        if (entry.endsWith("[]")) {
+            return records.get(entry.substring(0, entry.length() - 2));
+        }
+        Optional<ItemName> item = ItemName.parse(entry);
+        if (item.isPresent()) {
+            return MappedNodes.itemRecord(view, item.get().node(), item.get().index()).orElse(null);
+        }
+        return records.get(entry);
+    }
 }
