@@ -162,7 +162,10 @@
         h("svg:text", { x: p.x + 12, y: p.y + (n.asset ? 19 : 28), class: "name" }, fit(n.name, NAME_FONT, false, p.w - INSET)),
         n.asset ? h("svg:text", { x: p.x + 12, y: p.y + 35, class: "asset" },
           fit("⬡ " + n.asset, ASSET_FONT, true, p.w - INSET + 18)) : null,
-        glyph ? h("svg:text", { x: p.x + p.w - 10, y: p.y + 19, class: "glyph", "text-anchor": "end" }, glyph) : null);
+        glyph ? h("svg:text", { x: p.x + p.w - 10, y: p.y + 19, class: "glyph", "text-anchor": "end" }, glyph) : null,
+        // a mapped node: items done of its total
+        n.items && n.items.total != null ? h("svg:text", { x: p.x + p.w - 10, y: p.y + 37, class: "items",
+          "text-anchor": "end" }, n.items.done + "/" + n.items.total) : null);
       const link = href && href(n.name);
       svg.append(link ? h("svg:a", { href: link }, g) : g);
     }

@@ -75,6 +75,8 @@
           h("h3", {}, n.name),
           S.badge(state),
           n.instance ? h("span", { class: "instance muted" }, n.instance.state) : null,
+          n.items ? h("span", { class: "items", title: "items done of the map's total" },
+            n.items.total == null ? "no items" : n.items.done + "/" + n.items.total) : null,
           h("button", { class: "button small rerun", onclick: () => rerun(n.name), title: "run this node again" }, "Rerun")),
         S.facts([
           field("pool", n.pool),
@@ -89,9 +91,20 @@
         rec && rec.error ? h("div", { class: "error-box" }, h("h4", {}, "error"), h("pre", { class: "error" }, rec.error)) : null,
         n.lastError ? h("div", { class: "error-box soft" }, h("h4", {}, "last attempt failed, retrying"),
           h("pre", { class: "error" }, n.lastError)) : null,
+        n.items ? itemList(n) : null,
         output ? h("details", { class: "output", open: true }, h("summary", {}, "output"), h("pre", {}, output)) : null,
         rec && rec.outputOmitted ? h("p", { class: "muted small" }, "output omitted: it was too large to keep") : null);
     };
+
+    /** A mapped node's items, each with its state, run id and a rerun of that one item. */
+    const itemList = (n) => h("details", { class: "items-list", open: n.items.list.length <= 20 },
+      h("summary", {}, n.items.succeeded + " succeeded · " + n.items.failed + " failed · " + n.items.active + " active"),
+      h("ul", {}, ...n.items.list.map((it) => h("li", { dataset: { item: it.index, state: it.state } },
+        h("code", {}, "[" + it.index + "]"), " ", S.badge(it.state), " ",
+        it.runId ? h("code", { class: "muted" }, it.runId) : null,
+        it.state === "failed" || it.state === "cancelled"
+          ? h("button", { class: "button small rerun-item", onclick: () => rerun(n.name + "[" + it.index + "]"),
+            title: "run this item again" }, "Rerun item") : null))));
 
     let shownJson = null;
     async function load() {

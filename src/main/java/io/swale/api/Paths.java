@@ -20,6 +20,18 @@ public final class Paths {
         return value;
     }
 
+    /** A node name, or an item of a mapped node: {@code node[index]}. */
+    public static String nodeOrItem(String value) {
+        if (value != null && io.swale.graph.ItemName.parse(value).filter(i -> NAME.matcher(i.node()).matches()).isPresent()) {
+            return value;
+        }
+        if (value == null || !NAME.matcher(value).matches()) {
+            throw new ApiErrors.BadRequest("node", "`" + value + "` is not a valid node name: it matches [a-z0-9_]+,"
+                    + " or node[index] for one item of a mapped node");
+        }
+        return value;
+    }
+
     public static Partition partition(String value) {
         return partition("partition", value);
     }

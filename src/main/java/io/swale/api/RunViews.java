@@ -182,6 +182,9 @@ public class RunViews {
             String shown = instance.map(i -> (String) i.get("runId")).orElse(rec == null ? null : rec.runId());
             m.put("attempts", shown == null ? List.of()
                     : histories.getOrDefault(shown, List.of()).stream().map(RunViews::attempt).toList());
+            if (n.isMapped()) {
+                m.put("items", items(io.swale.run.MappedProgress.of(v, n, current)));
+            }
             nodes.add(m);
         }
         waitingForLeases(g, nodes);
@@ -235,6 +238,25 @@ public class RunViews {
         m.put("worker", i.worker().orElse(null));
         m.put("lastError", i.lastError().filter(e -> !e.isEmpty()).orElse(null));
         return Optional.of(m);
+    }
+
+    /** A mapped node's items: counts for {@code 7/10}, and each item with its state and run id. */
+    private static Map<String, Object> items(io.swale.run.MappedProgress p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("total", p.total() < 0 ? null : p.total());
+        m.put("done", p.done());
+        m.put("succeeded", p.succeeded());
+        m.put("failed", p.failed());
+        m.put("cancelled", p.cancelled());
+        m.put("active", p.active());
+        m.put("list", p.items().stream().map(i -> {
+            Map<String, Object> item = new LinkedHashMap<>();
+            item.put("index", i.index());
+            item.put("state", i.state());
+            item.put("runId", i.runId().orElse(null));
+            return item;
+        }).toList());
+        return m;
     }
 
     private static Map<String, Object> repairError(RunStore.RepairError e) {

@@ -102,7 +102,9 @@ public class RunsController {
     }
 
     @PostMapping("/{partition}/nodes/{node}/rerun")
-    @Operation(summary = "Rerun one node of a run through the rerun path (spec §7.8)")
+    @Operation(summary = "Rerun one node of a run through the rerun path (spec §7.8)", description = "`node` may name "
+            + "one item of a mapped node, `node[3]` (URL-encoded `node%5B3%5D`): that item runs again "
+            + "(docs/dynamic-graphs.md §6)")
     @ApiResponse(responseCode = "200", description = "`{\"outcome\":\"submitted\",\"runId\",\"requestId\"}`")
     @ApiResponse(responseCode = "400", ref = OpenApiConfiguration.BAD_REQUEST)
     @ApiResponse(responseCode = "401", ref = OpenApiConfiguration.UNAUTHORIZED)
@@ -115,7 +117,7 @@ public class RunsController {
             @Parameter(in = ParameterIn.HEADER, description = "request id: 1 to 64 of [A-Za-z0-9_-]")
             @RequestHeader(value = Paths.IDEMPOTENCY_KEY, required = false) String key) {
         AdminRequest.Rerun request = new AdminRequest.Rerun(Paths.name("graph", graph), Paths.partition(partition),
-                Paths.name("node", node));
+                Paths.nodeOrItem(node));
         return RequestAnswers.of(requests.handle(Paths.idempotencyKey(key), request));
     }
 

@@ -35,14 +35,15 @@ final class RerunCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "PARTITION")
     String partition;
 
-    @Parameters(index = "2", paramLabel = "NODE")
+    @Parameters(index = "2", paramLabel = "NODE", description = "a node, or one item of a mapped node: node[3]")
     String node;
 
     @Override
     public Integer call() {
         RequestOptions.partition(spec, partition);
         var timeout = waitOptions.timeout(spec);
-        Remote.Answer a = remote.postJson("/api/v1/graphs/" + graph + "/runs/" + partition + "/nodes/" + node + "/rerun",
+        Remote.Answer a = remote.postJson("/api/v1/graphs/" + graph + "/runs/" + partition + "/nodes/"
+                + java.net.URLEncoder.encode(node, java.nio.charset.StandardCharsets.UTF_8) + "/rerun",
                 "", request.key);
         if (RequestOptions.refused(spec, a, "refused: ")) {
             return SwaleCli.FAILED;

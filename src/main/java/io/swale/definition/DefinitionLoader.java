@@ -81,6 +81,7 @@ public final class DefinitionLoader {
         faults.addAll(FileChecks.check(raw));
         faults.addAll(GraphChecks.check(raw, cron));
         faults.addAll(LeaseChecks.check(raw));
+        faults.addAll(MapChecks.check(raw));
         if (withinLimits) {
             // the params checks recurse and cost per node: only within the limits
             faults.addAll(OperatorChecks.check(raw, operators));
@@ -88,8 +89,14 @@ public final class DefinitionLoader {
         if (!faults.isEmpty()) {
             throw new InvalidDefinitionException(faults);
         }
+        List<io.swale.graph.Node> nodes = new ArrayList<>();
+        for (int i = 0; i < raw.nodes().size(); i++) {
+            io.swale.graph.Node n = raw.nodes().get(i);
+            nodes.add(new io.swale.graph.Node(n.name(), n.produces(), n.consumes(), n.after(), n.declaredRule(),
+                    n.operator(), n.pool(), n.retries(), n.params(), MapChecks.spec(raw, i), n.leases()));
+        }
         Graph graph = new Graph(raw.name(), raw.schedule(), raw.catchup().map(Durations::parse), raw.partitioning(),
-                raw.nodes());
+                nodes);
         CycleCheck.find(graph).ifPresent(cycle -> {
             throw new InvalidDefinitionException(List.of(Fault.ofGraph(FaultKind.CYCLE, "the graph has a cycle: " + cycle)));
         });

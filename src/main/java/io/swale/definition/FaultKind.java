@@ -30,7 +30,11 @@ public enum FaultKind {
     INVALID_POOL_NAME("InvalidPoolName"),
     // leases on named resources (docs/resources.md)
     INVALID_LEASE("InvalidLease"),
-    UNDECLARED_RESOURCE("UndeclaredResource");
+    UNDECLARED_RESOURCE("UndeclaredResource"),
+    // mapped nodes (docs/dynamic-graphs.md §3)
+    INVALID_MAP("InvalidMap"),
+    INVALID_MAP_LIMIT("InvalidMapLimit"),
+    ITEM_OUTSIDE_MAP("ItemOutsideMap");
 
     private final String wireName;
 

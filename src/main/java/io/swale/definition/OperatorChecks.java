@@ -17,12 +17,15 @@ final class OperatorChecks {
         List<Fault> faults = new ArrayList<>();
         Map<String, List<String>> producers = d.producers();
         Set<String> names = d.nodeNames();
-        for (Node n : d.nodes()) {
+        for (int i = 0; i < d.nodes().size(); i++) {
+            Node n = d.nodes().get(i);
             operator(n, registry).ifPresent(faults::add);
-            for (TemplateProblem p : ParamsTemplates.check(n.params(), d.upstreamsOf(n, producers, names))) {
+            for (TemplateProblem p : ParamsTemplates.check(n.params(), d.upstreamsOf(n, producers, names),
+                    MapChecks.isMapped(d, i))) {
                 FaultKind kind = switch (p.kind()) {
                     case INVALID_TEMPLATE -> FaultKind.INVALID_TEMPLATE;
                     case UNKNOWN_UPSTREAM -> FaultKind.UNKNOWN_TEMPLATE_UPSTREAM;
+                    case ITEM_OUTSIDE_MAP -> FaultKind.ITEM_OUTSIDE_MAP;
                 };
                 faults.add(Fault.ofNode(kind, n.name(),
                         "node `" + n.name() + "`: parameter `" + p.path() + "`: " + p.message()));

@@ -14,13 +14,28 @@ import java.util.Set;
  * A definition of the right shape, before any fault check: names, assets and durations still as written.
  *
  * @param catchup the catch-up text, parsed by the file checks
+ * @param maps the {@code map} keys as written, by the position of their node in {@code nodes}
  */
 record RawDefinition(
-        String name, Optional<String> schedule, Optional<String> catchup, Partitioning partitioning, List<Node> nodes) {
+        String name, Optional<String> schedule, Optional<String> catchup, Partitioning partitioning, List<Node> nodes,
+        Map<Integer, RawMap> maps) {
 
     RawDefinition {
         nodes = List.copyOf(nodes);
+        maps = Map.copyOf(maps);
     }
+
+    RawDefinition(String name, Optional<String> schedule, Optional<String> catchup, Partitioning partitioning,
+            List<Node> nodes) {
+        this(name, schedule, catchup, partitioning, nodes, Map.of());
+    }
+
+    /**
+     * A node's mapping keys as written, checked by {@link MapChecks}.
+     *
+     * @param source the {@code map} text, absent when only the limits were given (a fault)
+     */
+    record RawMap(Optional<String> source, Optional<Long> maxMap, Optional<Long> maxParallel) {}
 
     /** Asset → the names of the nodes producing it, in file order (a repeated node name repeats). */
     Map<String, List<String>> producers() {

@@ -21,8 +21,8 @@ final class ShapeReader {
     private static final Set<String> TOP_KEYS = Set.of("graph", "node");
     private static final Set<String> GRAPH_KEYS = Set.of("name", "schedule", "catchup", "partition");
     private static final Set<String> NODE_KEYS = Set.of(
-            "name", "produces", "consumes", "after", "trigger_rule", "operator", "pool", "retries", "params",
-            "leases");
+            "name", "produces", "consumes", "after", "trigger_rule", "operator", "pool", "retries", "params", "map",
+            "max_map", "max_parallel", "leases");
     private static final BigInteger U32_MAX = BigInteger.valueOf(0xFFFF_FFFFL);
 
     private ShapeReader() {}
@@ -42,16 +42,19 @@ final class ShapeReader {
         Partitioning partitioning = Partitioning.fromConfigName(partitionText).orElseThrow(() -> shape(
                 "`graph`: `partition` must be \"daily\", \"hourly\" or \"none\", found \"" + partitionText + "\""));
         List<Node> nodes = new ArrayList<>();
+        java.util.Map<Integer, RawDefinition.RawMap> maps = new java.util.HashMap<>();
         Optional<JsonNode> nodeArray = top.optional("node");
         if (nodeArray.isPresent()) {
             if (!nodeArray.get().isArray()) {
                 throw shape("the top level: `node` must be an array of tables, found " + describe(nodeArray.get()));
             }
             for (int i = 0; i < nodeArray.get().size(); i++) {
-                nodes.add(readNode(Table.of(nodeArray.get().get(i), "`node` #" + (i + 1))));
+                Table table = Table.of(nodeArray.get().get(i), "`node` #" + (i + 1));
+                nodes.add(readNode(table));
+                readMap(table, nodes.getLast().name()).ifPresent(m -> maps.put(nodes.size() - 1, m));
             }
         }
-        return new RawDefinition(name, schedule, catchup, partitioning, nodes);
+        return new RawDefinition(name, schedule, catchup, partitioning, nodes, maps);
     }
 
     private static Node readNode(Table t) {
@@ -66,7 +69,35 @@ final class ShapeReader {
         }
         return new Node(name, t.optionalString("produces"), t.stringList("consumes"), t.stringList("after"), rule,
                 t.requiredString("operator"), t.optionalString("pool").orElse(Node.DEFAULT_POOL), retries(t), params,
-                t.stringList("leases"));
+                Optional.empty(), t.stringList("leases"));
+    }
+
+    /** The mapping keys of a node; their ranges are faults (MapChecks), their types parse errors naming the node. */
+    private static Optional<RawDefinition.RawMap> readMap(Table t, String node) {
+        Optional<JsonNode> map = t.optional("map");
+        Optional<JsonNode> maxMap = t.optional("max_map");
+        Optional<JsonNode> maxParallel = t.optional("max_parallel");
+        if (map.isEmpty() && maxMap.isEmpty() && maxParallel.isEmpty()) {
+            return Optional.empty();
+        }
+        String where = t.where() + " (`" + node + "`)";
+        if (map.isPresent() && !map.get().isString()) {
+            throw shape(where + ": `map` must be a string holding one reference such as \"{{ upstream.list.files }}\","
+                    + " found " + describe(map.get()));
+        }
+        return Optional.of(new RawDefinition.RawMap(map.map(JsonNode::asString), integer(where, "max_map", maxMap),
+                integer(where, "max_parallel", maxParallel)));
+    }
+
+    private static Optional<Long> integer(String where, String key, Optional<JsonNode> value) {
+        if (value.isEmpty()) {
+            return Optional.empty();
+        }
+        JsonNode v = value.get();
+        if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+            throw shape(where + ": `" + key + "` must be an integer, found " + describe(v));
+        }
+        return Optional.of(v.longValue());
     }
 
     private static long retries(Table t) {

@@ -47,6 +47,7 @@ public final class ShellWarnings {
             case Reference.Upstream u -> java.util.Optional.of("upstream." + u.node()
                     + (u.path().isEmpty() ? "" : "." + u.dottedPath()));
             case Reference.RunSummary s -> java.util.Optional.of("run.summary");
+            case Reference.Item i -> java.util.Optional.of(i.path().isEmpty() ? "item" : "item." + i.dottedPath());
             default -> java.util.Optional.empty();
         };
     }

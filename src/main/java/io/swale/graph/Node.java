@@ -14,6 +14,7 @@ import tools.jackson.databind.JsonNode;
  * @param after upstream node names (task nodes)
  * @param declaredRule the trigger rule as written (task nodes; absent means all_succeeded)
  * @param params operator parameters as written; strings are templates
+ * @param map what the node maps over, for a mapped node
  * @param leases names of the resources the node holds a lease on while it runs, as written (templates)
  */
 public record Node(
@@ -26,9 +27,17 @@ public record Node(
         String pool,
         long retries,
         JsonNode params,
+        Optional<MapSpec> map,
         List<String> leases) {
 
     public static final String DEFAULT_POOL = "default";
+
+    /** A node that is not mapped and leases nothing. */
+    public Node(String name, Optional<String> produces, List<String> consumes, List<String> after,
+            Optional<TriggerRule> declaredRule, String operator, String pool, long retries, JsonNode params) {
+        this(name, produces, consumes, after, declaredRule, operator, pool, retries, params, Optional.empty(),
+                List.of());
+    }
 
     public Node {
         Objects.requireNonNull(name, "name");
@@ -39,13 +48,13 @@ public record Node(
         Objects.requireNonNull(operator, "operator");
         Objects.requireNonNull(pool, "pool");
         Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(map, "map");
         leases = List.copyOf(leases);
     }
 
-    /** A node that leases nothing. */
-    public Node(String name, Optional<String> produces, List<String> consumes, List<String> after,
-            Optional<TriggerRule> declaredRule, String operator, String pool, long retries, JsonNode params) {
-        this(name, produces, consumes, after, declaredRule, operator, pool, retries, params, List.of());
+    /** Whether the node runs one instance per item of an upstream's array. */
+    public boolean isMapped() {
+        return map.isPresent();
     }
 
     public boolean isAsset() {

@@ -106,8 +106,10 @@ public final class Requests {
             return record(id, r, now, refusedIfPermanent(e));
         }
         return switch (outcome) {
+            // a plain rerun's record committed with its submission; a mapped node's rerun is a run-record
+            // expectation, so its record is written here, after it
             case RerunOutcome.Submitted s -> find(id).orElseGet(
-                    () -> new RequestRecord(id.value(), r, now, new RequestOutcome.Rerun(s.runId()), false));
+                    () -> record(id, r, now, new RequestOutcome.Rerun(s.runId())));
             case RerunOutcome.Active a -> record(id, r, now, new RequestOutcome.Refused(Refusals.active(a.runId())));
             case RerunOutcome.NotReady n -> record(id, r, now, new RequestOutcome.Refused(Refusals.notReady(n.node())));
             case RerunOutcome.NoRecord n -> record(id, r, now, new RequestOutcome.Refused(Refusals.noRecord(n.node())));

@@ -53,6 +53,7 @@ public final class GraphRuns {
     private final Submission submission;
     private final Clock clock;
     private final SwaleMetrics metrics;
+    private final MappedNodes mapped;
 
     public GraphRuns(DefinitionCatalog definitions, DefinitionStore definitionStore, RunStore runs, TaskStore tasks,
             Submission submission, Clock clock, SwaleMetrics metrics) {
@@ -63,6 +64,7 @@ public final class GraphRuns {
         this.submission = submission;
         this.clock = clock;
         this.metrics = metrics;
+        this.mapped = new MappedNodes(tasks, submission, clock, metrics);
     }
 
     /** Creates the run (create-only) and submits every root at rerun 0. */
@@ -116,7 +118,12 @@ public final class GraphRuns {
         java.util.Set<String> candidates = new java.util.LinkedHashSet<>();
         boolean known = false;
         for (String node : nodes) {
-            if (graph.hasNode(node)) {
+            Optional<io.swale.graph.ItemName> item = io.swale.graph.ItemName.parse(node);
+            if (item.isPresent() && graph.node(item.get().node()).map(Node::isMapped).orElse(false)) {
+                // an item ended: its node may submit more items, or derive its record
+                known = true;
+                candidates.add(item.get().node());
+            } else if (graph.hasNode(node)) {
                 known = true;
                 candidates.addAll(graph.downstreams(node));
             }
@@ -144,8 +151,19 @@ public final class GraphRuns {
         Map<String, NodeState> states = Readiness.nodeStates(graph, current);
         OptionalLong readyAt = nowUs();
         List<Submission.Request> ready = new ArrayList<>();
+        int submitted = 0;
+        List<String> derived = new ArrayList<>();
         for (String name : candidates) {
             if (states.get(name) != NodeState.READY) {
+                continue;
+            }
+            Node candidate = graph.node(name).orElseThrow();
+            if (candidate.isMapped()) {
+                MappedNodes.Step step = mapped.advance(view, graph, candidate, current, readyAt);
+                submitted += step.submitted();
+                if (step.derived()) {
+                    derived.add(name);
+                }
                 continue;
             }
             NodeRecord record = records.get(name);
@@ -155,12 +173,23 @@ public final class GraphRuns {
             }
             ready.add(new Submission.Request(graph.node(name).orElseThrow(), rerun));
         }
-        int submitted = 0;
         for (Submission.Result r : submission.submitAll(graph, run.definition(), view.key().partition(), ready, current,
                 readyAt)) {
             if (r.isNew()) {
                 submitted++;
             }
+        }
+        if (!derived.isEmpty()) {
+            // a mapped node's record is written by the scheduler, not a worker: no event announces it, so its
+            // downstreams are advanced here, on a fresh read (a crash before this is repaired by the reconciler)
+            java.util.Set<String> next = new java.util.LinkedHashSet<>();
+            derived.forEach(d -> next.addAll(graph.downstreams(d)));
+            Optional<RunView> fresh = runs.read(view.key());
+            if (fresh.isPresent() && fresh.get().run().state() == RunState.ACTIVE) {
+                Advanced after = advance(fresh.get(), List.copyOf(next), false);
+                return new Advanced(submitted + after.submitted(), after.settled());
+            }
+            return new Advanced(submitted, false);
         }
         boolean settled = submitted == 0 && settle(view, graph, records, states);
         return new Advanced(submitted, settled);
@@ -180,6 +209,13 @@ public final class GraphRuns {
         GraphRunRecord run = view.run();
         List<String> unrecorded = new ArrayList<>();
         for (Node n : graph.nodes()) {
+            if (n.isMapped()) {
+                // a mapped node has no instance of its own: its items must all have ended
+                if (MappedNodes.items(view, n.name()).stream().anyMatch(i -> i.status().isActive())) {
+                    return false;
+                }
+                continue;
+            }
             Optional<String> runId = unrecordedRunId(view.key(), run, n.name(), records.get(n.name()));
             if (runId.isPresent() && isActive(view, runId.get())) {
                 return false;
@@ -188,7 +224,7 @@ public final class GraphRuns {
         }
         SortedMap<String, Long> expected = new TreeMap<>(run.expectedReruns());
         expected.entrySet().removeIf(e -> {
-            NodeRecord r = records.get(e.getKey());
+            NodeRecord r = MappedReruns.expectedTarget(view, records, e.getKey());
             return r != null && r.rerun() >= e.getValue();
         });
         GraphRunRecord settled = run.withState(settledState.get(), Optional.of(clock.millis())).withExpectedReruns(expected);
@@ -223,7 +259,17 @@ public final class GraphRuns {
             RunView view = runs.read(key).orElseThrow(() -> new SwaleException.UnknownGraphRun(graphName, partition.key()));
             GraphRunRecord run = view.run();
             Graph graph = definitions.get(run.definition()).graph();
-            Node node = graph.node(nodeName).orElseThrow(() -> new SwaleException.UnknownNode(graphName, nodeName));
+            Optional<io.swale.graph.ItemName> item = io.swale.graph.ItemName.parse(nodeName);
+            String baseName = item.map(io.swale.graph.ItemName::node).orElse(nodeName);
+            Node node = graph.node(baseName).filter(n -> item.isEmpty() || n.isMapped())
+                    .orElseThrow(() -> new SwaleException.UnknownNode(graphName, nodeName));
+            if (node.isMapped()) {
+                Optional<RerunOutcome> outcome = rerunMapped(view, graph, node, item.map(io.swale.graph.ItemName::index));
+                if (outcome.isPresent()) {
+                    return outcome.get();
+                }
+                continue;
+            }
             Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
             NodeRecord record = records.get(nodeName);
             if (record == null) {
@@ -231,12 +277,7 @@ public final class GraphRuns {
             }
             SortedMap<String, Long> expected = new TreeMap<>(run.expectedReruns());
             if (record.succeeded() && run.isCurrent(nodeName, record)) {
-                for (String n : Readiness.rerunScope(graph, nodeName)) {
-                    NodeRecord r = records.get(n);
-                    if (r != null) {
-                        expected.put(n, r.rerun() + 1);
-                    }
-                }
+                MappedReruns.expectScope(graph, records, expected, nodeName);
             }
             GraphRunRecord draft = new GraphRunRecord(run.definition(), run.requestedAtMs(), RunState.ACTIVE,
                     Optional.empty(), expected);
@@ -263,6 +304,31 @@ public final class GraphRuns {
             return r.isNew() ? new RerunOutcome.Submitted(r.runId()) : new RerunOutcome.Active(r.runId());
         }
         throw new SwaleException.Contended(graphName, partition.key());
+    }
+
+    /**
+     * Rerun of a mapped node or one of its items: the expectations are planned by {@link MappedReruns}, put with
+     * a compare-and-put, then the items are submitted as for any ready mapped node. Empty when the put lost.
+     */
+    private Optional<RerunOutcome> rerunMapped(RunView view, Graph graph, Node node, Optional<Integer> index) {
+        switch (MappedReruns.plan(view, graph, node, index)) {
+            case MappedReruns.Plan.Answer a -> {
+                return Optional.of(a.outcome());
+            }
+            case MappedReruns.Plan.Put put -> {
+                if (!runs.compareAndPut(view.key(), view.version(), put.draft())) {
+                    return Optional.empty();
+                }
+                try (LogContext ignored = LogContext.run(view.key().graph(), view.key().partition().key())) {
+                    log.info("rerun of mapped node graph={} partition={} node={} item={} id={}", view.key().graph(),
+                            view.key().partition(), node.name(), index.map(String::valueOf).orElse("all"),
+                            put.answerId());
+                }
+                // submit what may run now; a crash here is repaired by the reconciler, which finds the node ready
+                runs.read(view.key()).ifPresent(fresh -> advance(fresh, List.of(node.name())));
+                return Optional.of(new RerunOutcome.Submitted(put.answerId()));
+            }
+        }
     }
 
     /** Cancels an active run: records it cancelled, then cancels every unrecorded instance. */
@@ -307,6 +373,10 @@ public final class GraphRuns {
         Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
         int reached = 0;
         for (Node n : graph.nodes()) {
+            if (n.isMapped()) {
+                reached += mapped.cancelItems(view, n.name(), "the graph run was cancelled");
+                continue;
+            }
             Optional<String> runId = unrecordedRunId(view.key(), view.run(), n.name(), records.get(n.name()));
             if (runId.isEmpty() || !isActive(view, runId.get())) {
                 continue;

@@ -171,4 +171,67 @@ public final class Submission {
         }
         return results;
     }
+
+    /** One item of a mapped node to submit: its index, value and rerun. */
+    public record ItemRequest(int index, tools.jackson.databind.JsonNode value, long rerun) {}
+
+    /**
+     * Submits items of one mapped node in index order, each create-only by its run id
+     * ({@code {graph}-{partition}-{node}[k]-r{n}}), in one atomic step that creates none beyond the node's
+     * {@code max_parallel} active items; dispatches the new ones. Returns how many were new.
+     */
+    public int submitItems(Graph graph, String definition, Partition partition, Node node, List<ItemRequest> items,
+            Map<String, NodeRecord> current, OptionalLong readyUs) {
+        if (items.isEmpty()) {
+            return 0;
+        }
+        if (!pools.isConfigured(node.pool())) {
+            throw new SwaleException.UnknownPool(node.name(), node.pool());
+        }
+        long ready = readyUs.orElseGet(this::nowUs);
+        io.swale.store.TaskInput base = TaskInputs.of(graph, node, current);
+        String source = node.map().orElseThrow().upstream();
+        if (!io.swale.template.ParamsTemplates.referencedUpstreams(node.params()).contains(source)) {
+            // each item carries its own element: the whole array in every item's stored input would cost N²
+            java.util.Map<String, tools.jackson.databind.JsonNode> inputs = new java.util.LinkedHashMap<>(base.inputs());
+            inputs.remove(source);
+            base = new io.swale.store.TaskInput(base.operator(), base.params(), inputs, base.upstreams());
+        }
+        List<TaskIdentity> identities = new ArrayList<>();
+        List<TaskStore.SubmitRequest> submits = new ArrayList<>();
+        for (ItemRequest item : items) {
+            String name = io.swale.graph.MapSpec.itemName(node.name(), item.index());
+            // an item's record is its own, never the asset's: the node's derived record holds the asset
+            TaskIdentity identity = new TaskIdentity(graph.name(), partition, name, Optional.empty(), definition,
+                    item.rerun());
+            identities.add(identity);
+            submits.add(new TaskStore.SubmitRequest(identity.runId(), new PendingInstance(name, Optional.empty(),
+                    definition, item.rerun(), node.pool(), node.maxAttempts(), OptionalLong.of(ready)),
+                    base.withItem(item.index(), item.value())));
+        }
+        RunKey key = identities.getFirst().runKey();
+        String prefix = key.runId(node.name() + "[", 0);
+        prefix = prefix.substring(0, prefix.length() - "-r0".length());
+        int maxActive = node.map().map(io.swale.graph.MapSpec::maxParallel).orElse(Integer.MAX_VALUE);
+        List<TaskStore.ItemSubmit> outcomes = tasks.submitItems(key, prefix, maxActive, submits);
+        int created = 0;
+        String mismatch = null;
+        for (int i = 0; i < outcomes.size(); i++) {
+            switch (outcomes.get(i)) {
+                case NEW -> {
+                    created++;
+                    recordSubmitted(node, ready);
+                    dispatcher.dispatch(node.pool(), identities.get(i));
+                    log.debug("submitted item graph={} partition={} runId={}", graph.name(), partition,
+                            identities.get(i).runId());
+                }
+                case MISMATCH -> mismatch = mismatch == null ? identities.get(i).runId() : mismatch;
+                case EXISTS, INACTIVE, FULL -> { }
+            }
+        }
+        if (mismatch != null) {
+            throw new SwaleException.InputMismatch(mismatch);
+        }
+        return created;
+    }
 }

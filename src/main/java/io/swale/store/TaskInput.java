@@ -13,10 +13,29 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * @param params the node's parameters, templates not yet rendered
  * @param inputs the outputs of the succeeded upstreams by node name (a JSON null when one had none)
  * @param upstreams the terminal status of every recorded upstream by node name
+ * @param item the item of an instance of a mapped node, with its index
  */
 public record TaskInput(String operator, JsonNode params, Map<String, JsonNode> inputs,
-        Map<String, Upstream> upstreams) {
+        Map<String, Upstream> upstreams, Optional<Item> item) {
+
+    public TaskInput(String operator, JsonNode params, Map<String, JsonNode> inputs, Map<String, Upstream> upstreams) {
+        this(operator, params, inputs, upstreams, Optional.empty());
+    }
+
+    /** The same input for one item of a mapped node. */
+    public TaskInput withItem(long index, JsonNode value) {
+        return new TaskInput(operator, params, inputs, upstreams, Optional.of(new Item(index, value)));
+    }
+
+    /** One item of a mapped node: its position in the array (from 0) and its value. */
+    public record Item(long index, JsonNode value) {
+        public Item {
+            Objects.requireNonNull(value, "value");
+        }
+    }
+
     public TaskInput {
+        Objects.requireNonNull(item, "item");
         Objects.requireNonNull(operator, "operator");
         params = params == null ? JsonNodeFactory.instance.nullNode() : params;
         inputs = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(inputs));

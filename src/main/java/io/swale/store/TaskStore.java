@@ -174,6 +174,26 @@ public interface TaskStore {
      */
     boolean removeDelayed(RunKey key, String runId, long dueMs);
 
+    /** The outcome of creating one item of a mapped node; FULL: its node already has its most items active. */
+    enum ItemSubmit { NEW, EXISTS, MISMATCH, INACTIVE, FULL }
+
+    /**
+     * Creates items of one mapped node in order, each create-only by its run id as {@link #submit}, in one atomic
+     * step that first counts the active instances whose run id starts with {@code itemPrefix}: an item that would
+     * make more than {@code maxActive} active is not created (FULL). Outcomes in the order of the requests.
+     */
+    List<ItemSubmit> submitItems(RunKey key, String itemPrefix, int maxActive, List<SubmitRequest> requests);
+
+    /** The outcome of writing a mapped node's derived record. */
+    enum Derive { WRITTEN, KEPT, CHANGED, INACTIVE }
+
+    /**
+     * Writes the record derived from a mapped node's items at {@code field}, only if the run record is still
+     * {@code read} (CHANGED otherwise) and active (INACTIVE otherwise); a stored record at the same or a higher
+     * rerun is kept (KEPT).
+     */
+    Derive derive(RunKey key, RunVersion read, RecordField field, NodeRecord record);
+
     /**
      * The stored input of an instance, read before its claim to render its lease names (docs/resources.md);
      * empty when unknown or unreadable.

@@ -19,9 +19,33 @@ public final class ParamsTemplates {
 
     /** Template problems of {@code params} for a node whose upstreams are {@code upstreams}. */
     public static List<TemplateProblem> check(JsonNode params, Set<String> upstreams) {
+        return check(params, upstreams, false);
+    }
+
+    /** As above, for a node that is {@code mapped} (its params may use {@code item} and {@code map.index}) or not. */
+    public static List<TemplateProblem> check(JsonNode params, Set<String> upstreams, boolean mapped) {
         List<TemplateProblem> problems = new ArrayList<>();
-        checkValue(params, "", upstreams, problems);
+        checkValue(params, "", upstreams, mapped, problems);
         return List.copyOf(problems);
+    }
+
+    /** The upstream names the valid templates of {@code params} refer to, at any depth. */
+    public static Set<String> referencedUpstreams(JsonNode params) {
+        Set<String> out = new java.util.TreeSet<>();
+        collectUpstreams(params, out);
+        return out;
+    }
+
+    private static void collectUpstreams(JsonNode value, Set<String> out) {
+        if (value.isString()) {
+            try {
+                out.addAll(Template.parse(value.asString()).upstreamNodes());
+            } catch (TemplateSyntaxException e) {
+                // a checked definition has none; nothing is referenced by an invalid string
+            }
+        } else if (value.isContainer()) {
+            value.values().forEach(v -> collectUpstreams(v, out));
+        }
     }
 
     /** A copy of {@code params} with every string rendered; other values keep their types. */
@@ -29,19 +53,21 @@ public final class ParamsTemplates {
         return renderValue(params, "", new ReferenceRenderer(ctx));
     }
 
-    private static void checkValue(JsonNode value, String path, Set<String> upstreams, List<TemplateProblem> out) {
+    private static void checkValue(JsonNode value, String path, Set<String> upstreams, boolean mapped,
+            List<TemplateProblem> out) {
         if (value.isString()) {
-            checkString(value.asString(), path, upstreams, out);
+            checkString(value.asString(), path, upstreams, mapped, out);
         } else if (value.isObject()) {
-            sortedEntries(value).forEach((k, v) -> checkValue(v, join(path, k), upstreams, out));
+            sortedEntries(value).forEach((k, v) -> checkValue(v, join(path, k), upstreams, mapped, out));
         } else if (value.isArray()) {
             for (int i = 0; i < value.size(); i++) {
-                checkValue(value.get(i), join(path, Integer.toString(i)), upstreams, out);
+                checkValue(value.get(i), join(path, Integer.toString(i)), upstreams, mapped, out);
             }
         }
     }
 
-    private static void checkString(String text, String path, Set<String> upstreams, List<TemplateProblem> out) {
+    private static void checkString(String text, String path, Set<String> upstreams, boolean mapped,
+            List<TemplateProblem> out) {
         Template template;
         try {
             template = Template.parse(text);
@@ -54,6 +80,11 @@ public final class ParamsTemplates {
                 out.add(new TemplateProblem(TemplateProblem.Kind.UNKNOWN_UPSTREAM, path,
                         "`upstream." + node + "` refers to `" + node + "`, which is not an upstream of the node"));
             }
+        }
+        if (!mapped && template.references().stream().map(Reference::unfiltered)
+                .anyMatch(r -> r instanceof Reference.Item || r instanceof Reference.MapIndex)) {
+            out.add(new TemplateProblem(TemplateProblem.Kind.ITEM_OUTSIDE_MAP, path,
+                    "`item` and `map.index` are set only in a mapped node (one with `map`)"));
         }
     }
 

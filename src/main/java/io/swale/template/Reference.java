@@ -6,7 +6,7 @@ import java.util.Objects;
 /** What a {@code {{ … }}} refers to (§8.7). */
 public sealed interface Reference extends Part
         permits Reference.PartitionKey, Reference.RunId, Reference.RunSummary, Reference.Env, Reference.Upstream,
-        Reference.ShellQuoted {
+        Reference.ShellQuoted, Reference.Item, Reference.MapIndex {
 
     /** {@code partition}: the partition key. */
     record PartitionKey() implements Reference {}
@@ -36,6 +36,20 @@ public sealed interface Reference extends Part
             return String.join(".", path);
         }
     }
+
+    /** {@code item[.k1.k2…]}: the item of a mapped node's instance, or the value at a dotted path inside it. */
+    record Item(List<String> path) implements Reference {
+        public Item {
+            path = List.copyOf(path);
+        }
+
+        public String dottedPath() {
+            return String.join(".", path);
+        }
+    }
+
+    /** {@code map.index}: the item's position in its array, from 0. */
+    record MapIndex() implements Reference {}
 
     /**
      * {@code REF | sh}: the text of {@code reference} as one POSIX shell word in single quotes, so that a

@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 final class ReferenceParser {
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final String FORMS =
-            "expected `partition`, `run.id`, `run.summary`, `env.NAME` or `upstream.NODE[.path]`";
+            "expected `partition`, `run.id`, `run.summary`, `env.NAME`, `upstream.NODE[.path]`, or in a mapped node `item[.path]` and `map.index`";
 
     static final String SHELL_FILTER = "sh";
 
@@ -42,6 +42,12 @@ final class ReferenceParser {
             case "run.summary" -> {
                 return new Reference.RunSummary();
             }
+            case "item" -> {
+                return new Reference.Item(List.of());
+            }
+            case "map.index" -> {
+                return new Reference.MapIndex();
+            }
             default -> {
                 // fall through to the prefixed forms
             }
@@ -60,6 +66,13 @@ final class ReferenceParser {
                 throw invalid(inner, "`upstream.` must be followed by a node name and a path without empty segments");
             }
             return new Reference.Upstream(segments.getFirst(), segments.subList(1, segments.size()));
+        }
+        if (inner.startsWith("item.")) {
+            List<String> path = Arrays.asList(inner.substring("item.".length()).split("\\.", -1));
+            if (path.stream().anyMatch(String::isEmpty)) {
+                throw invalid(inner, "`item.` must be followed by a path without empty segments");
+            }
+            return new Reference.Item(path);
         }
         throw invalid(inner, FORMS);
     }

@@ -24,6 +24,8 @@ final class ReferenceRenderer {
                     () -> new RenderException("environment variable `" + e.name() + "` is not set"));
             case Reference.Upstream u -> insert(valueAt(u));
             case Reference.ShellQuoted q -> Reference.ShellQuoted.quote(render(q.reference()));
+            case Reference.Item i -> insert(itemAt(i));
+            case Reference.MapIndex m -> Long.toString(ctx.item().orElseThrow(ReferenceRenderer::notMapped).index());
         };
     }
 
@@ -44,6 +46,23 @@ final class ReferenceRenderer {
             e.getValue().error().ifPresent(err -> s.put("error", err));
         }
         return o;
+    }
+
+    private static RenderException notMapped() {
+        return new RenderException("`item` and `map.index` are set only in the items of a mapped node");
+    }
+
+    private JsonNode itemAt(Reference.Item i) {
+        JsonNode value = ctx.item().orElseThrow(ReferenceRenderer::notMapped).value();
+        for (String segment : i.path()) {
+            JsonNode next = child(value, segment);
+            if (next == null) {
+                throw new RenderException("path `" + i.dottedPath() + "` of the item is missing or goes into a "
+                        + "non-container (at segment `" + segment + "`)");
+            }
+            value = next;
+        }
+        return value;
     }
 
     private JsonNode valueAt(Reference.Upstream u) {

@@ -14,6 +14,7 @@ import tools.jackson.databind.JsonNode;
  * @param upstreamOutputs upstreams with a current succeeded record → their output (JSON null when none)
  * @param upstreams upstreams with any current record → its status, for {@code run.summary}
  * @param env the environment of the rendering process
+ * @param item the item and its index, in an item of a mapped node
  */
 public record RenderContext(
         String graph,
@@ -22,7 +23,22 @@ public record RenderContext(
         String runId,
         Map<String, JsonNode> upstreamOutputs,
         Map<String, UpstreamStatus> upstreams,
-        Function<String, Optional<String>> env) {
+        Function<String, Optional<String>> env,
+        Optional<MapItem> item) {
+
+    /** One item of a mapped node: its position in the array, from 0, and its value. */
+    public record MapItem(long index, JsonNode value) {
+        public MapItem {
+            Objects.requireNonNull(value, "value");
+        }
+    }
+
+    /** The context of a node that is not mapped. */
+    public RenderContext(String graph, String node, String partition, String runId,
+            Map<String, JsonNode> upstreamOutputs, Map<String, UpstreamStatus> upstreams,
+            Function<String, Optional<String>> env) {
+        this(graph, node, partition, runId, upstreamOutputs, upstreams, env, Optional.empty());
+    }
 
     public RenderContext {
         Objects.requireNonNull(graph, "graph");
@@ -32,6 +48,7 @@ public record RenderContext(
         upstreamOutputs = Map.copyOf(upstreamOutputs);
         upstreams = Map.copyOf(upstreams);
         Objects.requireNonNull(env, "env");
+        Objects.requireNonNull(item, "item");
     }
 
     /** Reads variables from this process's environment. */

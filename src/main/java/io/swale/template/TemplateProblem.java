@@ -13,7 +13,9 @@ public record TemplateProblem(Kind kind, String path, String message) {
         /** The string is not a valid template. */
         INVALID_TEMPLATE,
         /** The template names an {@code upstream.<n>} that is not an upstream of the node. */
-        UNKNOWN_UPSTREAM
+        UNKNOWN_UPSTREAM,
+        /** {@code item} or {@code map.index} in a node without {@code map}. */
+        ITEM_OUTSIDE_MAP
     }
 
     public TemplateProblem {

@@ -127,6 +127,7 @@ public final class AttemptRunner {
         Map<String, UpstreamStatus> upstreams = new LinkedHashMap<>();
         input.upstreams().forEach((up, u) -> upstreams.put(up, new UpstreamStatus(u.status(), u.error())));
         return new RenderContext(id.graph(), id.node(), id.partition().key(), id.runId(), outputs, upstreams,
-                name -> Optional.ofNullable(environment.get(name)));
+                name -> Optional.ofNullable(environment.get(name)),
+                input.item().map(i -> new RenderContext.MapItem(i.index(), i.value())));
     }
 }

@@ -186,4 +186,16 @@ class FakeTaskStore implements TaskStore {
     public boolean removeDelayed(RunKey key, String runId, long dueMs) {
         throw new UnsupportedOperationException();
     }
+
+    @Override
+    public List<ItemSubmit> submitItems(io.swale.store.RunKey key, String itemPrefix, int maxActive,
+            List<SubmitRequest> requests) {
+        throw new UnsupportedOperationException("mapped nodes are not part of the worker tests");
+    }
+
+    @Override
+    public Derive derive(io.swale.store.RunKey key, io.swale.store.RunVersion read, io.swale.store.RecordField field,
+            io.swale.record.NodeRecord record) {
+        throw new UnsupportedOperationException("mapped nodes are not part of the worker tests");
+    }
 }

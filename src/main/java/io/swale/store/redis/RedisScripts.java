@@ -41,11 +41,14 @@ final class RedisScripts {
     final Script removeEntry = load("removeentry");
     final Script forgetGraph = load("forgetgraph");
     final Script advance = load("advance");
+    final Script submitItems = load("submititems");
+    final Script derive = load("derive");
 
     /** Every script: each must touch keys of one hash slot (the Cluster ITs run each of them). */
     List<Script> all() {
         return List.of(submit, claim, heartbeat, finish, retry, release, redispatch, reap, cancel, request, giveBack,
-                settle, dropActive, undelay, putRun, expireRun, deleteIfEqual, removeEntry, forgetGraph, advance);
+                settle, dropActive, undelay, putRun, expireRun, deleteIfEqual, removeEntry, forgetGraph, advance,
+                submitItems, derive);
     }
 
     private static Script load(String name) {

@@ -78,6 +78,39 @@ public final class RedisTaskStore implements TaskStore {
                 }, true);
     }
 
+    @Override
+    public List<ItemSubmit> submitItems(RunKey key, String itemPrefix, int maxActive, List<SubmitRequest> requests) {
+        if (requests.isEmpty()) {
+            return List.of();
+        }
+        List<String> a = new ArrayList<>(List.of(itemPrefix, Integer.toString(maxActive)));
+        for (SubmitRequest r : requests) {
+            a.add(r.runId());
+            a.add(InstanceCodec.pending(r.instance()));
+            a.add(TaskInputCodec.encode(r.input()));
+        }
+        List<?> r = (List<?>) calls.durable(scripts.submitItems, List.of(keys.instances(key), keys.inputs(key), keys.run(key)), a);
+        return r.stream().map(o -> switch (String.valueOf(o)) {
+            case "new" -> ItemSubmit.NEW;
+            case "exists" -> ItemSubmit.EXISTS;
+            case "mismatch" -> ItemSubmit.MISMATCH;
+            case "inactive" -> ItemSubmit.INACTIVE;
+            default -> ItemSubmit.FULL;
+        }).toList();
+    }
+
+    @Override
+    public Derive derive(RunKey key, io.swale.store.RunVersion read, RecordField field, NodeRecord record) {
+        String r = (String) calls.durable(scripts.derive, List.of(keys.run(key), keys.nodeRecords(key)),
+                List.of(read.value(), field.key(), NodeRecordCodec.encode(record), Long.toString(record.rerun())));
+        return switch (r) {
+            case "written" -> Derive.WRITTEN;
+            case "kept" -> Derive.KEPT;
+            case "changed" -> Derive.CHANGED;
+            default -> Derive.INACTIVE;
+        };
+    }
+
     private static Submit submitOutcome(String r) {
         return switch (r) {
             case "new" -> Submit.NEW;

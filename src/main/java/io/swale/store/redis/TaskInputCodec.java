@@ -30,6 +30,11 @@ final class TaskInputCodec {
             status.put("status", u.status());
             u.error().ifPresent(e -> status.put("error", e));
         });
+        input.item().ifPresent(item -> {
+            ObjectNode i = doc.putObject("item");
+            i.put("index", item.index());
+            i.set("value", item.value());
+        });
         return RecordCodec.text(RecordCodec.sortedDeep(doc));
     }
 
@@ -53,6 +58,11 @@ final class TaskInputCodec {
         doc.path("upstreams").properties().forEach(e -> upstreams.put(e.getKey(), new TaskInput.Upstream(
                 e.getValue().path("status").asString(""),
                 e.getValue().hasNonNull("error") ? Optional.of(e.getValue().get("error").asString()) : Optional.empty())));
-        return Optional.of(new TaskInput(doc.path("operator").asString(""), doc.path("params"), inputs, upstreams));
+        JsonNode item = doc.path("item");
+        Optional<TaskInput.Item> mapItem = item.isObject() && item.path("index").isIntegralNumber() && item.has("value")
+                ? Optional.of(new TaskInput.Item(item.get("index").longValue(), item.get("value")))
+                : Optional.empty();
+        return Optional.of(new TaskInput(doc.path("operator").asString(""), doc.path("params"), inputs, upstreams,
+                mapItem));
     }
 }

@@ -117,6 +117,15 @@ class ClusterScriptsIT {
         assertThat(due).allMatch(d -> tasks.removeDelayed(d.key(), d.runId(), d.dueMs()));
         assertThat(tasks.dueDelayed(100)).isEmpty();
 
+        // a mapped node's items under max_parallel 2, then its derived record
+        RunKey b = keys.get(6);
+        String each = b.graph() + "-" + b.partition().key() + "-each[";
+        assertThat(tasks.submitItems(b, each, 2, IntStream.range(0, 3).mapToObj(i -> new TaskStore.SubmitRequest(
+                each + i + "]-r0", pending("each[" + i + "]"), input())).toList()))
+                .containsExactly(TaskStore.ItemSubmit.NEW, TaskStore.ItemSubmit.NEW, TaskStore.ItemSubmit.FULL);
+        assertThat(tasks.derive(b, runs.read(b).orElseThrow().version(), new RecordField("each", Optional.empty()),
+                record(each + "0]-r0"))).isEqualTo(TaskStore.Derive.WRITTEN);
+
         // compare-and-put, settle, leave the active index
         RunVersion v = runs.read(a).orElseThrow().version();
         GraphRunRecord read = runs.read(a).orElseThrow().run();

@@ -1,0 +1,139 @@
+package io.swale.run;
+
+import io.swale.graph.Graph;
+import io.swale.graph.ItemName;
+import io.swale.graph.MapSpec;
+import io.swale.graph.Node;
+import io.swale.readiness.MappedItems;
+import io.swale.record.GraphRunRecord;
+import io.swale.record.NodeRecord;
+import io.swale.record.NodeStatus;
+import io.swale.store.RecordField;
+import io.swale.store.RunView;
+import io.swale.store.TaskInstance;
+import io.swale.store.TaskStore;
+import io.swale.task.SwaleMetrics;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A ready mapped node (docs/dynamic-graphs.md §4–5): submits its items up to max_parallel, and once every item
+ * has a current terminal record writes the node's derived record. Idempotent: items are create-only by run id
+ * and the derived record is compared against the run record read.
+ */
+final class MappedNodes {
+    private static final Logger log = LoggerFactory.getLogger(MappedNodes.class);
+
+    /** What one step did: new item instances, and whether it wrote the node's record. */
+    record Step(int submitted, boolean derived) {}
+
+    private final TaskStore tasks;
+    private final Submission submission;
+    private final Clock clock;
+    private final SwaleMetrics metrics;
+
+    MappedNodes(TaskStore tasks, Submission submission, Clock clock, SwaleMetrics metrics) {
+        this.tasks = tasks;
+        this.submission = submission;
+        this.clock = clock;
+        this.metrics = metrics;
+    }
+
+    /** The item's record in the view, by its field. */
+    static Optional<NodeRecord> itemRecord(RunView view, String node, int index) {
+        return Optional.ofNullable(view.nodeRecords().get(itemField(node, index).key()));
+    }
+
+    static RecordField itemField(String node, int index) {
+        return new RecordField(MapSpec.itemName(node, index), Optional.empty());
+    }
+
+    /** The instances of the node's items in the view. */
+    static List<TaskInstance> items(RunView view, String node) {
+        return view.instances().values().stream()
+                .filter(i -> ItemName.parse(i.node()).map(n -> n.node().equals(node)).orElse(false)).toList();
+    }
+
+    /** Submits what may run of a ready mapped node, or writes its record once every item is done. */
+    Step advance(RunView view, Graph graph, Node node, Map<String, NodeRecord> current, OptionalLong readyUs) {
+        GraphRunRecord run = view.run();
+        MapSpec spec = node.map().orElseThrow();
+        String idPrefix = view.key().runId(node.name(), 0);
+        idPrefix = idPrefix.substring(0, idPrefix.length() - 1);
+        switch (MappedItems.source(node.name(), spec, Optional.ofNullable(current.get(spec.upstream())))) {
+            case MappedItems.Source.Invalid invalid -> {
+                return new Step(0, write(view, node, MappedItems.invalid(run, node.name(), idPrefix, invalid.error(),
+                        clock.millis())));
+            }
+            case MappedItems.Source.Items items when items.items().isEmpty() -> {
+                return new Step(0, write(view, node, MappedItems.empty(run, node.name(), idPrefix, clock.millis())));
+            }
+            case MappedItems.Source.Items items -> {
+                return expand(view, graph, node, spec, items.items(), current, readyUs, idPrefix);
+            }
+        }
+    }
+
+    private Step expand(RunView view, Graph graph, Node node, MapSpec spec, List<JsonNode> items,
+            Map<String, NodeRecord> current, OptionalLong readyUs, String idPrefix) {
+        GraphRunRecord run = view.run();
+        long active = items(view, node.name()).stream().filter(i -> i.status().isActive()).count();
+        List<NodeRecord> done = new ArrayList<>();
+        List<Submission.ItemRequest> todo = new ArrayList<>();
+        for (int k = 0; k < items.size(); k++) {
+            Optional<NodeRecord> record = itemRecord(view, node.name(), k);
+            if (record.isPresent() && MappedItems.isCurrent(run, node.name(), k, record.get())) {
+                done.add(record.get());
+                continue;
+            }
+            long rerun = MappedItems.nextRerun(run, node.name(), k, record);
+            TaskInstance instance = view.instances().get(view.key().runId(MapSpec.itemName(node.name(), k), rerun));
+            if (instance == null && todo.size() < spec.maxParallel() - active) {
+                todo.add(new Submission.ItemRequest(k, items.get(k), rerun));
+            }
+        }
+        if (done.size() == items.size()) {
+            return new Step(0, write(view, node, MappedItems.derive(run, node.name(), idPrefix, done)));
+        }
+        int submitted = submission.submitItems(graph, run.definition(), view.key().partition(), node, todo, current,
+                readyUs);
+        return new Step(submitted, false);
+    }
+
+    private boolean write(RunView view, Node node, NodeRecord record) {
+        TaskStore.Derive outcome = tasks.derive(view.key(), view.version(), RunRecords.field(node), record);
+        if (outcome == TaskStore.Derive.WRITTEN) {
+            metrics.taskTerminated(node.pool(), record.status().wireName());
+            log.info("mapped node derived graph={} partition={} node={} status={} rerun={}", view.key().graph(),
+                    view.key().partition(), node.name(), record.status().wireName(), record.rerun());
+        }
+        return outcome == TaskStore.Derive.WRITTEN;
+    }
+
+    /** Cancels the node's active items; returns how many it reached. */
+    int cancelItems(RunView view, String node, String reason) {
+        int reached = 0;
+        for (TaskInstance i : items(view, node)) {
+            if (!i.status().isActive()) {
+                continue;
+            }
+            NodeRecord cancelled = new NodeRecord(NodeStatus.CANCELLED, i.runId(), i.definition(), i.rerun(),
+                    clock.millis(), Optional.empty(), false, Optional.of(reason));
+            TaskStore.Cancel outcome = tasks.cancel(view.key(), new RecordField(i.node(), Optional.empty()), cancelled);
+            if (outcome != TaskStore.Cancel.INACTIVE) {
+                reached++;
+            }
+            if (outcome == TaskStore.Cancel.CANCELLED) {
+                metrics.taskTerminated(i.pool(), NodeStatus.CANCELLED.wireName());
+            }
+        }
+        return reached;
+    }
+}

@@ -1,0 +1,61 @@
+package io.swale.run;
+
+import io.swale.graph.MapSpec;
+import io.swale.graph.Node;
+import io.swale.readiness.MappedItems;
+import io.swale.record.NodeRecord;
+import io.swale.store.RunView;
+import io.swale.store.TaskInstance;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * How far a mapped node's items are, for the run view and the dashboard ({@code 7/10}).
+ *
+ * @param total the items of the map source; -1 when the source is not (yet) a usable array
+ * @param done items with a current terminal record
+ * @param active items with an active instance
+ * @param items each item: its index, state (a record status, an instance state, or {@code unsubmitted}) and run id
+ */
+public record MappedProgress(int total, int done, int succeeded, int failed, int cancelled, int active,
+        List<Item> items) {
+
+    /** One item as the views show it. */
+    public record Item(int index, String state, Optional<String> runId) {}
+
+    public static MappedProgress of(RunView view, Node node, Map<String, NodeRecord> current) {
+        MapSpec spec = node.map().orElseThrow();
+        int total = switch (MappedItems.source(node.name(), spec, Optional.ofNullable(current.get(spec.upstream())))) {
+            case MappedItems.Source.Items items -> items.items().size();
+            case MappedItems.Source.Invalid invalid -> -1;
+        };
+        int done = 0, succeeded = 0, failed = 0, cancelled = 0, active = 0;
+        List<Item> items = new ArrayList<>();
+        List<TaskInstance> instances = MappedNodes.items(view, node.name());
+        for (int k = 0; k < Math.max(total, 0); k++) {
+            int index = k;
+            Optional<NodeRecord> record = MappedNodes.itemRecord(view, node.name(), k);
+            Optional<TaskInstance> live = instances.stream()
+                    .filter(i -> i.status().isActive() && i.node().equals(MapSpec.itemName(node.name(), index)))
+                    .max(Comparator.comparingLong(TaskInstance::rerun));
+            if (live.isPresent()) {
+                active++;
+                items.add(new Item(k, live.get().status().wireName(), Optional.of(live.get().runId())));
+            } else if (record.isPresent() && MappedItems.isCurrent(view.run(), node.name(), k, record.get())) {
+                done++;
+                switch (record.get().status()) {
+                    case SUCCEEDED -> succeeded++;
+                    case FAILED -> failed++;
+                    case CANCELLED -> cancelled++;
+                }
+                items.add(new Item(k, record.get().status().wireName(), Optional.of(record.get().runId())));
+            } else {
+                items.add(new Item(k, "unsubmitted", Optional.empty()));
+            }
+        }
+        return new MappedProgress(total, done, succeeded, failed, cancelled, active, items);
+    }
+}

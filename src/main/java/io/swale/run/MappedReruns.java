@@ -1,0 +1,112 @@
+package io.swale.run;
+
+import io.swale.graph.Graph;
+import io.swale.graph.ItemName;
+import io.swale.graph.MapSpec;
+import io.swale.graph.Node;
+import io.swale.readiness.MappedItems;
+import io.swale.readiness.Readiness;
+import io.swale.record.GraphRunRecord;
+import io.swale.record.NodeRecord;
+import io.swale.record.RunState;
+import io.swale.store.RunView;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The run-record expectations of a rerun of a mapped node or of one item (docs/dynamic-graphs.md §6). Pure:
+ * the caller puts the draft with a compare-and-put.
+ */
+final class MappedReruns {
+    private MappedReruns() {}
+
+    /** What to do: answer at once, or put the draft run record and answer Submitted with the id. */
+    sealed interface Plan {
+        record Answer(RerunOutcome outcome) implements Plan {}
+
+        record Put(GraphRunRecord draft, String answerId) implements Plan {}
+    }
+
+    /**
+     * The rerun scope of a succeeded node must produce new records; a mapped node in it starts a new
+     * generation of items (its floor is raised with it).
+     */
+    static void expectScope(Graph graph, Map<String, NodeRecord> records, SortedMap<String, Long> expected,
+            String node) {
+        for (String n : Readiness.rerunScope(graph, node)) {
+            NodeRecord r = records.get(n);
+            if (r != null) {
+                expected.put(n, r.rerun() + 1);
+                if (graph.node(n).map(Node::isMapped).orElse(false)) {
+                    expected.put(ItemName.floorKey(n), r.rerun() + 1);
+                }
+            }
+        }
+    }
+
+    static Plan plan(RunView view, Graph graph, Node node, Optional<Integer> index) {
+        GraphRunRecord run = view.run();
+        String name = node.name();
+        Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
+        NodeRecord record = records.get(name);
+        SortedMap<String, Long> expected = new TreeMap<>(run.expectedReruns());
+        String answerId;
+        if (index.isPresent()) {
+            String itemName = MapSpec.itemName(name, index.get());
+            Optional<NodeRecord> itemRecord = MappedNodes.itemRecord(view, name, index.get());
+            if (itemRecord.isEmpty()) {
+                return new Plan.Answer(new RerunOutcome.NoRecord(itemName));
+            }
+            expected.merge(itemName, itemRecord.get().rerun() + 1, Math::max);
+            answerId = view.key().runId(itemName, Math.max(itemRecord.get().rerun() + 1, MappedItems.floor(run, name)));
+            if (record != null) {
+                if (record.succeeded() && run.isCurrent(name, record)) {
+                    // the node's downstreams saw the old list: they run again once the node's record is new
+                    for (String n : Readiness.rerunScope(graph, name)) {
+                        NodeRecord r = records.get(n);
+                        if (r != null && !n.equals(name)) {
+                            expected.put(n, r.rerun() + 1);
+                        }
+                    }
+                }
+                expected.merge(name, record.rerun() + 1, Math::max);
+            }
+        } else {
+            if (record == null) {
+                return new Plan.Answer(new RerunOutcome.NoRecord(name));
+            }
+            if (record.succeeded() && run.isCurrent(name, record)) {
+                expectScope(graph, records, expected, name);
+            }
+            expected.merge(name, record.rerun() + 1, Math::max);
+            expected.merge(ItemName.floorKey(name), record.rerun() + 1, Math::max);
+            answerId = view.key().runId(name, record.rerun() + 1);
+        }
+        GraphRunRecord draft = new GraphRunRecord(run.definition(), run.requestedAtMs(), RunState.ACTIVE,
+                Optional.empty(), expected);
+        if (!Readiness.isReady(graph, name, Readiness.currentRecords(draft, records))) {
+            return new Plan.Answer(new RerunOutcome.NotReady(name));
+        }
+        if (draft.equals(run)) {
+            return new Plan.Answer(new RerunOutcome.Active(answerId));
+        }
+        return new Plan.Put(draft, answerId);
+    }
+
+    /**
+     * The record an expected-reruns entry waits for: a node's; an item's ({@code node[k]}); or for a mapped
+     * node's generation floor ({@code node[]}) the node's own.
+     */
+    static NodeRecord expectedTarget(RunView view, Map<String, NodeRecord> records, String entry) {
+        if (entry.endsWith("[]")) {
+            return records.get(entry.substring(0, entry.length() - 2));
+        }
+        Optional<ItemName> item = ItemName.parse(entry);
+        if (item.isPresent()) {
+            return MappedNodes.itemRecord(view, item.get().node(), item.get().index()).orElse(null);
+        }
+        return records.get(entry);
+    }
+}
