@@ -131,7 +131,10 @@ public final class PoolWorker implements AutoCloseable {
 
     private void runAttempt(WorkerSlots.Running r) {
         try {
-            runner.run(r.id(), r.claim(), pool, r.claimedAtNanos(), r.cancellation());
+            if (runner.run(r.id(), r.claim(), pool, r.claimedAtNanos(), r.cancellation())) {
+                // given back the moment its program stopped, on its slot: not after the slowest attempt of the drain
+                handOver.giveBack(r.id(), r.claim().token());
+            }
         } catch (RuntimeException e) {
             log.error("attempt failed to settle runId={} attempt={}", r.id().runId(), r.claim().attempt(), e);
         }
