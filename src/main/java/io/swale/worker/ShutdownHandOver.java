@@ -23,6 +23,8 @@ final class ShutdownHandOver {
     private final TaskStore tasks;
     private final Dispatcher dispatcher;
     private final Settlement settlement;
+    /** How long a given-back instance's dispatch may take to be acknowledged before the reconciler is left to it. */
+    private static final Duration SEND_TIMEOUT = Duration.ofSeconds(10);
     private final List<String> givenBack = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     ShutdownHandOver(String pool, String workerId, WorkerSlots slots, TaskStore tasks, Dispatcher dispatcher,
@@ -68,7 +70,8 @@ final class ShutdownHandOver {
             switch (tasks.giveBack(id.runKey(), id.runId(), token, CancelReason.GIVEN_BACK.message())) {
                 case RELEASED -> {
                     givenBack.add(id.runId());
-                    dispatcher.dispatch(pool, id);
+                    // waited for: the process exits next, and a send still buffered then is lost (issue 18)
+                    dispatcher.dispatchNow(pool, id, SEND_TIMEOUT);
                     log.info("lease given back graph={} partition={} node={} runId={}", id.graph(), id.partition(),
                             id.node(), id.runId());
                 }
@@ -76,8 +79,8 @@ final class ShutdownHandOver {
                 case LOST -> log.info("lease already ended runId={}", id.runId());
             }
         } catch (RuntimeException e) {
-            // The lease then expires and the reaper dispatches the instance again.
-            log.warn("lease not given back runId={} error={}", id.runId(), e.toString());
+            // Not released: the lease expires and the reaper dispatches it. Released but not sent: the reconciler does.
+            log.warn("hand-over incomplete runId={} error={}", id.runId(), e.toString());
         }
     }
 }
