@@ -3,6 +3,11 @@ package io.swale.kafka;
 import io.swale.task.Dispatcher;
 import io.swale.task.TaskIdentity;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,16 +28,36 @@ public final class KafkaDispatcher implements Dispatcher {
 
     @Override
     public void dispatch(String pool, TaskIdentity identity) {
+        // A failed send leaves a pending instance, which the reconciler dispatches again.
+        send(pool, identity).whenComplete((r, e) -> {
+            if (e != null) {
+                log.warn("dispatch not sent runId={} pool={} error={}", identity.runId(), pool, e.toString());
+            }
+        });
+    }
+
+    /** Flushes and waits for the broker's acknowledgement: nothing flushes this producer when the process exits. */
+    @Override
+    public void dispatchNow(String pool, TaskIdentity identity, Duration timeout) {
+        CompletableFuture<?> sent = send(pool, identity);
+        template.flush();
+        try {
+            sent.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("dispatch of " + identity.runId() + " interrupted before it was sent", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("dispatch of " + identity.runId() + " to pool " + pool
+                    + " not acknowledged within " + timeout + ": " + e, e);
+        }
+    }
+
+    private CompletableFuture<?> send(String pool, TaskIdentity identity) {
         poolTopics.ensure(pool);
         String runId = identity.runId();
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.pool(pool), runId,
                 ("{\"run_id\":\"" + runId + "\"}").getBytes(StandardCharsets.UTF_8));
         identity.headers().forEach((k, v) -> record.headers().add(k, v));
-        // A failed send leaves a pending instance, which the reconciler dispatches again.
-        template.send(record).whenComplete((r, e) -> {
-            if (e != null) {
-                log.warn("dispatch not sent runId={} pool={} error={}", runId, pool, e.toString());
-            }
-        });
+        return template.send(record);
     }
 }

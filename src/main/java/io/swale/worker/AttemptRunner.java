@@ -51,17 +51,21 @@ public final class AttemptRunner {
     /**
      * Runs the attempt to its end and settles it. {@code cancellation} fires when the run is cancelled (the
      * heartbeat returns the flag), the claim is lost, or the worker gives the attempt up at shutdown.
+     *
+     * @return whether the attempt stopped for a hand-over: nothing was settled and its lease is to be given back
+     *     at once. An attempt whose program succeeded as the hand-over began keeps its result (settled here):
+     *     handing it over would run finished work twice.
      */
-    public void run(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, long claimedAtNanos,
+    public boolean run(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, long claimedAtNanos,
             Cancellation cancellation) {
-        run(id, claim, pool, claimedAtNanos, cancellation, Optional.empty());
+        return run(id, claim, pool, claimedAtNanos, cancellation, Optional.empty());
     }
 
     /**
      * As {@link #run(TaskIdentity, TaskStore.Claim.Claimed, String, long, Cancellation)}, ending with
      * {@code preset} instead of running the operator when present (its lease names could not be made).
      */
-    public void run(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, long claimedAtNanos,
+    public boolean run(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, long claimedAtNanos,
             Cancellation cancellation, Optional<OperatorResult> preset) {
         try (var ignored = Mdc.of(id)) {
             long t0 = System.nanoTime();
@@ -80,20 +84,26 @@ public final class AttemptRunner {
                     result = new OperatorResult.TransientError("the operator crashed: " + e);
                 }
                 if (cancellation.isCancelledFor(CancelReason.GIVEN_BACK)) {
-                    log.info("attempt stopped for hand-over runId={} attempt={}", id.runId(), claim.attempt());
-                    return;
+                    // a killed program ends failed; only a success is surely the program's own result
+                    if (!(result instanceof OperatorResult.Succeeded)) {
+                        log.info("attempt stopped for hand-over runId={} attempt={}", id.runId(), claim.attempt());
+                        return true;
+                    }
+                    log.info("attempt succeeded as its hand-over began, its result is kept runId={} attempt={}",
+                            id.runId(), claim.attempt());
                 }
                 if (cancellation.isCancelledFor(CancelReason.CLAIM_LOST)) {
                     // what the stopped operator returned is not its result; the reaper runs the instance again
                     log.warn("attempt stopped, its claim was lost runId={} attempt={}", id.runId(), claim.attempt());
                     metrics.attemptFinished(pool, "lost", System.nanoTime() - t0);
-                    return;
+                    return false;
                 }
                 boolean cancelled = cancellation.isCancelledFor(CancelReason.RUN_CANCELLED);
                 log.info("attempt ended graph={} partition={} node={} runId={} attempt={} result={} ms={}", id.graph(),
                         id.partition(), id.node(), id.runId(), claim.attempt(),
                         cancelled ? "cancelled" : result.getClass().getSimpleName(), (System.nanoTime() - t0) / 1_000_000);
                 settlement.settle(id, claim, pool, result, cancelled, t0, lease);
+                return false;
             }
         }
     }

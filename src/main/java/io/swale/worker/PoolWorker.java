@@ -186,10 +186,13 @@ public final class PoolWorker implements AutoCloseable {
     private void runAttempt(WorkerSlots.Running r) {
         LeaseGate.Admission as = admitted.remove(r.id().runId());
         try {
-            runner.run(r.id(), r.claim(), pool, r.claimedAtNanos(), r.cancellation(),
+            if (runner.run(r.id(), r.claim(), pool, r.claimedAtNanos(), r.cancellation(),
                     as instanceof LeaseGate.Admission.Refused why
                             ? java.util.Optional.of(new io.swale.operator.OperatorResult.Failed(why.reason()))
-                            : java.util.Optional.empty());
+                            : java.util.Optional.empty())) {
+                // given back the moment its program stopped, on its slot: not after the slowest attempt of the drain
+                handOver.giveBack(r.id(), r.claim().token());
+            }
         } catch (RuntimeException e) {
             log.error("attempt failed to settle runId={} attempt={}", r.id().runId(), r.claim().attempt(), e);
         } finally {

@@ -23,6 +23,9 @@ final class ShutdownHandOver {
     private final TaskStore tasks;
     private final Dispatcher dispatcher;
     private final Settlement settlement;
+    /** How long a given-back instance's dispatch may take to be acknowledged before the reconciler is left to it. */
+    private static final Duration SEND_TIMEOUT = Duration.ofSeconds(10);
+    private final List<String> givenBack = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     ShutdownHandOver(String pool, String workerId, WorkerSlots slots, TaskStore tasks, Dispatcher dispatcher,
             Settlement settlement) {
@@ -36,8 +39,10 @@ final class ShutdownHandOver {
 
     /**
      * Lets in-flight attempts finish within {@code grace}; then stops the rest (kills their programs, so no
-     * two copies ever overlap), gives their leases back and dispatches them again. Call after the listener
-     * stopped, so no claim can still be on its way.
+     * two copies ever overlap). Each stopped attempt gives its lease back and is dispatched again from its own
+     * slot the moment its program ended ({@link PoolWorker}), so one slow program delays no other hand-over;
+     * one that does not stop within 10 s is given back here. Call after the listener stopped, so no claim can
+     * still be on its way.
      */
     PoolWorker.Drained drain(Duration grace) throws InterruptedException {
         slots.beginDrain();
@@ -47,23 +52,26 @@ final class ShutdownHandOver {
         List<WorkerSlots.Running> left = slots.inFlight();
         left.forEach(r -> r.cancellation().cancel(CancelReason.GIVEN_BACK));
         slots.awaitEnd(Duration.ofSeconds(10));
-        for (WorkerSlots.Running r : left) {
+        for (WorkerSlots.Running r : slots.inFlight()) {
+            log.warn("attempt did not stop within 10 s, its lease is given back anyway runId={}", r.id().runId());
             giveBack(r.id(), r.claim().token());
         }
         long handedOver = (System.nanoTime() - t0) / 1_000_000;
         slots.close();
-        PoolWorker.Drained d = new PoolWorker.Drained(before - left.size(),
-                left.stream().map(r -> r.id().runId()).toList(), handedOver);
+        PoolWorker.Drained d = new PoolWorker.Drained(before - left.size(), List.copyOf(givenBack), handedOver);
         log.info("pool drained pool={} worker={} finished={} givenBack={} ms={}", pool, workerId,
                 d.finished(), d.givenBack(), d.millis());
         return d;
     }
 
-    private void giveBack(TaskIdentity id, long token) {
+    /** Gives a stopped attempt's lease back and dispatches its instance again (any thread; once per attempt). */
+    void giveBack(TaskIdentity id, long token) {
         try {
             switch (tasks.giveBack(id.runKey(), id.runId(), token, CancelReason.GIVEN_BACK.message())) {
                 case RELEASED -> {
-                    dispatcher.dispatch(pool, id);
+                    givenBack.add(id.runId());
+                    // waited for: the process exits next, and a send still buffered then is lost (issue 18)
+                    dispatcher.dispatchNow(pool, id, SEND_TIMEOUT);
                     log.info("lease given back graph={} partition={} node={} runId={}", id.graph(), id.partition(),
                             id.node(), id.runId());
                 }
@@ -71,8 +79,8 @@ final class ShutdownHandOver {
                 case LOST -> log.info("lease already ended runId={}", id.runId());
             }
         } catch (RuntimeException e) {
-            // The lease then expires and the reaper dispatches the instance again.
-            log.warn("lease not given back runId={} error={}", id.runId(), e.toString());
+            // Not released: the lease expires and the reaper dispatches it. Released but not sent: the reconciler does.
+            log.warn("hand-over incomplete runId={} error={}", id.runId(), e.toString());
         }
     }
 }

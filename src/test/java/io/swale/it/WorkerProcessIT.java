@@ -35,6 +35,14 @@ class WorkerProcessIT {
             "--spring.kafka.consumer.properties.session.timeout.ms=6000",
             "--spring.kafka.consumer.properties.heartbeat.interval.ms=1000");
 
+    /**
+     * A task's program runs until the test lets it end (the file `go`), so it is surely still running when its
+     * worker is killed or stopped. A fixed `sleep 4` raced the survivor's start on a loaded machine: the programs
+     * ended on their own as the grace ran out, nothing was given back, and the test failed with "the in-flight
+     * attempts were given back: expected size 2 but was 0" (issue 18, scope 3).
+     */
+    static final String UNTIL_GO = "while [ ! -f %s/go ]; do sleep 0.1; done";
+
     /** Joins, assignments and revocations of the pool's consumer group, so a slow hand-over can be read later. */
     static final String GROUP_EVENTS = "--logging.level.org.apache.kafka.clients.consumer.internals=INFO";
 
@@ -69,8 +77,8 @@ class WorkerProcessIT {
                 operator = "shell"
                 retries = 2
                 [node.params]
-                command = "echo \\"start $SWALE_ATTEMPT\\" >> %2$s/work; sleep 4; echo done >> %2$s/work; printf '{}'"
-                """.formatted(g, log));
+                command = "echo \\"start $SWALE_ATTEMPT\\" >> %2$s/work; %3$s; echo done >> %2$s/work; printf '{}'"
+                """.formatted(g, log, UNTIL_GO.formatted(log)));
         child = startWorkerJvm("--swale.default-slots=2");
         api.start(g, "p");
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100)).until(() -> {
@@ -88,6 +96,7 @@ class WorkerProcessIT {
         new ProcessBuilder("kill", "-9", Long.toString(child.pid())).start().waitFor();
         tree.forEach(ProcessHandle::destroyForcibly); // a killed container takes its programs along
         child.waitFor();
+        Files.createFile(log.resolve("go"));
 
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
                 .until(() -> !api.run(g, "p").get("state").asString().equals("active"));
@@ -128,8 +137,8 @@ class WorkerProcessIT {
                     name = "t%1$d"
                     operator = "shell"
                     [node.params]
-                    command = "echo start >> %2$s/$SWALE_NODE; sleep 4; echo done >> %2$s/$SWALE_NODE; printf '{}'"
-                    """.formatted(i, log));
+                    command = "echo start >> %2$s/$SWALE_NODE; %3$s; echo done >> %2$s/$SWALE_NODE; printf '{}'"
+                    """.formatted(i, log, UNTIL_GO.formatted(log)));
         }
         api.publish(toml.toString());
         child = startWorkerJvm("--swale.default-slots=2", "--swale.worker.shutdown-grace=1s", GROUP_EVENTS);
@@ -148,6 +157,7 @@ class WorkerProcessIT {
         new ProcessBuilder("kill", "-TERM", Long.toString(child.pid())).start().waitFor();
         assertThat(child.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
         long exitMs = (System.nanoTime() - t0) / 1_000_000;
+        Files.createFile(log.resolve("go"));
 
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
                 .until(() -> !api.run(g, "p").get("state").asString().equals("active"));
