@@ -41,7 +41,8 @@ public class ResourcesController {
         return Map.of("resources", store.resources().values().stream().map(ResourcesController::view).toList());
     }
 
-    @GetMapping("/{name}")
+    // {*name}: a resource name may hold `/` (docs/resources.md), so the name is the whole rest of the path
+    @GetMapping("/{*name}")
     @Operation(summary = "One resource; a name never declared nor leased has capacity 1 and no holders")
     @ApiResponse(responseCode = "200", description = "The resource")
     @ApiResponse(responseCode = "400", ref = OpenApiConfiguration.BAD_REQUEST)
@@ -49,7 +50,7 @@ public class ResourcesController {
         return view(find(name(name)));
     }
 
-    @PutMapping("/{name}")
+    @PutMapping("/{*name}")
     @Operation(summary = "Declare a resource's capacity (`{\"capacity\": n}`, 1 to 1,000,000); holders above a "
             + "lowered capacity keep their leases")
     @ApiResponse(responseCode = "200", description = "The resource")
@@ -78,7 +79,8 @@ public class ResourcesController {
         return store.resources().getOrDefault(name, new ResourceStore.Resource(name, 1, false, 0, List.of(), List.of()));
     }
 
-    private static String name(String value) {
+    private static String name(String path) {
+        String value = path.startsWith("/") ? path.substring(1) : path;
         var problem = LeaseNames.nameProblem(value);
         if (problem.isPresent()) {
             throw new ApiErrors.BadRequest("name", problem.get());

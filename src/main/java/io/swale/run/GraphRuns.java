@@ -374,7 +374,9 @@ public final class GraphRuns {
         int reached = 0;
         for (Node n : graph.nodes()) {
             if (n.isMapped()) {
-                reached += mapped.cancelItems(view, n.name(), "the graph run was cancelled");
+                // items of a node with leases may wait in its queues: each cancelled one leaves them
+                reached += mapped.cancelItems(view, n.name(), "the graph run was cancelled",
+                        n.leases().isEmpty() ? runId -> { } : this::leftLeaseQueues);
                 continue;
             }
             Optional<String> runId = unrecordedRunId(view.key(), view.run(), n.name(), records.get(n.name()));

@@ -117,8 +117,8 @@ final class MappedNodes {
         return outcome == TaskStore.Derive.WRITTEN;
     }
 
-    /** Cancels the node's active items; returns how many it reached. */
-    int cancelItems(RunView view, String node, String reason) {
+    /** Cancels the node's active items, telling {@code onCancelled} each run id it ended; returns how many it reached. */
+    int cancelItems(RunView view, String node, String reason, java.util.function.Consumer<String> onCancelled) {
         int reached = 0;
         for (TaskInstance i : items(view, node)) {
             if (!i.status().isActive()) {
@@ -132,6 +132,7 @@ final class MappedNodes {
             }
             if (outcome == TaskStore.Cancel.CANCELLED) {
                 metrics.taskTerminated(i.pool(), NodeStatus.CANCELLED.wireName());
+                onCancelled.accept(i.runId());
             }
         }
         return reached;

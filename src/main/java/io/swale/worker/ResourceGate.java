@@ -84,7 +84,9 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
             return new Admission.Refused("the definition " + id.definition() + " of node `" + id.node()
                     + "` is unknown, so its leases cannot be known");
         }
-        List<String> templates = definition.get().graph().node(id.node()).map(Node::leases).orElse(List.of());
+        // an item of a mapped node (`each[3]`) takes the leases of its node, each item its own grant
+        String nodeName = io.swale.graph.ItemName.parse(id.node()).map(io.swale.graph.ItemName::node).orElse(id.node());
+        List<String> templates = definition.get().graph().node(nodeName).map(Node::leases).orElse(List.of());
         if (templates.isEmpty()) {
             return new Admission.Free();
         }
@@ -135,7 +137,8 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
             i.upstreams().forEach((up, u) -> upstreams.put(up, new UpstreamStatus(u.status(), u.error())));
         });
         return new RenderContext(id.graph(), id.node(), id.partition().key(), id.runId(), outputs, upstreams,
-                name -> Optional.ofNullable(settings.environment().get(name)));
+                name -> Optional.ofNullable(settings.environment().get(name)),
+                input.flatMap(TaskInput::item).map(i -> new RenderContext.MapItem(i.index(), i.value())));
     }
 
     @Override

@@ -170,6 +170,83 @@ class ResourceLeasesIT extends IntegrationTest {
         assertThat(ran.stream().filter(i -> i.who().startsWith("late")).count()).isEqualTo(later);
     }
 
+    private static String mapped(String g, String leases, String files, String command) {
+        return """
+                [graph]
+                name = "%s"
+                [[node]]
+                name = "list"
+                operator = "shell"
+                [node.params]
+                command = '''printf '%%s' '{"files": [%s]}' '''
+                [[node]]
+                name = "each"
+                after = ["list"]
+                operator = "shell"
+                map = "{{ upstream.list.files }}"
+                leases = [%s]
+                [node.params]
+                command = "%s"
+                """.formatted(g, files, leases, command);
+    }
+
+    @Test
+    void eachItemOfAMappedNodeTakesItsNodesLeasesRenderedWithTheItem(@TempDir Path dir) throws Exception {
+        String res = unique("item");
+        Path log = dir.resolve("log");
+        String g = unique("mapleases");
+        // three items lease `<res>-x`, one `<res>-y`: the x items never overlap although 4 slots are free
+        assertThat(api.publish(mapped(g, "\"" + res + "-{{ item }}\"", "\"x\", \"x\", \"y\", \"x\"",
+                LeaseLog.command(log, "i{{ map.index }}-{{ item }}", "sleep 0.3"))).status()).isEqualTo(201);
+        api.start(g, "p");
+        await().atMost(Duration.ofSeconds(60)).until(() -> !api.run(g, "p").get("state").asString().equals("active"));
+        assertThat(api.run(g, "p").get("state").asString()).isEqualTo("complete");
+        List<LeaseLog.Interval> ran = LeaseLog.read(log);
+        assertThat(ran).extracting(LeaseLog.Interval::who).containsExactlyInAnyOrder("i0-x", "i1-x", "i2-y", "i3-x");
+        List<LeaseLog.Interval> x = ran.stream().filter(i -> i.who().endsWith("-x")).toList();
+        assertThat(LeaseLog.mostAtOnce(x)).as("items leasing `%s-x` at once", res).isEqualTo(1);
+        assertThat(resource(res + "-x").get("held").asInt()).isZero();
+    }
+
+    @Test
+    void cancelledItemsWaitingForALeaseLeaveTheQueueAtOnce(@TempDir Path dir) throws Exception {
+        String res = unique("itemq");
+        Path release = dir.resolve("release");
+        String hold = unique("holditem");
+        api.publish("[graph]\nname = \"" + hold + "\"\n" + node("h", "\"" + res + "\"",
+                "while [ ! -e " + release + " ]; do sleep 0.05; done; printf '{}'"));
+        api.start(hold, "p");
+        await().atMost(Duration.ofSeconds(30)).until(() -> resource(res).get("held").asInt() == 1);
+        String g = unique("mapq");
+        assertThat(api.publish(mapped(g, "\"" + res + "\"", "1, 2, 3", "printf '{}'")).status()).isEqualTo(201);
+        api.start(g, "p");
+        await().atMost(Duration.ofSeconds(30)).until(() -> resource(res).get("waiting").size() == 3);
+        assertThat(api.cancel(g, "p").status()).isEqualTo(200);
+        // the holder still holds: nothing is released, so only the cancel can empty the queue
+        await().atMost(Duration.ofSeconds(10)).until(() -> resource(res).get("waiting").isEmpty());
+        assertThat(resource(res).get("held").asInt()).isEqualTo(1);
+        java.nio.file.Files.writeString(release, "go");
+        assertThat(awaitSettled(hold, "p").get("state").asString()).isEqualTo("complete");
+        assertThat(api.run(g, "p").get("state").asString()).isEqualTo("cancelled");
+    }
+
+    @Test
+    void aResourceNameWithASlashCanBeDeclaredAndRead() {
+        String res = "db/" + unique("main");
+        SwaleClient.Response put = api.put("/api/v1/resources/" + res, "{\"capacity\": 3}");
+        assertThat(put.status()).isEqualTo(200);
+        assertThat(put.body().get("name").asString()).isEqualTo(res);
+        JsonNode read = resource(res);
+        assertThat(read.get("name").asString()).isEqualTo(res);
+        assertThat(read.get("capacity").asInt()).isEqualTo(3);
+        assertThat(read.get("declared").asBoolean()).isTrue();
+        // the list is still its own endpoint, and a bad name after the slash is still refused by name
+        assertThat(api.get("/api/v1/resources").body().get("resources")).anyMatch(r -> r.get("name").asString().equals(res));
+        SwaleClient.Response bad = api.put("/api/v1/resources/db/bad%20name", "{\"capacity\": 2}");
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.body().get("detail").asString()).contains("`db/bad name`");
+    }
+
     @Test
     void badCapacitiesAndNamesAreRefusedAndNothingIsWritten() {
         String res = unique("bad");

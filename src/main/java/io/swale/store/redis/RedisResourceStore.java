@@ -44,6 +44,16 @@ public final class RedisResourceStore implements ResourceStore {
         return keys;
     }
 
+    /** Each script's SHA by name, for the test that checks every one ran on a Cluster. */
+    Map<String, String> scriptShas() {
+        Map<String, String> out = new TreeMap<>();
+        for (var e : Map.of("grant", grant, "release", release, "renew", renew, "reap", reap, "capacity", capacity,
+                "view", view).entrySet()) {
+            out.put(e.getKey(), e.getValue().sha());
+        }
+        return out;
+    }
+
     @Override
     public Grant grant(String runId, String grantId, List<String> names, long ttlMs, String dispatch) {
         List<String> args = new ArrayList<>(List.of(runId, grantId, Long.toString(ttlMs), dispatch));
