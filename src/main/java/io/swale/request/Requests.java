@@ -58,6 +58,10 @@ public final class Requests {
         if (existing.isPresent()) {
             return replay(existing.get(), request);
         }
+        // held before any effect: a different request under this id, even one racing this, is refused
+        if (!store.reserve(id.value(), request)) {
+            return find(id).map(r -> replay(r, request)).orElseThrow(() -> new KeyReused(id.value()));
+        }
         RequestRecord handled = switch (request) {
             case AdminRequest.Start s -> record(id, s, now, start(s));
             case AdminRequest.Rerun r -> rerun(id, r, now);

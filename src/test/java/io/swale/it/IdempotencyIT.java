@@ -116,6 +116,25 @@ class IdempotencyIT extends IntegrationTest {
     }
 
     @Test
+    void anIdHeldByAnotherRequestStillInFlightRefusesADifferentOne() {
+        String g = unique("idem_race");
+        api.publish(Graphs.chain(g, 1));
+        String key = unique("race");
+        // a different request under this id has reserved it and not yet recorded its outcome (it is racing us)
+        var inFlight = new io.swale.record.AdminRequest.Start(g, java.util.List.of(io.swale.graph.Partition.of("a")));
+        assertThat(new io.swale.store.redis.RedisRequestStore(redis, props.redis().keyPrefix()).reserve(key, inFlight))
+                .isTrue();
+
+        SwaleClient.Response second = api.postWith("/api/v1/graphs/" + g + "/runs", "{\"partitions\":[\"b\"]}",
+                "Idempotency-Key", key);
+
+        assertThat(second.status()).isEqualTo(422);
+        assertThat(second.body().get("field").asString()).isEqualTo("Idempotency-Key");
+        assertThat(api.get("/api/v1/graphs/" + g + "/runs").body().size()).as("nothing started").isZero();
+        assertThat(api.get("/api/v1/requests/" + key).status()).isEqualTo(404);
+    }
+
+    @Test
     void requestWithoutKeyGetsAGeneratedUlid() {
         String g = unique("idem_ulid");
         api.publish(Graphs.chain(g, 1));

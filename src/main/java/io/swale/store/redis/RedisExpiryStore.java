@@ -115,6 +115,9 @@ public final class RedisExpiryStore implements ExpiryStore {
         if (!(deleted instanceof Long n && n == 1L)) {
             return RequestExpiry.CHANGED;
         }
+        // the id is free again; only this request's reservation goes (one made since for another stays)
+        scripts.deleteIfEqual.call(redis, List.of(keys.requestReservation(id)), List.of(io.swale.record.RecordCodec
+                .text(io.swale.record.RequestJson.request(RequestCodec.decode(id, found.get().raw()).request()))));
         removeEntry(entry);
         return RequestExpiry.REMOVED;
     }

@@ -133,6 +133,14 @@ public final class RedisKeys {
         return prefix + ":req:" + tag(shard) + ":" + id;
     }
 
+    /**
+     * The reservation of a request id: which request the id serves, in the id's own shard whatever the request,
+     * so two different requests can never both hold one id (their records may live in different shards).
+     */
+    public String requestReservation(String id) {
+        return prefix + ":reqid:" + tag(shardOf("req:" + id)) + ":" + id;
+    }
+
     /** The expiry entry of a request record. */
     static String requestExpiryMember(String id) {
         return "req:" + id;

@@ -45,14 +45,31 @@ public final class RedisLayout {
     }
 
     /**
-     * {@code swale.redis.durability=fsync}: every primary must run with {@code appendonly yes} and
+     * {@code swale.redis.durability=fsync}: every primary (on a Cluster: every node) must run with {@code appendonly yes} and
      * {@code appendfsync always}. A Redis that says otherwise stops start-up; one that hides {@code CONFIG}
      * (managed services rename it) gets a warning, since the policy cannot be checked.
      */
     public static void requireFsync(UnifiedJedis redis) {
+        if (redis instanceof redis.clients.jedis.JedisCluster cluster) {
+            // CONFIG is per node: each node that holds (or may be promoted to hold) slots needs the policy
+            cluster.getClusterNodes().forEach((node, pool) -> {
+                try (redis.clients.jedis.Jedis j = new redis.clients.jedis.Jedis(pool.getResource())) {
+                    requireFsync(node, () -> j.configGet("append*"));
+                } catch (redis.clients.jedis.exceptions.JedisConnectionException e) {
+                    log.warn("swale.redis.durability=fsync: cannot reach node {} to check its fsync policy ({})",
+                            node, e.getMessage());
+                }
+            });
+            return;
+        }
+        requireFsync("", () -> configGet(redis));
+    }
+
+    private static void requireFsync(String node, java.util.function.Supplier<Map<String, String>> read) {
         Map<String, String> config;
+        String where = node.isEmpty() ? "" : " (node " + node + ")";
         try {
-            config = configGet(redis);
+            config = read.get();
         } catch (JedisDataException e) {
             log.warn("swale.redis.durability=fsync: cannot read the Redis configuration ({}); make sure the "
                     + "primary runs with appendonly yes and appendfsync always", e.getMessage());
@@ -62,7 +79,8 @@ public final class RedisLayout {
         String appendfsync = Optional.ofNullable(config.get("appendfsync")).orElse("?");
         if (!"yes".equals(appendonly) || !"always".equals(appendfsync)) {
             throw new IllegalStateException("swale.redis.durability=fsync needs Redis with appendonly yes and "
-                    + "appendfsync always, but it has appendonly " + appendonly + " and appendfsync " + appendfsync);
+                    + "appendfsync always, but it has appendonly " + appendonly + " and appendfsync " + appendfsync
+                    + where);
         }
     }
 

@@ -1,5 +1,8 @@
 package io.swale.store.redis;
 
+import io.swale.record.AdminRequest;
+import io.swale.record.RecordCodec;
+import io.swale.record.RequestJson;
 import io.swale.record.RequestRecord;
 import io.swale.store.RequestStore;
 import java.time.Duration;
@@ -13,7 +16,9 @@ import redis.clients.jedis.UnifiedJedis;
  * Request records as strings; the record and its expiry entry ({@code req:<id>}) are one Lua call, in the
  * record's shard ({@link RedisKeys#shardOf(RequestRecord)}): a lookup by id alone reads every shard. A record
  * also lives at most the retention window (a Redis TTL set as it is written, spec §12, §14 #26), so requests
- * never fill Redis even while the retention pass is stopped.
+ * never fill Redis even while the retention pass is stopped. Before any record, an id is reserved for its
+ * request in the id's own shard ({@link RedisKeys#requestReservation}): records of one id may sit in different
+ * shards (a rerun's in its run's), so only the reservation keeps one id to one request.
  */
 public final class RedisRequestStore implements RequestStore {
     private static final Duration LONGEST_TTL = Duration.ofDays(365L * 100);
@@ -64,8 +69,24 @@ public final class RedisRequestStore implements RequestStore {
     }
 
     @Override
+    public boolean reserve(String id, AdminRequest request) {
+        return reserve(redis, keys, scripts, id, request, ttlMs);
+    }
+
+    /** Holds {@code id} for {@code request} (reserve.lua): false when another request holds it. */
+    static boolean reserve(UnifiedJedis redis, RedisKeys keys, RedisScripts scripts, String id, AdminRequest request,
+            long ttlMs) {
+        Object r = scripts.reserve.call(redis, List.of(keys.requestReservation(id)),
+                List.of(RecordCodec.text(RequestJson.request(request)), Long.toString(ttlMs)));
+        return r instanceof Long n && n == 1L;
+    }
+
+    @Override
     public boolean putIfAbsent(RequestRecord record) {
         String id = record.id();
+        if (!reserve(id, record.request())) {
+            return false;
+        }
         int shard = RedisKeys.shardOf(record);
         Object r = scripts.request.call(redis, List.of(keys.request(shard, id), keys.expiry(shard)), List.of(
                 RequestCodec.encode(record), Long.toString(record.handledAtMs()), RedisKeys.requestExpiryMember(id),

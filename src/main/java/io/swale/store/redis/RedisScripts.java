@@ -31,6 +31,7 @@ final class RedisScripts {
     final Script reap = load("reap");
     final Script cancel = load("cancel");
     final Script request = load("request");
+    final Script reserve = load("reserve");
     final Script giveBack = load("giveback");
     final Script settle = load("settle");
     final Script dropActive = load("dropactive");
@@ -46,7 +47,7 @@ final class RedisScripts {
 
     /** Every script: each must touch keys of one hash slot (the Cluster ITs run each of them). */
     List<Script> all() {
-        return List.of(submit, claim, heartbeat, finish, retry, release, redispatch, reap, cancel, request, giveBack,
+        return List.of(submit, claim, heartbeat, finish, retry, release, redispatch, reap, cancel, request, reserve, giveBack,
                 settle, dropActive, undelay, putRun, expireRun, deleteIfEqual, removeEntry, forgetGraph, advance,
                 submitItems, derive);
     }

@@ -55,6 +55,10 @@ public final class RedisTaskStore implements TaskStore {
                 throw new IllegalArgumentException("request " + r.id() + " is not a rerun of run " + key.id()
                         + ": only a rerun's request record commits with its submission");
             }
+            // its record is in the run's shard, other requests' in the id's: the id's reservation decides
+            if (!RedisRequestStore.reserve(redis, keys, scripts, r.id(), r.request(), requestTtlMs)) {
+                throw new IllegalStateException("request id `" + r.id() + "` is held by a different request");
+            }
             k.add(keys.request(RedisKeys.shardOf(r), r.id()));
             k.add(keys.expiry(key));
             a.add(RequestCodec.encode(r));

@@ -290,6 +290,40 @@ class RedisTaskStoreIT {
                 input(""))).as("nothing was written").isEqualTo(TaskStore.Submit.NEW);
     }
 
+    @Test
+    void twoDifferentRequestsUnderOneIdNeverBothRecord() {
+        RedisRequestStore requests = new RedisRequestStore(pool, "t");
+        String id = "req-same-" + SEQ.incrementAndGet();
+        RunKey other = new RunKey(key.graph(), Partition.of("q"));
+        for (int i = 0; RedisKeys.shardOf(other) == RedisKeys.shardOf(key)
+                || RedisKeys.shardOf(other) == RedisKeys.shardOf(id, new AdminRequest.Cancel(key.graph(), key.partition())); i++) {
+            other = new RunKey(key.graph(), Partition.of("q" + i));
+        }
+        RequestRecord first = new RequestRecord(id, new AdminRequest.Rerun(key.graph(), key.partition(), "n"), 1_000,
+                new RequestOutcome.Rerun(runId()), false);
+        assertThat(tasks.submit(key, runId(), new PendingInstance("n", Optional.empty(), "h", 0, "default", 1), input(""),
+                Optional.of(new TaskStore.RequestWrite(first)))).isEqualTo(TaskStore.Submit.NEW);
+
+        // the records of these would live in other shards than the first's: the id's reservation refuses them
+        RequestRecord rerunOfOther = new RequestRecord(id, new AdminRequest.Rerun(other.graph(), other.partition(), "n"),
+                2_000, new RequestOutcome.Rerun(other.runId("n", 0)), false);
+        RequestRecord cancel = new RequestRecord(id, new AdminRequest.Cancel(key.graph(), key.partition()), 2_000,
+                new RequestOutcome.Cancelled(), false);
+        assertThat(requests.putIfAbsent(rerunOfOther)).isFalse();
+        assertThat(requests.putIfAbsent(cancel)).isFalse();
+        assertThat(requests.reserve(id, cancel.request())).isFalse();
+        RunKey otherRun = other;
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> tasks.submit(otherRun, otherRun.runId("n", 0),
+                new PendingInstance("n", Optional.empty(), "h", 0, "default", 1), input(""),
+                Optional.of(new TaskStore.RequestWrite(rerunOfOther))))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining(id);
+        assertThat(pool.get(new RedisKeys("t").request(RedisKeys.shardOf(other), id))).as("no second record").isNull();
+        assertThat(pool.get(new RedisKeys("t").request(RedisKeys.shardOf(id, cancel.request()), id))).isNull();
+        assertThat(requests.get(id)).hasValue(first);
+        // the same request again still holds the id (a retry after a transient failure)
+        assertThat(requests.reserve(id, first.request())).isTrue();
+    }
+
     private String rawRecord(RunKey k) {
         return pool.hget(new RedisKeys("t").nodeRecords(k), "t:n");
     }
