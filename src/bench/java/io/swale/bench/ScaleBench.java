@@ -98,7 +98,7 @@ final class ScaleBench {
             ids[i] = new RunKey(graphName, Partition.of("s" + i)).id();
         }
         for (String id : ids) {
-            RunKey.parse(id).ifPresent(k -> shapes.own().zrem(keys.activeRuns(k), id));
+            RunKey.parse(id).ifPresent(k -> pool.zrem(keys.activeRuns(k), id)); // routed to the shard's node
         }
         passInactiveMs = timedPass(reconciler);
     }

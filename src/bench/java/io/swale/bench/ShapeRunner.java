@@ -18,9 +18,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
 import tools.jackson.databind.JsonNode;
 
@@ -34,7 +36,10 @@ final class ShapeRunner {
     private final GraphRuns graphRuns;
     private final UnifiedJedis pool;
     private final RedisKeys keys;
-    private final Jedis own;
+    /** The bench's own connections: one to the standalone server, or one to each node of a Cluster. */
+    private final List<Jedis> own;
+    /** On a Cluster, the bench's own client for reading runs, routed by key; not one of the application's. */
+    private final java.util.Optional<JedisCluster> clusterReads;
     private final CpuMeter cpu = new CpuMeter();
     /** Commands the bench sent on its own connection, left out of the application's counts. */
     private long ownCommands;
@@ -46,18 +51,28 @@ final class ShapeRunner {
         this.graphRuns = graphRuns;
         this.pool = pool;
         this.keys = new RedisKeys(keyPrefix);
-        // the bench's own connection, out of the application's pool: the bench measures a standalone Redis
-        this.own = new Jedis(((JedisPooled) pool).getPool().getResource());
+        // the bench's own connections, out of the application's pools: a Cluster's figures are its nodes' sums
+        this.own = switch (pool) {
+            case JedisPooled p -> List.of(new Jedis(p.getPool().getResource()));
+            case JedisCluster c -> c.getClusterNodes().values().stream().map(n -> new Jedis(n.getResource())).toList();
+            default -> throw new IllegalArgumentException("the bench measures a standalone Redis or a Cluster, not a "
+                    + pool.getClass().getName());
+        };
+        this.clusterReads = pool instanceof JedisCluster c
+                ? java.util.Optional.of(new JedisCluster(c.getClusterNodes().keySet().stream().map(HostAndPort::from)
+                        .collect(java.util.stream.Collectors.toSet())))
+                : java.util.Optional.empty();
     }
 
-    /** Connections the application borrowed from its pool so far. */
+    /** Connections the application borrowed from its pool (its pools, on a Cluster) so far. */
     static long borrows(UnifiedJedis redis) {
-        return ((JedisPooled) redis).getPool().getBorrowedCount();
+        return switch (redis) {
+            case JedisPooled p -> p.getPool().getBorrowedCount();
+            case JedisCluster c -> c.getClusterNodes().values().stream().mapToLong(n -> n.getBorrowedCount()).sum();
+            default -> -1;
+        };
     }
 
-    Jedis own() {
-        return own;
-    }
 
     /** Publishes and adopts a definition; returns its graph. */
     Graph publish(String toml) {
@@ -122,7 +137,8 @@ final class ShapeRunner {
         long deadline = System.currentTimeMillis() + timeoutMs;
         while (!open.isEmpty()) {
             while (!open.isEmpty()) {
-                String json = own.get(keys.run(open.peek()));
+                String json = clusterReads.isPresent() ? clusterReads.get().get(keys.run(open.peek()))
+                        : own.getFirst().get(keys.run(open.peek()));
                 ownCommands++;
                 if (json == null || RunRecordCodec.decode(keys.run(open.peek()), json)
                         .state() == RunState.ACTIVE) {
@@ -147,7 +163,7 @@ final class ShapeRunner {
         long lastEnded = Long.MIN_VALUE;
         for (int from = 0; from < partitions.size(); from += 200) {
             List<Partition> batch = partitions.subList(from, Math.min(partitions.size(), from + 200));
-            Pipeline p = own.pipelined();
+            AbstractPipeline p = clusterReads.isPresent() ? clusterReads.get().pipelined() : own.getFirst().pipelined();
             List<Response<String>> runs = new ArrayList<>();
             List<Response<Map<String, String>>> instances = new ArrayList<>();
             for (Partition part : batch) {
@@ -202,11 +218,13 @@ final class ShapeRunner {
 
     /** used_cpu_sys + used_cpu_user of the Redis server, ms. */
     double redisCpuMs() {
-        ownCommands++;
+        ownCommands += own.size(); // one INFO to each node
         double ms = 0;
-        for (String line : own.info("cpu").split("\r?\n")) {
-            if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
-                ms += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim()) * 1000;
+        for (Jedis j : own) {
+            for (String line : j.info("cpu").split("\r?\n")) {
+                if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
+                    ms += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim()) * 1000;
+                }
             }
         }
         return ms;
@@ -214,13 +232,21 @@ final class ShapeRunner {
 
     /** Commands the server processed, less those this bench sent on its own connection. */
     long redisCommands() {
-        ownCommands++;
-        for (String line : own.info("stats").split("\r?\n")) {
-            if (line.startsWith("total_commands_processed:")) {
-                return Long.parseLong(line.substring(line.indexOf(':') + 1).trim()) - ownCommands;
+        ownCommands += own.size(); // one INFO to each node
+        long total = 0;
+        for (Jedis j : own) {
+            long n = -1;
+            for (String line : j.info("stats").split("\r?\n")) {
+                if (line.startsWith("total_commands_processed:")) {
+                    n = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                }
             }
+            if (n < 0) {
+                return -1;
+            }
+            total += n;
         }
-        return -1;
+        return total - ownCommands;
     }
 
     static void sleep(long ms) {
@@ -233,6 +259,7 @@ final class ShapeRunner {
     }
 
     void close() {
-        own.close();
+        own.forEach(Jedis::close);
+        clusterReads.ifPresent(JedisCluster::close);
     }
 }

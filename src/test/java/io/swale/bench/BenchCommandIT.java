@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.swale.record.RecordCodec;
+import io.swale.store.redis.TestRedisCluster;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,6 +80,30 @@ class BenchCommandIT {
             assertThat(o.get("kafka_hop_p50_ms").isNumber()).isTrue();
         } finally {
             redis.stop();
+            kafka.destroy();
+        }
+    }
+
+    @Test
+    void benchRunsOnARedisCluster(@TempDir Path dir) throws Exception {
+        EmbeddedKafkaKraftBroker kafka = new EmbeddedKafkaKraftBroker(1, 1);
+        kafka.brokerProperties(Map.of("group.initial.rebalance.delay.ms", "0"));
+        kafka.afterPropertiesSet();
+        try (TestRedisCluster cluster = TestRedisCluster.start()) {
+            Path json = dir.resolve("bench.json");
+            String nodes = cluster.nodes().stream().map(n -> n.getHost() + ":" + n.getPort())
+                    .collect(java.util.stream.Collectors.joining(","));
+            int exit = BenchCommand.run("--no-warmup", "--shapes", "runs", "--runs", "6", "--samples", "10",
+                    "--kafka-records", "50", "--scale-runs", "20", "--kafka", kafka.getBrokersAsString(),
+                    "-p", "spring.data.redis.cluster.nodes=" + nodes, "--json", json.toString());
+
+            assertThat(exit).isZero();
+            JsonNode o = RecordCodec.JSON.readTree(Files.readString(json));
+            assertThat(o.get("shapes").get("runs").get("tasks").asLong()).isEqualTo(60);
+            // summed over the three nodes: the commands of 60 task instances cannot be fewer than 60
+            assertThat(o.get("shapes").get("runs").get("redis_commands_per_task").asDouble()).isGreaterThan(1);
+            assertThat(o.get("scale_active_runs").asInt()).isEqualTo(20);
+        } finally {
             kafka.destroy();
         }
     }

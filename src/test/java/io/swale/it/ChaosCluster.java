@@ -2,6 +2,7 @@ package io.swale.it;
 
 import static org.awaitility.Awaitility.await;
 
+import io.swale.store.redis.TestRedisCluster;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,6 +20,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -33,9 +35,18 @@ import redis.embedded.core.ExecutableProvider;
  * broker JVM (kafka.Kafka from the kafka_2.13 jars on the test class path), redis-server with an append-only
  * file (the binary embedded-redis ships), two scheduler+api JVMs and three pool JVMs of the built jar. Kafka and
  * Redis come back on the same ports and data directories. Every child is killed at the end, and by a shutdown
- * hook should the test JVM itself be stopped.
+ * hook should the test JVM itself be stopped. With {@link RedisKind#CLUSTER} the members use a 3-primary Redis
+ * Cluster ({@link TestRedisCluster}) instead of the one redis-server, which is then not started.
  */
 final class ChaosCluster implements AutoCloseable {
+    /** Which Redis the members share. */
+    enum RedisKind {
+        /** One redis-server process with an append-only file, that a test can kill and start again. */
+        STANDALONE,
+        /** A 3-primary Redis Cluster; the members get only its node list. */
+        CLUSTER
+    }
+
     /** A 2-core machine starting five Spring Boot JVMs and a broker at once can take minutes. */
     static final Duration START_TIMEOUT = Duration.ofSeconds(300);
     /** A member's readiness: its log says Spring Boot has started. */
@@ -46,7 +57,11 @@ final class ChaosCluster implements AutoCloseable {
     final int controllerPort = freePort();
     final int redisPort = freePort();
     final ChaosProcess kafka;
+    /** The standalone redis-server; started only with {@link RedisKind#STANDALONE}. */
     final ChaosProcess redis;
+    final RedisKind redisKind;
+    /** The Redis Cluster, once started ({@link RedisKind#CLUSTER} only). */
+    private volatile Optional<TestRedisCluster> redisCluster = Optional.empty();
     final Map<String, ChaosProcess> schedulers = new LinkedHashMap<>();
     final Map<String, ChaosProcess> workers = new LinkedHashMap<>();
     final Map<String, Integer> apiPorts = new LinkedHashMap<>();
@@ -60,13 +75,23 @@ final class ChaosCluster implements AutoCloseable {
     /** With the scheduler+api and pool members named (and counted) by the caller. */
     ChaosCluster(Path dir, String appJar, List<String> memberArgs, List<String> schedulerNames,
             List<String> workerNames) {
+        this(dir, appJar, memberArgs, schedulerNames, workerNames, RedisKind.STANDALONE);
+    }
+
+    /** With the members named by the caller, on the Redis of the given kind. */
+    ChaosCluster(Path dir, String appJar, List<String> memberArgs, List<String> schedulerNames,
+            List<String> workerNames, RedisKind redisKind) {
         this.dir = dir;
+        this.redisKind = redisKind;
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             deleteRecursively(dir);
             Files.createDirectories(dir.resolve("redis"));
             kafka = add(kafkaBroker());
-            redis = add(redisServer());
+            redis = redisServer();
+            if (redisKind == RedisKind.STANDALONE) {
+                add(redis);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -97,8 +122,13 @@ final class ChaosCluster implements AutoCloseable {
     /** Starts Kafka and Redis, then every member, and waits until all are ready. */
     void startAll() {
         kafka.start();
-        redis.start();
-        awaitRedis();
+        switch (redisKind) {
+            case STANDALONE -> {
+                redis.start();
+                awaitRedis();
+            }
+            case CLUSTER -> startRedisCluster();
+        }
         awaitKafka();
         schedulers.values().forEach(ChaosProcess::start);
         workers.values().forEach(ChaosProcess::start);
@@ -115,6 +145,20 @@ final class ChaosCluster implements AutoCloseable {
         } else {
             awaitStarted(p);
         }
+    }
+
+    private void startRedisCluster() {
+        try {
+            redisCluster = Optional.of(TestRedisCluster.start());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the Redis Cluster", e);
+        }
+    }
+
+    /** The Redis Cluster the members use ({@link RedisKind#CLUSTER}, after {@link #startAll()}). */
+    TestRedisCluster redisCluster() {
+        return redisCluster.orElseThrow(() -> new IllegalStateException("no Redis Cluster: kind " + redisKind
+                + ", or not started yet"));
     }
 
     private void awaitKafka() {
@@ -256,9 +300,13 @@ final class ChaosCluster implements AutoCloseable {
         }, env);
     }
 
-    /** How every member reaches Redis: the one place to change for another topology. */
+    /** How every member reaches Redis: host and port of the redis-server, or the Cluster's node list only. */
     List<String> redisMemberArgs() {
-        return List.of("--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + redisPort);
+        return switch (redisKind) {
+            case STANDALONE -> List.of("--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + redisPort);
+            case CLUSTER -> List.of("--spring.data.redis.cluster.nodes=" + redisCluster().nodes().stream()
+                    .map(n -> n.getHost() + ":" + n.getPort()).collect(java.util.stream.Collectors.joining(",")));
+        };
     }
 
     private ChaosProcess add(ChaosProcess p) {
@@ -271,6 +319,14 @@ final class ChaosCluster implements AutoCloseable {
         List<ChaosProcess> order = new ArrayList<>(all);
         java.util.Collections.reverse(order);
         order.forEach(ChaosProcess::destroy);
+        redisCluster.ifPresent(c -> {
+            try {
+                c.close();
+            } catch (IOException | RuntimeException e) {
+                // the test is over: what is left of the cluster's files stays in the temp directory
+            }
+        });
+        redisCluster = Optional.empty();
     }
 
     @Override

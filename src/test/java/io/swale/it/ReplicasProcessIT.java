@@ -22,15 +22,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
 import tools.jackson.databind.JsonNode;
 
 /**
  * Many replicas (issue 15 item 5): three scheduler+api JVMs and three pool-worker JVMs of the built jar on one
- * Kafka broker process and one Redis ({@link ChaosCluster#redisMemberArgs()} says which), 500 graph runs of
+ * Kafka broker process and one 3-primary Redis Cluster (the members get only its node list), 500 graph runs of
  * a → b started through all three APIs. Every run completes and is settled exactly once (the replicas'
  * {@code swale.runs.settled} add up to 500), no two attempts of one task instance overlap (the tasks log their
- * start and end), and every replica did part of the work; the split is printed. Runs in the `multiprocess`
- * profile.
+ * start and end), every replica did part of the work and every Cluster primary holds part of the data; the
+ * split is printed. Runs in the `multiprocess` profile.
  */
 class ReplicasProcessIT {
     static final int RUNS = 500;
@@ -62,7 +64,7 @@ class ReplicasProcessIT {
         String jar = System.getProperty("swale.it.app.jar");
         assertThat(jar).as("the built jar (run through `mvn -Pmultiprocess verify`)").isNotNull();
         assertThat(Path.of(jar)).isRegularFile();
-        cluster = new ChaosCluster(dir, jar, MEMBER_SETTINGS, SCHEDULERS, WORKERS);
+        cluster = new ChaosCluster(dir, jar, MEMBER_SETTINGS, SCHEDULERS, WORKERS, ChaosCluster.RedisKind.CLUSTER);
         long t0 = System.nanoTime();
         cluster.startAll();
         long startedMs = (System.nanoTime() - t0) / 1_000_000;
@@ -99,10 +101,21 @@ class ReplicasProcessIT {
         Map<String, Long> attemptsBy = new TreeMap<>(log.byRunId().values().stream().flatMap(List::stream)
                 .collect(Collectors.groupingBy(a -> a.member().replaceFirst("-i\\d+$", ""), Collectors.counting())));
 
-        System.out.printf("REPLICAS %d runs (%d task instances, %d attempts) on %d scheduler+api and %d pool JVMs:"
-                + " members started in %d ms, runs complete in %d ms; settled by scheduler %s; attempts by worker %s%n",
-                RUNS, 2 * RUNS, log.attempts(), SCHEDULERS.size(), WORKERS.size(), startedMs, runsMs, settledBy,
-                attemptsBy);
+        // the data is spread over the Cluster: every primary holds keys (a run's keys are on its shard's slot)
+        Map<String, Long> keysByNode = new TreeMap<>();
+        for (HostAndPort node : cluster.redisCluster().nodes()) {
+            try (Jedis j = new Jedis(node)) {
+                keysByNode.put(node.toString(), j.dbSize());
+            }
+        }
+
+        System.out.printf("REPLICAS %d runs (%d task instances, %d attempts) on %d scheduler+api and %d pool JVMs"
+                + " and a %d-primary Redis Cluster: members started in %d ms, runs complete in %d ms;"
+                + " settled by scheduler %s; attempts by worker %s; keys by Redis node %s%n",
+                RUNS, 2 * RUNS, log.attempts(), SCHEDULERS.size(), WORKERS.size(), keysByNode.size(), startedMs,
+                runsMs, settledBy, attemptsBy, keysByNode);
+        assertThat(keysByNode).as("every Cluster primary holds data").hasSize(3)
+                .allSatisfy((n, keys) -> assertThat(keys).isPositive());
         assertThat(settledBy).as("every scheduler replica settled runs").allSatisfy((s, n) -> assertThat(n).isPositive());
         assertThat(attemptsBy.keySet()).as("every worker ran attempts").containsExactlyInAnyOrderElementsOf(WORKERS);
     }
