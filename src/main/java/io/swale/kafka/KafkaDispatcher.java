@@ -36,11 +36,13 @@ public final class KafkaDispatcher implements Dispatcher {
         });
     }
 
-    /** Flushes and waits for the broker's acknowledgement: nothing flushes this producer when the process exits. */
+    /**
+     * Waits for the broker's acknowledgement of this one record (linger is 0, so it is sent at once); no flush,
+     * which would wait for everything the shared producer buffers, past {@code timeout}.
+     */
     @Override
     public void dispatchNow(String pool, TaskIdentity identity, Duration timeout) {
         CompletableFuture<?> sent = send(pool, identity);
-        template.flush();
         try {
             sent.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {

@@ -8,8 +8,8 @@ public interface Dispatcher {
 
     /**
      * Sends the dispatch and returns once the broker has it; throws when it is not acknowledged within
-     * {@code timeout}. For the last sends of a process about to exit (a shutdown hand-over): an asynchronous send
-     * still buffered when the JVM ends is lost, and only the reconciler would dispatch the instance again.
+     * {@code timeout}. For a shutdown hand-over: the drain then knows its dispatches reached Kafka before the
+     * process goes on to exit, rather than trusting the producer's close to flush them.
      */
     default void dispatchNow(String pool, TaskIdentity identity, Duration timeout) {
         dispatch(pool, identity);

@@ -185,19 +185,26 @@ public final class PoolWorker implements AutoCloseable {
 
     private void runAttempt(WorkerSlots.Running r) {
         LeaseGate.Admission as = admitted.remove(r.id().runId());
+        boolean released = false;
         try {
             if (runner.run(r.id(), r.claim(), pool, r.claimedAtNanos(), r.cancellation(),
                     as instanceof LeaseGate.Admission.Refused why
                             ? java.util.Optional.of(new io.swale.operator.OperatorResult.Failed(why.reason()))
                             : java.util.Optional.empty())) {
+                // its resource leases first: dispatched again while this replica still held them, the instance
+                // would queue behind its own grant
+                released = true;
+                releaseIfGranted(as);
                 // given back the moment its program stopped, on its slot: not after the slowest attempt of the drain
                 handOver.giveBack(r.id(), r.claim().token());
             }
         } catch (RuntimeException e) {
             log.error("attempt failed to settle runId={} attempt={}", r.id().runId(), r.claim().attempt(), e);
         } finally {
-            // after the settle: the next holder starts once this attempt has ended (docs/resources.md, step 4)
-            releaseIfGranted(as);
+            if (!released) {
+                // after the settle: the next holder starts once this attempt has ended (docs/resources.md, step 4)
+                releaseIfGranted(as);
+            }
         }
     }
 

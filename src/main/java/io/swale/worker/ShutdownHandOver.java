@@ -38,11 +38,12 @@ final class ShutdownHandOver {
     }
 
     /**
-     * Lets in-flight attempts finish within {@code grace}; then stops the rest (kills their programs, so no
-     * two copies ever overlap). Each stopped attempt gives its lease back and is dispatched again from its own
-     * slot the moment its program ended ({@link PoolWorker}), so one slow program delays no other hand-over;
-     * one that does not stop within 10 s is given back here. Call after the listener stopped, so no claim can
-     * still be on its way.
+     * Lets in-flight attempts finish within {@code grace}; then stops the rest (kills their programs). Each
+     * stopped attempt gives its lease back and is dispatched again from its own slot the moment its program
+     * ended ({@link PoolWorker}), so one slow program delays no other hand-over. One that does not stop within
+     * 10 s is given back here anyway, while its program may still run: the only case in which two copies can
+     * overlap, chosen over holding the instance for a whole lease. Call after the listener stopped, so no claim
+     * can still be on its way.
      */
     PoolWorker.Drained drain(Duration grace) throws InterruptedException {
         slots.beginDrain();
@@ -64,13 +65,16 @@ final class ShutdownHandOver {
         return d;
     }
 
-    /** Gives a stopped attempt's lease back and dispatches its instance again (any thread; once per attempt). */
+    /**
+     * Gives a stopped attempt's lease back and dispatches its instance again (any thread). A second call for the
+     * same attempt finds the lease gone (fenced by its token) and does nothing.
+     */
     void giveBack(TaskIdentity id, long token) {
         try {
             switch (tasks.giveBack(id.runKey(), id.runId(), token, CancelReason.GIVEN_BACK.message())) {
                 case RELEASED -> {
                     givenBack.add(id.runId());
-                    // waited for: the process exits next, and a send still buffered then is lost (issue 18)
+                    // waited for: the drain ends, and the process exits, only once Kafka has it (issue 18)
                     dispatcher.dispatchNow(pool, id, SEND_TIMEOUT);
                     log.info("lease given back graph={} partition={} node={} runId={}", id.graph(), id.partition(),
                             id.node(), id.runId());

@@ -12,9 +12,9 @@ import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * The Redis clients the stores run on. Every store takes a {@link UnifiedJedis}, so one store code runs on a
- * standalone Redis ({@link JedisPooled}), a Sentinel-followed primary or a Cluster ({@link JedisCluster}, which
- * routes each command and each pipelined command by its key's slot).
+ * Redis clients for tests that start their own servers (the service builds its client from
+ * {@code spring.data.redis.*} in {@code config.redis.RedisClientFactory}): a standalone {@link JedisPooled} or a
+ * {@link JedisCluster}, both {@link UnifiedJedis} as every store takes.
  */
 public final class RedisClients {
     /** Connections per node: the listeners, the pool workers' heartbeats and the periodic jobs share them. */
