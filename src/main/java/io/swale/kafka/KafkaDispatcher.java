@@ -37,12 +37,14 @@ public final class KafkaDispatcher implements Dispatcher {
     }
 
     /**
-     * Waits for the broker's acknowledgement of this one record (linger is 0, so it is sent at once); no flush,
-     * which would wait for everything the shared producer buffers, past {@code timeout}.
+     * Waits for the broker's acknowledgement of this one record, at most {@code timeout}. The flush makes a
+     * lingering record go now (a user may set {@code linger.ms}); it runs on another thread because it waits for
+     * everything the shared producer buffers, which may take longer than {@code timeout} while Kafka is down.
      */
     @Override
     public void dispatchNow(String pool, TaskIdentity identity, Duration timeout) {
         CompletableFuture<?> sent = send(pool, identity);
+        CompletableFuture.runAsync(template::flush);
         try {
             sent.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
