@@ -33,7 +33,7 @@ public class DefinitionsController {
     private final SwaleProperties props;
     private final PoolTopics poolTopics;
     private final ConfiguredPools pools;
-    // i16-leases: strict mode refuses leases on undeclared resources (docs/resources.md)
+    // Strict mode refuses leases on undeclared resources (docs/resources.md)
     private final io.swale.settings.ResourcesProperties resources;
     private final io.swale.config.ResourceConfiguration.DeclaredResources declared;
 

@@ -38,7 +38,7 @@ public class RunViews {
     private final DefinitionCatalog catalog;
     private final RunStore runs;
     private final TaskStore tasks;
-    // i16-leases: who waits for which resource (docs/resources.md)
+    // Who waits for which resource (docs/resources.md)
     private final io.swale.store.ResourceStore resources;
 
     public RunViews(DefinitionStore definitions, DefinitionCatalog catalog, RunStore runs, TaskStore tasks) {

@@ -350,7 +350,7 @@ public final class GraphRuns {
         return true;
     }
 
-    // i16-leases: a cancelled instance waiting for leases leaves every queue (docs/resources.md)
+    // A cancelled instance waiting for leases leaves every queue (docs/resources.md)
     private volatile java.util.function.Consumer<String> leaseQueues = runId -> { };
 
     /** Told the run id of each pending instance of a node with leases that a cancel ended. */

@@ -29,7 +29,7 @@ public final class PoolWorker implements AutoCloseable {
     private final Settings settings;
     private final WorkerSlots slots;
     private final ShutdownHandOver handOver;
-    // i16-leases: leases taken before each claim (docs/resources.md), and what each claimed attempt was admitted as
+    // Leases taken before each claim (docs/resources.md), and what each claimed attempt was admitted as
     private final LeaseGate gate;
     private final java.util.Map<String, LeaseGate.Admission> admitted = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -102,7 +102,7 @@ public final class PoolWorker implements AutoCloseable {
             slots.unreserve(ids.size());
             return false;
         }
-        // i16-leases: a dispatch whose leases are not free waits in line in Redis, holding no slot
+        // A dispatch whose leases are not free waits in line in Redis, holding no slot
         List<LeaseGate.Admission> admissions;
         try {
             admissions = admit(ids);

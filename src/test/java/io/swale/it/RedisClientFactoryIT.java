@@ -20,7 +20,7 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * The UnifiedJedis the store will take (branch i15-store), built from spring.data.redis.* on real servers: a
+ * The store's UnifiedJedis, built from spring.data.redis.* on real servers: a
  * {@link JedisSentineled} that finds the primary through the sentinels and, after the primary is killed, writes
  * to the promoted replica; and the probe that sees the new primary.
  */
