@@ -88,6 +88,8 @@ class BenchCommandIT {
     void benchRunsOnARedisCluster(@TempDir Path dir) throws Exception {
         EmbeddedKafkaKraftBroker kafka = new EmbeddedKafkaKraftBroker(1, 1);
         kafka.brokerProperties(Map.of("group.initial.rebalance.delay.ms", "0"));
+        // not the default system property: later test classes in this JVM would take it for a Kafka address
+        kafka.brokerListProperty("bench.it.kafka.brokers");
         kafka.afterPropertiesSet();
         try (TestRedisCluster cluster = TestRedisCluster.start()) {
             Path json = dir.resolve("bench.json");
