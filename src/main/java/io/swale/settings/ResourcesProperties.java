@@ -13,8 +13,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * {@code swale.resources.*}: leases on named resources (docs/resources.md).
  *
  * @param capacities Capacity of each resource by name, e.g. swale.resources.capacities.warehouse=2; written to
- *     Redis by every replica at start-up (keep it equal on every replica). A resource not listed, and not
- *     declared through PUT /api/v1/resources/NAME, has capacity 1.
+ *     Redis by every scheduler and pool replica at start-up (keep it equal on every replica). A resource not
+ *     listed, and not declared through PUT /api/v1/resources/NAME, has capacity 1.
  * @param strict Refuse a definition that leases a resource with no declared capacity (at publish and validate),
  *     and fail an instance whose rendered lease names one.
  * @param reapInterval How often expired lease grants are freed and waiters that may be granted are woken.
