@@ -47,3 +47,11 @@ local function run_state(run_key)
   if not ok or type(r) ~= 'table' or type(r.state) ~= 'string' then return 'unreadable' end
   return r.state
 end
+
+-- SET NX, expiring after ttl ms when ttl > 0: true when this call wrote the key (a nil reply is false in Lua)
+local function set_once(key, value, ttl)
+  if ttl > 0 then
+    return redis.call('SET', key, value, 'NX', 'PX', ttl) ~= false
+  end
+  return redis.call('SET', key, value, 'NX') ~= false
+end

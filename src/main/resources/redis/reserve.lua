@@ -2,13 +2,6 @@
 -- Holds a request id for one request before any of its effects or records, in the id's own shard: a rerun's
 -- record lives in its run's shard and other records in the id's, so only this key makes one id serve one
 -- request. Returns 1 when the id is now (or already) held for this request, 0 when another request holds it.
-local ttl = tonumber(ARGV[2] or '0')
-local written
-if ttl > 0 then
-  written = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ttl)
-else
-  written = redis.call('SET', KEYS[1], ARGV[1], 'NX')
-end
-if written then return 1 end
+if set_once(KEYS[1], ARGV[1], tonumber(ARGV[2] or '0')) then return 1 end
 if redis.call('GET', KEYS[1]) == ARGV[1] then return 1 end
 return 0

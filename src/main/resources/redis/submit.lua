@@ -17,8 +17,7 @@ s.dispatched, s.submitted_us = clock()
 save_instance(KEYS[1], ARGV[1], s)
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 if KEYS[4] then
-  local ttl = tonumber(ARGV[7] or '0')
-  if (ttl > 0 and redis.call('SET', KEYS[4], ARGV[4], 'NX', 'PX', ttl)) or (ttl <= 0 and redis.call('SET', KEYS[4], ARGV[4], 'NX')) then
+  if set_once(KEYS[4], ARGV[4], tonumber(ARGV[7] or '0')) then
     redis.call('ZADD', KEYS[5], tonumber(ARGV[5]), ARGV[6])
   end
 end

@@ -2,6 +2,7 @@ package io.swale.config;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.swale.lifecycle.FixedDelayLoop;
 import io.swale.settings.ResourcesProperties;
 import io.swale.settings.SwaleProperties;
 import io.swale.store.ResourceStore;
@@ -9,19 +10,15 @@ import io.swale.worker.ResourceGate;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * On every scheduler or pool replica: writes the configured capacities at start-up, then frees expired lease
  * grants and wakes the waiters they let in each {@code swale.resources.reap-interval} (every step is one
  * script, so replicas doing it at once only wake twice), and keeps the held/waiting gauges.
  */
-public final class ResourceReaper implements SmartLifecycle {
+public final class ResourceReaper extends FixedDelayLoop {
     private static final Logger log = LoggerFactory.getLogger(ResourceReaper.class);
     static final int REAP_LIMIT = 200;
 
@@ -31,11 +28,11 @@ public final class ResourceReaper implements SmartLifecycle {
     private final ResourcesProperties resources;
     private final MeterRegistry registry;
     private final Map<String, java.util.concurrent.atomic.AtomicIntegerArray> gauges = new ConcurrentHashMap<>();
-    private volatile ScheduledExecutorService timer;
     private long passes;
 
     ResourceReaper(ResourceStore store, ResourceGate gate, SwaleProperties props, ResourcesProperties resources,
             MeterRegistry registry) {
+        super("swale-resources", resources.reapInterval(), resources.reapInterval());
         this.store = store;
         this.gate = gate;
         this.props = props;
@@ -44,21 +41,16 @@ public final class ResourceReaper implements SmartLifecycle {
     }
 
     @Override
-    public void start() {
+    protected boolean prepare() {
         if (!props.hasRole("scheduler") && !props.hasRole("pool")) {
-            return;
+            return false;
         }
         resources.capacities().forEach((name, capacity) -> gate.wake(store.setCapacity(name, capacity)));
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "swale-resources");
-            t.setDaemon(true);
-            return t;
-        });
-        long every = resources.reapInterval().toMillis();
-        timer.scheduleWithFixedDelay(this::pass, every, every, TimeUnit.MILLISECONDS);
+        return true;
     }
 
-    private void pass() {
+    @Override
+    protected void tick() {
         try {
             ResourceStore.Reaped r = store.reap(REAP_LIMIT);
             if (r.freed() > 0) {
@@ -90,18 +82,5 @@ public final class ResourceReaper implements SmartLifecycle {
             values.set(0, r == null ? 0 : r.held());
             values.set(1, r == null ? 0 : r.waiting().size());
         }
-    }
-
-    @Override
-    public void stop() {
-        if (timer != null) {
-            timer.shutdownNow();
-            timer = null;
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return timer != null;
     }
 }

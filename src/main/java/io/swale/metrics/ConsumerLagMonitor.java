@@ -4,25 +4,22 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.swale.kafka.KafkaInspector;
 import io.swale.kafka.SwaleTopics;
+import io.swale.lifecycle.FixedDelayLoop;
 import io.swale.run.PoolCatalog;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * Gauges {@code swale.kafka.consumer.lag{topic,group}}: every interval, the lag of the scheduler's groups on
  * the events and triggers topics and of each pool's group on its dispatch topic. Scrapes read the last
  * value and never wait for Kafka.
  */
-public final class ConsumerLagMonitor implements SmartLifecycle {
+public final class ConsumerLagMonitor extends FixedDelayLoop {
     public static final String CONSUMER_LAG = "swale.kafka.consumer.lag";
     public static final String EVENTS_GROUP = "swale-scheduler";
     public static final String TRIGGERS_GROUP = "swale-scheduler-triggers";
@@ -32,17 +29,15 @@ public final class ConsumerLagMonitor implements SmartLifecycle {
     private final SwaleTopics topics;
     private final PoolCatalog pools;
     private final MeterRegistry registry;
-    private final Duration interval;
     private final Map<String, AtomicLong> values = new ConcurrentHashMap<>();
-    private ScheduledExecutorService timer;
 
     public ConsumerLagMonitor(KafkaInspector kafka, SwaleTopics topics, PoolCatalog pools, MeterRegistry registry,
             Duration interval) {
+        super("swale-lag", interval(interval), interval(interval));
         this.kafka = kafka;
         this.topics = topics;
         this.pools = pools;
         this.registry = registry;
-        this.interval = interval;
     }
 
     /** Topic → group of every channel whose lag is measured. */
@@ -74,26 +69,11 @@ public final class ConsumerLagMonitor implements SmartLifecycle {
     }
 
     @Override
-    public void start() {
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "swale-lag");
-            t.setDaemon(true);
-            return t;
-        });
-        long ms = Math.max(100, interval.toMillis());
-        timer.scheduleWithFixedDelay(this::measure, ms, ms, TimeUnit.MILLISECONDS);
+    protected void tick() {
+        measure();
     }
 
-    @Override
-    public void stop() {
-        if (timer != null) {
-            timer.shutdownNow();
-            timer = null;
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return timer != null;
+    private static Duration interval(Duration asked) {
+        return Duration.ofMillis(Math.max(100, asked.toMillis()));
     }
 }

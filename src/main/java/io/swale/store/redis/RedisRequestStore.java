@@ -8,20 +8,19 @@ import io.swale.store.RequestStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import redis.clients.jedis.AbstractPipeline;
-import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
  * Request records as strings; the record and its expiry entry ({@code req:<id>}) are one Lua call, in the
- * record's shard ({@link RedisKeys#shardOf(RequestRecord)}): a lookup by id alone reads every shard. A record
- * also lives at most the retention window (a Redis TTL set as it is written, spec §12, §14 #26), so requests
+ * record's shard ({@link RedisKeys#shardOf(RequestRecord)}), which a lookup by id learns from the id's
+ * reservation. A record also lives at most the retention window (a Redis TTL set as it is written, spec §12, §14 #26), so requests
  * never fill Redis even while the retention pass is stopped. Before any record, an id is reserved for its
  * request in the id's own shard ({@link RedisKeys#requestReservation}): records of one id may sit in different
  * shards (a rerun's in its run's), so only the reservation keeps one id to one request.
  */
 public final class RedisRequestStore implements RequestStore {
     private static final Duration LONGEST_TTL = Duration.ofDays(365L * 100);
+    private static final long RESERVATION_MARGIN_MS = 60_000;
 
     private final UnifiedJedis redis;
     private final RedisKeys keys;
@@ -52,20 +51,17 @@ public final class RedisRequestStore implements RequestStore {
     /** A stored request record and the shard it is in. */
     record Found(int shard, String raw) {}
 
-    /** The record of a request id, looked up in every shard (one pipeline); the lowest shard wins. */
+    /**
+     * The record of a request id: its reservation names the request, hence the record's shard. A record is only
+     * written under its reservation, which outlives it (a longer TTL, and retention removes the record first).
+     */
     static Optional<Found> find(UnifiedJedis redis, RedisKeys keys, String id) {
-        List<Response<String>> shards = new java.util.ArrayList<>();
-        try (AbstractPipeline p = redis.pipelined()) {
-            RedisKeys.shards().forEach(s -> shards.add(p.get(keys.request(s, id))));
-            p.sync();
+        String held = redis.get(keys.requestReservation(id));
+        if (held == null) {
+            return Optional.empty();
         }
-        for (int s = 0; s < shards.size(); s++) {
-            String raw = shards.get(s).get();
-            if (raw != null) {
-                return Optional.of(new Found(s, raw));
-            }
-        }
-        return Optional.empty();
+        int shard = RedisKeys.shardOf(id, RequestCodec.decodeReservation(id, held));
+        return Optional.ofNullable(redis.get(keys.request(shard, id))).map(raw -> new Found(shard, raw));
     }
 
     @Override
@@ -76,8 +72,10 @@ public final class RedisRequestStore implements RequestStore {
     /** Holds {@code id} for {@code request} (reserve.lua): false when another request holds it. */
     static boolean reserve(UnifiedJedis redis, RedisKeys keys, RedisScripts scripts, String id, AdminRequest request,
             long ttlMs) {
+        // a minute past the record's own TTL: a lookup finds the record through its reservation
+        long reservationTtl = ttlMs == 0 ? 0 : ttlMs + RESERVATION_MARGIN_MS;
         Object r = scripts.reserve.call(redis, List.of(keys.requestReservation(id)),
-                List.of(RecordCodec.text(RequestJson.request(request)), Long.toString(ttlMs)));
+                List.of(RecordCodec.text(RequestJson.request(request)), Long.toString(reservationTtl)));
         return r instanceof Long n && n == 1L;
     }
 

@@ -1,10 +1,7 @@
 package io.swale.store.redis;
 
 import io.swale.store.ResourceStore;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import io.swale.store.redis.RedisScripts.Script;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -13,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * {@link ResourceStore} as Lua scripts over nine keys that share the hash tag {@code {<prefix>:res}}: one
@@ -23,12 +19,12 @@ public final class RedisResourceStore implements ResourceStore {
     private final UnifiedJedis redis;
     private final List<String> keys;
     private final long wakeMs;
-    private final Script grant = Script.load("grant");
-    private final Script release = Script.load("release");
-    private final Script renew = Script.load("renew");
-    private final Script reap = Script.load("reap");
-    private final Script capacity = Script.load("capacity");
-    private final Script view = Script.load("view");
+    private final Script grant = load("grant");
+    private final Script release = load("release");
+    private final Script renew = load("renew");
+    private final Script reap = load("reap");
+    private final Script capacity = load("capacity");
+    private final Script view = load("view");
 
     /** {@code wakeMs}: a woken waiter that did not come back is woken again after this. */
     public RedisResourceStore(UnifiedJedis redis, String prefix, long wakeMs) {
@@ -47,11 +43,12 @@ public final class RedisResourceStore implements ResourceStore {
     /** Each script's SHA by name, for the test that checks every one ran on a Cluster. */
     Map<String, String> scriptShas() {
         Map<String, String> out = new TreeMap<>();
-        for (var e : Map.of("grant", grant, "release", release, "renew", renew, "reap", reap, "capacity", capacity,
-                "view", view).entrySet()) {
-            out.put(e.getKey(), e.getValue().sha());
-        }
+        List.of(grant, release, renew, reap, capacity, view).forEach(script -> out.put(script.name(), script.sha()));
         return out;
+    }
+
+    private static Script load(String name) {
+        return RedisScripts.load("/redis/resources/", name);
     }
 
     @Override
@@ -161,37 +158,5 @@ public final class RedisResourceStore implements ResourceStore {
             out.put((String) list.get(i), String.valueOf(list.get(i + 1)));
         }
         return out;
-    }
-
-    /** One script, its resources-lib prefix included: called by SHA, sent whole after Redis lost its cache. */
-    private record Script(String source, String sha) {
-        static Script load(String name) {
-            String source = resource("lib") + "\n" + resource(name);
-            try {
-                var digest = java.security.MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8));
-                return new Script(source, java.util.HexFormat.of().formatHex(digest));
-            } catch (java.security.NoSuchAlgorithmException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-
-        Object call(UnifiedJedis redis, List<String> keys, List<String> args) {
-            try {
-                return redis.evalsha(sha, keys, args);
-            } catch (JedisNoScriptException e) {
-                return redis.eval(source, keys, args);
-            }
-        }
-
-        private static String resource(String name) {
-            try (InputStream in = RedisResourceStore.class.getResourceAsStream("/redis/resources/" + name + ".lua")) {
-                if (in == null) {
-                    throw new IllegalStateException("missing script /redis/resources/" + name + ".lua");
-                }
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
     }
 }

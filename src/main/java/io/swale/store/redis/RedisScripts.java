@@ -53,14 +53,19 @@ final class RedisScripts {
     }
 
     private static Script load(String name) {
-        String source = resource("lib") + "\n" + resource(name);
+        return load("/redis/", name);
+    }
+
+    /** A script of {@code folder} (a classpath folder ending in /), prefixed with that folder's lib.lua. */
+    static Script load(String folder, String name) {
+        String source = resource(folder, "lib") + "\n" + resource(folder, name);
         return new Script(name, source, sha1(source));
     }
 
-    private static String resource(String name) {
-        try (InputStream in = RedisScripts.class.getResourceAsStream("/redis/" + name + ".lua")) {
+    private static String resource(String folder, String name) {
+        try (InputStream in = RedisScripts.class.getResourceAsStream(folder + name + ".lua")) {
             if (in == null) {
-                throw new IllegalStateException("missing script /redis/" + name + ".lua");
+                throw new IllegalStateException("missing script " + folder + name + ".lua");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -36,6 +36,12 @@ final class RequestCodec {
                 decodeOutcome(key, out), false);
     }
 
+    /** The request a reservation holds (its JSON as {@link io.swale.record.RequestJson#request} wrote it). */
+    static AdminRequest decodeReservation(String id, String json) {
+        String key = "reservation of " + id;
+        return decodeRequest(key, RecordCodec.parseObject(key, json.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    }
+
     private static AdminRequest decodeRequest(String key, JsonNode r) {
         String graph = text(key, r, "graph");
         return switch (text(key, r, "kind")) {
