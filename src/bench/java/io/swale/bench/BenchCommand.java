@@ -2,6 +2,7 @@ package io.swale.bench;
 
 import io.swale.SwaleApplication;
 import io.swale.kafka.ListenerContainers;
+import io.swale.metrics.ConsumerLagMonitor;
 import io.swale.run.Adoption;
 import io.swale.run.DefinitionCatalog;
 import io.swale.run.GraphRuns;
@@ -35,8 +36,9 @@ import redis.clients.jedis.UnifiedJedis;
         description = "Measures how fast Swale moves work against the Kafka and Redis floor of this machine.")
 public final class BenchCommand implements Callable<Integer> {
 
-    @Option(names = "--shapes", split = ",", description = "Shapes to run: chain, fanout, wide, runs (default: all).")
-    List<String> shapes = List.of("chain", "fanout", "wide", "runs");
+    @Option(names = "--shapes", split = ",",
+            description = "Shapes to run: chain, fanout, wide, runs, rate (default: all; --rates adds rate).")
+    List<String> shapes = List.of("chain", "fanout", "wide", "runs", "rate");
 
     @Option(names = "--chain", description = "Nodes of the chain whose edges are measured (default: ${DEFAULT-VALUE}).")
     int chain = 10;
@@ -62,6 +64,17 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--runs", description = "Concurrent runs of the ten-node diamond (default: ${DEFAULT-VALUE}).")
     int runs = 500;
+
+    @Option(names = "--rates", split = ",", description = "Target task instances/s of the sustained-rate shape, "
+            + "one after another; giving them runs the shape (default: 1000,2000,4000).")
+    List<Integer> rates;
+
+    @Option(names = "--rate-seconds", description = "Seconds each target rate is held (default: ${DEFAULT-VALUE}).")
+    double rateSeconds = 60;
+
+    @Option(names = "--kafka-requests", description = "Where Kafka requests are counted: auto (the broker's request "
+            + "metrics when it runs in this JVM, else the clients'), broker or clients (default: ${DEFAULT-VALUE}).")
+    String kafkaRequests = "auto";
 
     @Option(names = "--no-warmup", description = "Measure without warming up first.")
     boolean noWarmup;
@@ -115,6 +128,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         System.setProperty("java.awt.headless", "true");
+        if (rates().stream().anyMatch(r -> r <= 0) || rateSeconds <= 0) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--rates " + rates() + " --rate-seconds "
+                    + rateSeconds + ": each rate and the duration must be positive");
+        }
         Report report = new Report();
         report.loadBefore = loadAverage();
         report.options = options();
@@ -127,8 +144,12 @@ public final class BenchCommand implements Callable<Integer> {
             ListenerContainers containers = app.getBean(ListenerContainers.class);
             report.producerConfig = template.getProducerFactory().getConfigurationProperties();
             report.consumerConfig = containers.consumerConfig(Map.of());
+            Map<String, Object> adminConfig = app.getBean(KafkaAdmin.class).getConfigurationProperties();
+            LagSampler lag = new LagSampler(adminConfig, app.getBean(ConsumerLagMonitor.class).channels());
+            KafkaRequests requests = new KafkaRequests(kafkaRequests, lag::requests);
+            report.kafkaRequestsSource = requests.source();
             ShapeRunner runner = new ShapeRunner(app.getBean(DefinitionCatalog.class), app.getBean(Adoption.class),
-                    app.getBean(GraphRuns.class), pool, props.redis().keyPrefix());
+                    app.getBean(GraphRuns.class), pool, props.redis().keyPrefix(), requests);
             long timeoutMs = timeoutS * 1000L;
             try {
                 if (!noWarmup) {
@@ -140,10 +161,18 @@ public final class BenchCommand implements Callable<Integer> {
                 }
                 progress("baselines: Kafka hop, two-hop ping-pong, records/s; Redis round trip");
                 Baselines baselines = new Baselines(report.producerConfig, report.consumerConfig,
-                        app.getBean(KafkaAdmin.class).getConfigurationProperties(), pool, id);
+                        adminConfig, pool, id);
                 baselines.run(samples, kafkaRecords);
                 report.baselines = baselines;
-                for (String shape : shapes) {
+                for (String shape : shapes()) {
+                    if (shape.equals("rate")) {
+                        SustainedRate sustained = new SustainedRate(runner, lag);
+                        for (int rate : rates()) {
+                            progress("sustained rate " + rate + " task instances/s for " + rateSeconds + " s");
+                            report.rates.add(sustained.run("bench_rate" + rate + "_" + id, rate, rateSeconds, timeoutMs));
+                        }
+                        continue;
+                    }
                     progress("shape " + shape);
                     report.shapes.add(switch (shape) {
                         case "chain" -> runner.run("chain", Shapes.chain("bench_chain_" + id, chain), chainRepeat, true,
@@ -153,7 +182,7 @@ public final class BenchCommand implements Callable<Integer> {
                         case "wide" -> runner.run("wide", Shapes.wide("bench_wide_" + id, wide), 1, false, timeoutMs);
                         case "runs" -> runner.run("runs", Shapes.diamond("bench_runs_" + id), runs, false, timeoutMs);
                         default -> throw new CommandLine.ParameterException(new CommandLine(this),
-                                "unknown shape `" + shape + "`: chain, fanout, wide or runs");
+                                "unknown shape `" + shape + "`: chain, fanout, wide, runs or rate");
                     });
                 }
                 if (shapes.contains("chain")) {
@@ -173,6 +202,7 @@ public final class BenchCommand implements Callable<Integer> {
                 }
             } finally {
                 runner.close();
+                lag.close();
                 // listeners and producers first: the embedded broker stops as the context closes
                 app.stop();
                 template.getProducerFactory().reset();
@@ -189,6 +219,19 @@ public final class BenchCommand implements Callable<Integer> {
             progress("chart written to " + chart);
         }
         return 0;
+    }
+
+    /** The shapes asked for, with rate added when --rates was given. */
+    private List<String> shapes() {
+        List<String> out = new ArrayList<>(shapes);
+        if (rates != null && !out.contains("rate")) {
+            out.add("rate");
+        }
+        return out;
+    }
+
+    private List<Integer> rates() {
+        return rates == null ? List.of(1000, 2000, 4000) : rates;
     }
 
     private ConfigurableApplicationContext start() {
@@ -228,7 +271,10 @@ public final class BenchCommand implements Callable<Integer> {
 
     private Map<String, Object> options() {
         Map<String, Object> o = new LinkedHashMap<>();
-        o.put("shapes", shapes);
+        o.put("shapes", shapes());
+        o.put("rates", rates());
+        o.put("rate_seconds", rateSeconds);
+        o.put("kafka_requests", kafkaRequests);
         o.put("chain", chain);
         o.put("chain_repeat", chainRepeat);
         o.put("chain_sizes", chainSizes);

@@ -14,7 +14,7 @@ import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
-/** The bench's chart: four panels in one PNG (XChart, headless). */
+/** The bench's chart: eight panels in one PNG (XChart, headless). */
 final class Charts {
     private static final double[] PERCENTILES = {1, 5, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.99, 100};
 
@@ -26,11 +26,15 @@ final class Charts {
         charts.add(throughput(report));
         charts.add(legs(report));
         charts.add(makespan(report));
+        charts.add(kafkaRequests(report));
+        charts.add(SustainedCharts.rate(report));
+        charts.add(SustainedCharts.latency(report));
+        charts.add(SustainedCharts.lag(report));
         if (file.toAbsolutePath().getParent() != null) {
             Files.createDirectories(file.toAbsolutePath().getParent());
         }
         String name = file.toString();
-        BitmapEncoder.saveBitmap(charts, 2, 2, name.endsWith(".png") ? name.substring(0, name.length() - 4) : name,
+        BitmapEncoder.saveBitmap(charts, charts.size() / 2, 2, name.endsWith(".png") ? name.substring(0, name.length() - 4) : name,
                 BitmapEncoder.BitmapFormat.PNG);
     }
 
@@ -105,6 +109,38 @@ final class Charts {
         }
         c.addSeries("p50", names, p50);
         c.addSeries("p99", names, p99);
+        return c;
+    }
+
+    /** Kafka requests per task instance by kind, stacked, for each shape and each sustained rate. */
+    private static CategoryChart kafkaRequests(Report report) {
+        CategoryChart c = new CategoryChartBuilder().width(800).height(520)
+                .title("Kafka requests per task instance (" + report.kafkaRequestsSource.wireName() + ")")
+                .yAxisTitle("requests / task instance").build();
+        c.getStyler().setStacked(true);
+        c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        c.getStyler().setXAxisLabelRotation(20);
+        c.getStyler().setYAxisDecimalPattern("0.##");
+        List<ShapeResult> all = new ArrayList<>(report.shapes);
+        report.rates.forEach(r -> all.add(r.shape));
+        List<String> names = new ArrayList<>();
+        for (ShapeResult s : all) {
+            names.add(s.name);
+        }
+        if (names.isEmpty()) {
+            names.add("none");
+        }
+        String[] kinds = {"produce", "fetch", "offset commit", "other"};
+        for (int k = 0; k < kinds.length; k++) {
+            List<Number> v = new ArrayList<>();
+            for (ShapeResult s : all) {
+                v.add(Math.max(0, s.kafkaPerTask()[k]));
+            }
+            if (v.isEmpty()) {
+                v.add(0);
+            }
+            c.addSeries(kinds[k], names, v);
+        }
         return c;
     }
 

@@ -22,6 +22,8 @@ final class Report {
     final List<ShapeResult> shapes = new ArrayList<>();
     final List<ShapeResult> sweep = new ArrayList<>();
     ScaleBench scale;
+    KafkaRequests.Source kafkaRequestsSource = KafkaRequests.Source.BROKER;
+    final List<SustainedRate.Result> rates = new ArrayList<>();
 
     Optional<ShapeResult> shape(String name) {
         return shapes.stream().filter(s -> s.name.equals(name)).findFirst();
@@ -63,10 +65,12 @@ final class Report {
         lat.submittedToStarted.put(o, "submitted_to_started");
         lat.startedToTerminated.put(o, "started_to_terminated");
         o.put("tasks_per_s", round(tasksPerS()));
+        o.put("kafka_requests_source", kafkaRequestsSource.wireName());
         for (ShapeResult s : shapes) {
             o.put(s.name + "_tasks_per_s", round(s.tasksPerS()));
             o.put(s.name + "_edge_p50_ms", round(s.edge.ms(50)));
             o.put(s.name + "_edge_p99_ms", round(s.edge.ms(99)));
+            o.put(s.name + "_kafka_requests_per_task", round(s.kafkaPerTask()[4]));
         }
         chainOf(10).ifPresent(c -> {
             o.put("chain10_makespan_p50_ms", round(c.makespan.ms(50)));
@@ -117,6 +121,8 @@ final class Report {
             targets.put("reconciler_pass_le_2s", scale.passWarmMs <= 2000);
             targets.put("scheduler_heap_le_512mb", scale.heapWithRunsMb <= 512 && scale.passPeakHeapMb <= 512);
         }
+        rates.stream().filter(r -> r.targetPerS == 2000).findFirst()
+                .ifPresent(r -> targets.put("sustained_2000_edge_p99_le_50ms", r.shape.edge.ms(99) <= 50));
         ObjectNode byShape = o.putObject("shapes");
         for (ShapeResult s : shapes) {
             byShape.set(s.name, shapeJson(s));
@@ -129,6 +135,26 @@ final class Report {
             m.put("makespan_p50_ms", round(s.makespan.ms(50)));
             m.put("makespan_max_ms", round(s.makespan.maxMs()));
             m.put("edge_p50_ms", round(s.edge.ms(50)));
+        }
+        ArrayNode sustained = o.putArray("sustained");
+        for (SustainedRate.Result r : rates) {
+            ObjectNode m = sustained.addObject();
+            m.put("target_tasks_per_s", r.targetPerS);
+            m.put("seconds", r.seconds);
+            m.put("requested_tasks_per_s", round(r.requestedPerS));
+            m.put("achieved_tasks_per_s", round(r.achievedPerS()));
+            m.put("runs", r.shape.runs);
+            m.put("tasks", r.shape.tasks);
+            m.put("span_s", round(r.shape.spanS));
+            r.shape.edge.put(m, "edge");
+            r.shape.makespan.put(m, "requested_to_settled");
+            m.put("kafka_lag_max", r.lagMax);
+            m.put("kafka_lag_at_feed_end", r.lagAtFeedEnd);
+            m.put("kafka_lag_at_settled", r.lagAtSettled);
+            m.put("kafka_lag_samples", r.lagSamples);
+            ObjectNode byChannel = m.putObject("kafka_lag_max_by_channel");
+            r.lagMaxByChannel.forEach(byChannel::put);
+            m.set("shape", shapeJson(r.shape));
         }
         ObjectNode settings = o.putObject("client_settings");
         ObjectNode producer = settings.putObject("producer");
@@ -161,6 +187,15 @@ final class Report {
         perTask.put("redis_server", round(1000 * s.redisCpuMs / Math.max(1, s.tasks)));
         o.put("redis_round_trips_per_task", round(s.redisBorrows / (double) Math.max(1, s.tasks)));
         o.put("redis_commands_per_task", round(s.redisCommands / (double) Math.max(1, s.tasks)));
+        ObjectNode kafka = o.putObject("kafka_requests_per_task");
+        double[] k = s.kafkaPerTask();
+        kafka.put("produce", round(k[0]));
+        kafka.put("fetch", round(k[1]));
+        kafka.put("offset_commit", round(k[2]));
+        kafka.put("other", round(k[3]));
+        kafka.put("total", round(k[4]));
+        o.put("kafka_produced_records_per_task", round(k[5]));
+        o.put("kafka_records_per_produce_request", round(s.kafka.records() / (double) Math.max(1, s.kafka.produce())));
         o.put("heap_after_gc_mb", round(s.heapAfterGcMb));
         return o;
     }
@@ -187,14 +222,34 @@ final class Report {
             t.append(String.format("  %-34s %,.0f ops/s%n", "Redis GET, 8 connections", b.redisOpsPerS));
         }
         t.append(String.format("%nShapes (noop)        runs nodes   tasks    tasks/s  edge p50   p95     p99     max  ms"
-                + "   RT/task  cmd/task  CPU µs/task sched / worker / kafka clients / broker+other / redis%n"));
-        for (ShapeResult s : shapes) {
-            t.append(String.format("  %-18s %5d %5d %7d %10.0f  %7.3f %7.3f %7.3f %7.3f   %7.2f  %8.2f  %6.0f / %6.0f / %6.0f / %6.0f / %6.0f%n",
+                + "   RT/task  cmd/task  Kreq/task  CPU µs/task sched / worker / kafka clients / broker+other / redis%n"));
+        List<ShapeResult> all = new ArrayList<>(shapes);
+        rates.forEach(r -> all.add(r.shape));
+        for (ShapeResult s : all) {
+            t.append(String.format("  %-18s %5d %5d %7d %10.0f  %7.3f %7.3f %7.3f %7.3f   %7.2f  %8.2f  %9.2f  %6.0f / %6.0f / %6.0f / %6.0f / %6.0f%n",
                     s.name, s.runs, s.nodesPerRun, s.tasks, s.tasksPerS(), s.edge.ms(50), s.edge.ms(95), s.edge.ms(99),
                     s.edge.maxMs(), s.redisBorrows / (double) Math.max(1, s.tasks),
-                    s.redisCommands / (double) Math.max(1, s.tasks), 1000 * s.cpuMsPerTask("scheduler"),
+                    s.redisCommands / (double) Math.max(1, s.tasks), s.kafkaPerTask()[4], 1000 * s.cpuMsPerTask("scheduler"),
                     1000 * s.cpuMsPerTask("worker"), 1000 * s.cpuMsPerTask("kafka_clients"),
                     1000 * s.cpuMsPerTask("broker_and_other"), 1000 * s.redisCpuMs / Math.max(1, s.tasks)));
+        }
+        t.append(String.format("%nKafka per task instance (%s)  produce  fetch  commit  other  total   records  records/produce%n",
+                kafkaRequestsSource == KafkaRequests.Source.BROKER ? "the broker's request metrics"
+                        : "the application's clients' metrics"));
+        for (ShapeResult s : all) {
+            double[] k = s.kafkaPerTask();
+            t.append(String.format("  %-18s %24.2f %6.2f %7.2f %6.2f %6.2f %9.2f %16.2f%n", s.name, k[0], k[1], k[2], k[3], k[4],
+                    k[5], s.kafka.records() / (double) Math.max(1, s.kafka.produce())));
+        }
+        if (!rates.isEmpty()) {
+            t.append(String.format("%nSustained rate (2-node chains requested at a steady pace)%n"
+                    + "  target/s  requested/s  achieved/s   edge p50    p99  ms   requested→settled p50    p99  ms"
+                    + "   Kafka lag max  at feed end  settled%n"));
+            for (SustainedRate.Result r : rates) {
+                t.append(String.format("  %8d %12.0f %11.0f  %9.3f %7.3f  %22.1f %7.1f  %14d %12d %8d%n", r.targetPerS,
+                        r.requestedPerS, r.achievedPerS(), r.shape.edge.ms(50), r.shape.edge.ms(99),
+                        r.shape.makespan.ms(50), r.shape.makespan.ms(99), r.lagMax, r.lagAtFeedEnd, r.lagAtSettled));
+            }
         }
         ShapeResult lat = latencyShape();
         t.append(String.format("%nOne edge of the %s, by leg%n", lat.name));
@@ -220,7 +275,8 @@ final class Report {
             t.append(String.format("  tasks/s / Redis ops/s              %6.3f%n", tasksPerS() / baselines.redisOpsPerS));
         }
         t.append(String.format("%n  RT/task: Redis connections taken per task instance (one round trip each, a pipeline once);%n"
-                + "  cmd/task: commands Redis processed per task instance, those inside the scripts included.%n"));
+                + "  cmd/task: commands Redis processed per task instance, those inside the scripts included;%n"
+                + "  Kreq/task: Kafka requests per task instance, the bench's own left out.%n"));
         t.append(String.format("  CPU: this process's threads by role (the embedded broker is in broker+other) and redis-server.%n"));
         if (!sweep.isEmpty()) {
             t.append(String.format("%nChain makespan (run requested → settled) by node count%n"));

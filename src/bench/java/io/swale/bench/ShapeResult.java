@@ -30,6 +30,8 @@ final class ShapeResult {
     long redisBorrows;
     long redisCommands;
     double heapAfterGcMb;
+    /** Kafka requests and produced records while the shape ran (see {@link KafkaRequests} for whose). */
+    KafkaRequests.Counts kafka = new KafkaRequests.Counts(0, 0, 0, 0, 0);
 
     ShapeResult(String name, int runs, int nodesPerRun) {
         this.name = name;
@@ -39,6 +41,13 @@ final class ShapeResult {
 
     double tasksPerS() {
         return spanS <= 0 ? Double.NaN : tasks / spanS;
+    }
+
+    /** Kafka figures per task instance: produce, fetch, offset commit, other, total requests, produced records. */
+    double[] kafkaPerTask() {
+        double n = Math.max(1, tasks);
+        return new double[] {kafka.produce() / n, kafka.fetch() / n, kafka.offsetCommit() / n, kafka.other() / n,
+                kafka.total() / n, kafka.records() / n};
     }
 
     double cpuMsPerTask(String group) {

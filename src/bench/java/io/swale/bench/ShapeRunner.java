@@ -41,11 +41,14 @@ final class ShapeRunner {
     /** On a Cluster, the bench's own client for reading runs, routed by key; not one of the application's. */
     private final java.util.Optional<JedisCluster> clusterReads;
     private final CpuMeter cpu = new CpuMeter();
+    private final KafkaRequests kafka;
     /** Commands the bench sent on its own connection, left out of the application's counts. */
     private long ownCommands;
     private final Map<String, String> hashes = new HashMap<>();
 
-    ShapeRunner(DefinitionCatalog catalog, Adoption adoption, GraphRuns graphRuns, UnifiedJedis pool, String keyPrefix) {
+    ShapeRunner(DefinitionCatalog catalog, Adoption adoption, GraphRuns graphRuns, UnifiedJedis pool, String keyPrefix,
+            KafkaRequests kafka) {
+        this.kafka = kafka;
         this.catalog = catalog;
         this.adoption = adoption;
         this.graphRuns = graphRuns;
@@ -94,6 +97,27 @@ final class ShapeRunner {
      * once otherwise.
      */
     ShapeResult run(String name, String toml, int runs, boolean sequential, long timeoutMs) {
+        return measure(name, toml, runs, (graph, partitions) -> {
+            if (sequential) {
+                for (Partition p : partitions) {
+                    graphRuns.startRuns(graph, List.of(p));
+                    awaitSettled(graph, List.of(p), timeoutMs);
+                }
+            } else {
+                graphRuns.startRuns(graph, partitions);
+                awaitSettled(graph, partitions, timeoutMs);
+            }
+        });
+    }
+
+    /** How a shape starts its runs and waits until they have settled. */
+    @FunctionalInterface
+    interface Driver {
+        void drive(String graph, List<Partition> partitions) throws Exception;
+    }
+
+    /** Publishes the graph, lets the driver run {@code runs} partitions of it, and measures around it. */
+    ShapeResult measure(String name, String toml, int runs, Driver driver) {
         Graph graph = publish(toml);
         List<Partition> partitions = new ArrayList<>();
         for (int i = 0; i < runs; i++) {
@@ -104,17 +128,17 @@ final class ShapeRunner {
         double redisCpu0 = redisCpuMs();
         long borrows0 = borrows(pool);
         long commands0 = redisCommands();
+        KafkaRequests.Counts kafka0 = kafka.snapshot();
         long t0 = System.nanoTime();
-        if (sequential) {
-            for (Partition p : partitions) {
-                graphRuns.startRuns(graph.name(), List.of(p));
-                awaitSettled(graph.name(), List.of(p), timeoutMs);
-            }
-        } else {
-            graphRuns.startRuns(graph.name(), partitions);
-            awaitSettled(graph.name(), partitions, timeoutMs);
+        try {
+            driver.drive(graph.name(), partitions);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(name + ": " + e, e);
         }
         r.wallS = (System.nanoTime() - t0) / 1e9;
+        r.kafka = kafka.snapshot().minus(kafka0);
         r.cpuMs = CpuMeter.delta(cpu0, cpu.snapshot());
         r.redisCpuMs = redisCpuMs() - redisCpu0;
         r.redisBorrows = borrows(pool) - borrows0;
@@ -124,12 +148,16 @@ final class ShapeRunner {
         return r;
     }
 
+    void startRuns(String graph, List<Partition> partitions) {
+        graphRuns.startRuns(graph, partitions);
+    }
+
     /**
      * Polls the runs' records until each has settled, oldest first and stopping at the first still active,
      * so that watching a thousand runs costs the system under test next to nothing. The figures come from
      * the stamps, not from when this loop noticed.
      */
-    private void awaitSettled(String graph, List<Partition> partitions, long timeoutMs) {
+    void awaitSettled(String graph, List<Partition> partitions, long timeoutMs) {
         java.util.ArrayDeque<RunKey> open = new java.util.ArrayDeque<>();
         for (Partition part : partitions) {
             open.add(new RunKey(graph, part));

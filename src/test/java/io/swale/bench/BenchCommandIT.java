@@ -31,8 +31,8 @@ class BenchCommandIT {
 
         int exit = BenchCommand.run("--no-warmup", "--chain", "3", "--chain-repeat", "2", "--chain-sizes", "1,3",
                 "--sweep-repeat", "1", "--fanout", "3", "--fanout-repeat", "1", "--wide", "5", "--runs", "3",
-                "--samples", "20", "--kafka-records", "200", "--scale-runs", "20", "--json", json.toString(),
-                "--chart", chart.toString());
+                "--samples", "20", "--kafka-records", "200", "--scale-runs", "20", "--rates", "300",
+                "--rate-seconds", "1", "--json", json.toString(), "--chart", chart.toString());
 
         assertThat(exit).isZero();
         JsonNode o = RecordCodec.JSON.readTree(Files.readString(json));
@@ -53,6 +53,38 @@ class BenchCommandIT {
         assertThat(o.get("scale_active_runs").asInt()).isEqualTo(20);
         assertThat(o.get("targets").has("edge_p50_le_2ms")).isTrue();
         assertThat(Files.size(chart)).isPositive();
+
+        // local mode: the embedded KRaft broker's request meters are in this JVM, and every task instance
+        // costs Kafka requests: its dispatch and its event are produced and fetched
+        assertThat(o.get("kafka_requests_source").asString()).isEqualTo("broker");
+        JsonNode runs = o.get("shapes").get("runs");
+        JsonNode requests = runs.get("kafka_requests_per_task");
+        for (String kind : new String[] {"produce", "fetch", "total"}) {
+            assertThat(requests.get(kind).asDouble()).as(kind).isPositive();
+        }
+        assertThat(requests.get("offset_commit").asDouble()).isGreaterThanOrEqualTo(0);
+        assertThat(requests.get("total").asDouble()).isGreaterThanOrEqualTo(
+                requests.get("produce").asDouble() + requests.get("fetch").asDouble());
+        assertThat(runs.get("kafka_produced_records_per_task").asDouble()).isGreaterThanOrEqualTo(1);
+        assertThat(runs.get("kafka_records_per_produce_request").asDouble()).isPositive();
+        assertThat(o.get("runs_kafka_requests_per_task").asDouble()).isPositive();
+
+        // the sustained-rate shape: 1 s at 300 task instances/s of 2-node chains, so 150 runs and 150 edges
+        JsonNode sustained = o.get("sustained");
+        assertThat(sustained.size()).isEqualTo(1);
+        for (JsonNode r : sustained) {
+            assertThat(r.get("target_tasks_per_s").asInt()).isEqualTo(300);
+            assertThat(r.get("tasks").asLong()).isEqualTo(300);
+            assertThat(r.get("edge_count").asLong()).isEqualTo(150);
+            assertThat(r.get("achieved_tasks_per_s").asDouble()).isPositive();
+            assertThat(r.get("requested_tasks_per_s").asDouble()).isPositive();
+            assertThat(r.get("edge_p99_ms").asDouble()).isGreaterThanOrEqualTo(r.get("edge_p50_ms").asDouble());
+            assertThat(r.get("requested_to_settled_count").asLong()).isEqualTo(150);
+            assertThat(r.get("kafka_lag_samples").asInt()).isPositive();
+            assertThat(r.get("kafka_lag_max").asLong()).isGreaterThanOrEqualTo(r.get("kafka_lag_at_feed_end").asLong());
+            assertThat(r.get("kafka_lag_max_by_channel").size()).isPositive();
+            assertThat(r.get("shape").get("kafka_requests_per_task").get("total").asDouble()).isPositive();
+        }
     }
 
     @Test
@@ -72,12 +104,19 @@ class BenchCommandIT {
             int exit = BenchCommand.run("--no-warmup", "--shapes", "chain", "--chain", "2", "--chain-repeat", "1",
                     "--chain-sizes", "1", "--sweep-repeat", "1", "--samples", "10", "--kafka-records", "50",
                     "--scale-runs", "0", "--kafka", kafka.getBrokersAsString(), "--redis", "127.0.0.1:" + port,
-                    "--json", json.toString());
+                    "--kafka-requests", "clients", "--json", json.toString());
 
             assertThat(exit).isZero();
             JsonNode o = RecordCodec.JSON.readTree(Files.readString(json));
             assertThat(o.get("shapes").get("chain").get("tasks").asLong()).isEqualTo(2);
             assertThat(o.get("kafka_hop_p50_ms").isNumber()).isTrue();
+            // the broker is in this JVM too, so the clients' own metrics are asked for: the fallback used when
+            // the broker runs elsewhere
+            assertThat(o.get("kafka_requests_source").asString()).isEqualTo("clients");
+            JsonNode chain = o.get("shapes").get("chain");
+            assertThat(chain.get("kafka_requests_per_task").get("produce").asDouble()).isPositive();
+            assertThat(chain.get("kafka_requests_per_task").get("fetch").asDouble()).isPositive();
+            assertThat(chain.get("kafka_produced_records_per_task").asDouble()).isGreaterThanOrEqualTo(1);
         } finally {
             redis.stop();
             kafka.destroy();
