@@ -5,10 +5,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The sustained-rate shape: runs of a two-node chain requested at a steady pace (a feeder every few
@@ -20,13 +22,14 @@ import java.util.concurrent.atomic.AtomicReference;
 final class SustainedRate {
     private static final long TICK_MS = 5;
     private static final long LAG_EVERY_MS = 250;
+    private static final int FEEDERS = 4;
 
     /** What one target rate measured. */
     static final class Result {
         final int targetPerS;
         final double seconds;
         ShapeResult shape;
-        /** Task instances requested per second over the feeding time, as the feeder managed. */
+        /** Task instances requested per second, first request → last request answered, as the feeder managed. */
         double requestedPerS;
         long lagMax;
         long lagAtFeedEnd;
@@ -68,45 +71,49 @@ final class SustainedRate {
 
     private void feed(String graph, List<Partition> partitions, double runsPerS, int nodes, long timeoutMs,
             Result result) throws Exception {
-        ScheduledExecutorService feeder = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "bench-feeder"));
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "bench-feeder"));
+        // requests go out on a few threads, as an API serves concurrent callers: one slow request does not hold
+        // back the next tick's
+        java.util.concurrent.atomic.AtomicInteger threads = new java.util.concurrent.atomic.AtomicInteger();
+        ExecutorService requesters = Executors.newFixedThreadPool(FEEDERS,
+                r -> new Thread(r, "bench-feeder-" + threads.incrementAndGet()));
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "bench-lag"));
-        CountDownLatch fed = new CountDownLatch(1);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
+        CountDownLatch ticked = new CountDownLatch(1);
+        List<Future<?>> requests = new java.util.concurrent.CopyOnWriteArrayList<>();
         int[] next = {0};
-        long[] fedAt = {0};
         long t0 = System.nanoTime();
         try {
             sampler.scheduleWithFixedDelay(() -> sampleLag(result), 0, LAG_EVERY_MS, TimeUnit.MILLISECONDS);
-            feeder.scheduleAtFixedRate(() -> {
-                if (fed.getCount() == 0) {
+            ticker.scheduleAtFixedRate(() -> {
+                if (ticked.getCount() == 0) {
                     return;
                 }
-                try {
-                    // the runs due by now, counted from the start: a late tick catches up, an early one waits
-                    double elapsed = (System.nanoTime() - t0) / 1e9;
-                    int due = (int) Math.min(partitions.size(), Math.floor(elapsed * runsPerS) + 1);
-                    if (due > next[0]) {
-                        runner.startRuns(graph, partitions.subList(next[0], due));
-                        next[0] = due;
-                    }
-                    if (next[0] == partitions.size()) {
-                        fedAt[0] = System.nanoTime();
-                        fed.countDown();
-                    }
-                } catch (RuntimeException e) {
-                    failure.set(e);
-                    fed.countDown();
+                // the runs due by now, counted from the start: a late tick catches up, an early one waits
+                double elapsed = (System.nanoTime() - t0) / 1e9;
+                int due = (int) Math.min(partitions.size(), Math.floor(elapsed * runsPerS) + 1);
+                if (due > next[0]) {
+                    List<Partition> batch = partitions.subList(next[0], due);
+                    requests.add(requesters.submit(() -> runner.startRuns(graph, batch)));
+                    next[0] = due;
+                }
+                if (next[0] == partitions.size()) {
+                    ticked.countDown();
                 }
             }, 0, TICK_MS, TimeUnit.MILLISECONDS);
-            if (!fed.await((long) (result.seconds * 1000) + timeoutMs, TimeUnit.MILLISECONDS)) {
+            if (!ticked.await((long) (result.seconds * 1000) + timeoutMs, TimeUnit.MILLISECONDS)) {
                 throw new IllegalStateException("the feeder requested " + next[0] + " of " + partitions.size()
                         + " runs in " + (result.seconds * 1000 + timeoutMs) + " ms");
             }
-            feeder.shutdown();
-            if (failure.get() != null) {
-                throw new IllegalStateException("requesting runs failed: " + failure.get(), failure.get());
+            ticker.shutdown();
+            for (Future<?> f : requests) {
+                try {
+                    f.get(timeoutMs, TimeUnit.MILLISECONDS);
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException("requesting runs failed: " + e.getCause(), e.getCause());
+                }
             }
-            double fedS = (fedAt[0] - t0) / 1e9;
+            long fedAt = System.nanoTime();
+            double fedS = (fedAt - t0) / 1e9;
             result.requestedPerS = partitions.size() * nodes / Math.max(fedS, 1e-3);
             synchronized (result) {
                 result.lagAtFeedEnd = total(lag.sample());
@@ -114,7 +121,8 @@ final class SustainedRate {
             }
             runner.awaitSettled(graph, partitions, timeoutMs);
         } finally {
-            feeder.shutdownNow();
+            ticker.shutdownNow();
+            requesters.shutdownNow();
             sampler.shutdown();
             sampler.awaitTermination(30, TimeUnit.SECONDS);
         }

@@ -1,0 +1,32 @@
+package io.swale.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class KafkaRequestsTest {
+
+    @Test
+    void anUnknownSourceIsRefusedByName() {
+        assertThatThrownBy(() -> new KafkaRequests("brokers", () -> 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("`brokers`")
+                .hasMessageContaining("auto, broker or clients");
+    }
+
+    @Test
+    void theClientsSourceIsTakenWhenAskedFor() {
+        assertThat(new KafkaRequests("clients", () -> 0).source()).isEqualTo(KafkaRequests.Source.CLIENTS);
+    }
+
+    @Test
+    void countsSubtractAndLeaveTheBenchsOwnRequestsOutOfTheOthers() {
+        var before = new KafkaRequests.Counts(10, 20, 5, 50, 30);
+        var after = new KafkaRequests.Counts(14, 29, 7, 70, 42).less(3);
+
+        var d = after.minus(before);
+
+        assertThat(d).isEqualTo(new KafkaRequests.Counts(4, 9, 2, 17, 12));
+        assertThat(d.other()).isEqualTo(2);
+    }
+}
