@@ -289,6 +289,7 @@ public final class GraphRuns {
             if (!draft.equals(run) && !runs.compareAndPut(key, view.version(), draft)) {
                 continue;
             }
+            cancelDroppedGrowth(view, graph, records, draft);
             Definition recorded = definitions.get(record.definition());
             // a grown node is in no definition: it reruns as the run's effective graph has it
             Graph recordedGraph = recorded.graph().hasNode(nodeName) ? recorded.graph() : graph;
@@ -366,6 +367,35 @@ public final class GraphRuns {
         } catch (RuntimeException e) {
             // the next wake finds the instance no longer pending, and it leaves then
             log.warn("cancelled instance still in a lease queue runId={} error={}", runId, e.toString());
+        }
+    }
+
+    /**
+     * The rerun's expectations took growths out of the graph (their declaring records are no longer current,
+     * docs/dynamic-graphs.md §8.5): their grown nodes' active instances are cancelled.
+     */
+    private void cancelDroppedGrowth(RunView view, Graph before, Map<String, NodeRecord> records, GraphRunRecord draft) {
+        if (view.growths().isEmpty()) {
+            return;
+        }
+        RunView next = new RunView(view.key(), view.version(), draft, view.nodeRecords(), view.instances(),
+                view.growths());
+        Graph after = graphOf(next);
+        for (Node n : before.nodes()) {
+            if (after.hasNode(n.name()) || n.isMapped()) {
+                continue;
+            }
+            Optional<String> runId = unrecordedRunId(view.key(), view.run(), n.name(), records.get(n.name()));
+            if (runId.isEmpty() || !isActive(view, runId.get())) {
+                continue;
+            }
+            TaskInstance instance = view.instances().get(runId.get());
+            NodeRecord record = new NodeRecord(NodeStatus.CANCELLED, runId.get(), view.run().definition(),
+                    instance.rerun(), clock.millis(), Optional.empty(), false,
+                    Optional.of("its growth was replaced by a rerun of `" + before.grownBy(n.name()).orElse("?") + "`"));
+            if (tasks.cancel(view.key(), RunRecords.field(n), record) == TaskStore.Cancel.CANCELLED) {
+                metrics.taskTerminated(instance.pool(), NodeStatus.CANCELLED.wireName());
+            }
         }
     }
 

@@ -151,16 +151,21 @@ class GrowthIT {
     }
 
     @Test
-    void aRerunOfTheDeclaringNodeReplacesItsGrowth(@TempDir Path dir) throws Exception {
+    void aRerunOfTheDeclaringNodeReplacesItsGrowthAndCancelsItsActiveNodes(@TempDir Path dir) throws Exception {
         String g = IntegrationTest.unique("growrerun");
         Path grow = dir.resolve("grow.json");
+        Path never = dir.resolve("never");
         Files.writeString(grow, """
-                {"swale": {"grow": {"node": [{"name": "first", "operator": "noop"}]}}}""");
+                {"swale": {"grow": {"node": [{"name": "first", "operator": "shell",
+                  "params": {"command": "until test -f '%s'; do sleep 0.1; done"}}]}}}""".formatted(never));
         api.publish(declaring(g, grow, 0));
         api.start(g, "p");
-        JsonNode before = awaitSettled(g, "p", 60);
-        assertThat(before.get("state").asString()).isEqualTo("complete");
-        assertThat(nodeNames(before)).containsExactly("start", "decide", "report", "first");
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            JsonNode first = nodeOrNull(api.run(g, "p"), "first");
+            return first != null && first.get("instance") != null && !first.get("instance").isNull()
+                    && first.get("instance").get("state").asString().equals("running");
+        });
+        assertThat(SwaleClient.node(api.run(g, "p"), "report").get("state").asString()).isEqualTo("waiting");
 
         Files.writeString(grow, """
                 {"swale": {"grow": {"node": [{"name": "second", "operator": "shell",
@@ -177,11 +182,24 @@ class GrowthIT {
         assertThat(nodeNames(after)).containsExactly("start", "decide", "report", "second");
         assertThat(SwaleClient.node(after, "second").get("grownBy").asString()).isEqualTo("decide");
         assertThat(growths(g, "p").get("decide")).contains("\"second\"").doesNotContain("\"first\"");
-        // the downstream ran again, after the new growth's node
+        // the old growth's running node was cancelled by the rerun; its record stays in the hash only
+        String first = redis.hget(new RedisKeys(props.redis().keyPrefix()).nodeRecords(new RunKey(g, Partition.of("p"))),
+                "first");
+        assertThat(first).contains("\"status\":\"cancelled\"");
+        // the downstream ran once, after the new growth's node
         JsonNode report = SwaleClient.node(after, "report");
-        assertThat(report.get("record").get("runId").asString()).isEqualTo(g + "-p-report-r1");
+        assertThat(report.get("record").get("runId").asString()).isEqualTo(g + "-p-report-r0");
         assertThat(attempt(after, "second").get("endedMs").asLong())
                 .isLessThanOrEqualTo(attempt(after, "report").get("startedMs").asLong());
+    }
+
+    private static JsonNode nodeOrNull(JsonNode run, String name) {
+        for (JsonNode n : run.get("nodes")) {
+            if (n.get("name").asString().equals(name)) {
+                return n;
+            }
+        }
+        return null;
     }
 
     /** start → decide (prints the growth file) → report; decide with {@code retries}. */
