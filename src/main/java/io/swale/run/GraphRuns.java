@@ -289,7 +289,7 @@ public final class GraphRuns {
             if (!draft.equals(run) && !runs.compareAndPut(key, view.version(), draft)) {
                 continue;
             }
-            cancelDroppedGrowth(view, graph, records, draft);
+            ReplacedGrowths.cancel(view, graph, graphOf(withRun(view, draft)), records, tasks, metrics, clock);
             Definition recorded = definitions.get(record.definition());
             // a grown node is in no definition: it reruns as the run's effective graph has it
             Graph recordedGraph = recorded.graph().hasNode(nodeName) ? recorded.graph() : graph;
@@ -370,35 +370,6 @@ public final class GraphRuns {
         }
     }
 
-    /**
-     * The rerun's expectations took growths out of the graph (their declaring records are no longer current,
-     * docs/dynamic-graphs.md §8.5): their grown nodes' active instances are cancelled.
-     */
-    private void cancelDroppedGrowth(RunView view, Graph before, Map<String, NodeRecord> records, GraphRunRecord draft) {
-        if (view.growths().isEmpty()) {
-            return;
-        }
-        RunView next = new RunView(view.key(), view.version(), draft, view.nodeRecords(), view.instances(),
-                view.growths());
-        Graph after = graphOf(next);
-        for (Node n : before.nodes()) {
-            if (after.hasNode(n.name()) || n.isMapped()) {
-                continue;
-            }
-            Optional<String> runId = unrecordedRunId(view.key(), view.run(), n.name(), records.get(n.name()));
-            if (runId.isEmpty() || !isActive(view, runId.get())) {
-                continue;
-            }
-            TaskInstance instance = view.instances().get(runId.get());
-            NodeRecord record = new NodeRecord(NodeStatus.CANCELLED, runId.get(), view.run().definition(),
-                    instance.rerun(), clock.millis(), Optional.empty(), false,
-                    Optional.of("its growth was replaced by a rerun of `" + before.grownBy(n.name()).orElse("?") + "`"));
-            if (tasks.cancel(view.key(), RunRecords.field(n), record) == TaskStore.Cancel.CANCELLED) {
-                metrics.taskTerminated(instance.pool(), NodeStatus.CANCELLED.wireName());
-            }
-        }
-    }
-
     /** Cancels each node's unrecorded run id that is known and active; returns how many it reached. */
     public int cancelInstances(RunView view) {
         Graph graph = graphOf(view);
@@ -443,6 +414,10 @@ public final class GraphRuns {
         return Optional.of(key.runId(node, record.rerun() + 1));
     }
 
+    private static RunView withRun(RunView view, GraphRunRecord run) {
+        return new RunView(view.key(), view.version(), run, view.nodeRecords(), view.instances(), view.growths());
+    }
+
     /** The run's effective graph: its definition and its current declared growths (docs/dynamic-graphs.md §8.7). */
     private Graph graphOf(RunView view) {
         return RunGraphs.of(definitions.get(view.run().definition()), view);
@@ -454,7 +429,7 @@ public final class GraphRuns {
         return OptionalLong.of(now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000);
     }
 
-    private static boolean isActive(RunView view, String runId) {
+    static boolean isActive(RunView view, String runId) {
         TaskInstance i = view.instances().get(runId);
         return i != null && i.status().isActive();
     }

@@ -118,7 +118,7 @@ class GrowthIT {
         assertThat(nodeNames(run)).containsExactly("start", "decide", "report");
         assertThat(growths(g, "p")).isEmpty();
         assertThat(redis.hkeys(new RedisKeys(props.redis().keyPrefix()).nodeRecords(new RunKey(g, Partition.of("p")))))
-                .doesNotContain("a", "b");
+                .contains("t:decide").doesNotContain("t:a", "t:b");
         assertThat(SwaleClient.node(run, "report").get("state").asString()).isEqualTo("blocked");
     }
 
@@ -183,9 +183,11 @@ class GrowthIT {
         assertThat(SwaleClient.node(after, "second").get("grownBy").asString()).isEqualTo("decide");
         assertThat(growths(g, "p").get("decide")).contains("\"second\"").doesNotContain("\"first\"");
         // the old growth's running node was cancelled by the rerun; its record stays in the hash only
-        String first = redis.hget(new RedisKeys(props.redis().keyPrefix()).nodeRecords(new RunKey(g, Partition.of("p"))),
-                "first");
-        assertThat(first).contains("\"status\":\"cancelled\"");
+        // (its worker sees the flag at its next cancel poll and writes the record)
+        String nodes = new RedisKeys(props.redis().keyPrefix()).nodeRecords(new RunKey(g, Partition.of("p")));
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> redis.hget(nodes, "t:first") != null);
+        assertThat(redis.hget(nodes, "t:first")).contains("\"status\":\"cancelled\"");
         // the downstream ran once, after the new growth's node
         JsonNode report = SwaleClient.node(after, "report");
         assertThat(report.get("record").get("runId").asString()).isEqualTo(g + "-p-report-r0");
