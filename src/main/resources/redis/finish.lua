@@ -1,4 +1,5 @@
--- KEYS: instances, node records, attempt history[, run record]; ARGV: run id, token, record field, record json, status, rerun, error
+-- KEYS: instances, node records, attempt history[, run record[, declared growths]]; ARGV: run id, token, record
+-- field, record json, status, rerun, error[, growth field, growth text ('' for none)]
 local s = load_instance(KEYS[1], ARGV[1])
 if not s then return 'unknown' end
 -- a retried settle whose first try committed (its reply was lost): recognisable, applied once
@@ -12,7 +13,11 @@ if ARGV[5] ~= 'cancelled' and KEYS[4] and run_state(KEYS[4]) == 'cancelled' then
   save_instance(KEYS[1], ARGV[1], s)
   return 'cancelling'
 end
-write_record(KEYS[2], ARGV[3], ARGV[4], tonumber(ARGV[6]))
+local written = write_record(KEYS[2], ARGV[3], ARGV[4], tonumber(ARGV[6]))
+-- the node's declared growth is replaced with its record (docs/dynamic-graphs.md §8.3): both or neither
+if written and KEYS[5] then
+  if ARGV[9] ~= '' then redis.call('HSET', KEYS[5], ARGV[8], ARGV[9]) else redis.call('HDEL', KEYS[5], ARGV[8]) end
+end
 local now, now_us = clock()
 append_history(KEYS[3], ARGV[1], s, now, ARGV[5], ARGV[7])
 s.state = ARGV[5]

@@ -78,7 +78,8 @@
     }
 
     const width = (n) => Math.min(MAX_W, Math.max(MIN_W,
-      Math.max(measure(n.name, NAME_FONT), measure("⬡ " + (n.asset || ""), ASSET_FONT, true)) + INSET));
+      Math.max(measure(n.name, NAME_FONT), measure("⬡ " + (n.asset || ""), ASSET_FONT, true),
+        n.grownBy ? measure("grown by " + n.grownBy, ASSET_FONT, false) : 0) + INSET));
     const colW = columns.map((c) => Math.max(24, ...c.filter((id) => items.get(id).node).map((id) => width(items.get(id).node))));
     const colH = columns.map((c) => c.reduce((s, id) => s + items.get(id).h, 0) + (c.length - 1) * GAP_Y);
     const totalH = Math.max(...colH);
@@ -157,11 +158,15 @@
       const glyph = GLYPH[state] || "";
       const g = h("svg:g", { class: "node s-" + state, dataset: { node: n.name, state } },
         h("svg:title", {}, n.name + (n.asset ? " → asset " + n.asset : " (task)") + "\nstate: " + state
-          + (n.operator ? "\noperator: " + n.operator : "") + (n.pool ? "\npool: " + n.pool : "")),
+          + (n.operator ? "\noperator: " + n.operator : "") + (n.pool ? "\npool: " + n.pool : "")
+          + (n.grownBy ? "\ngrown by " + n.grownBy : "")),
         h("svg:rect", { x: p.x, y: p.y, width: p.w, height: NODE_H, rx: 8, ry: 8 }),
-        h("svg:text", { x: p.x + 12, y: p.y + (n.asset ? 19 : 28), class: "name" }, fit(n.name, NAME_FONT, false, p.w - INSET)),
+        h("svg:text", { x: p.x + 12, y: p.y + (n.asset || n.grownBy ? 19 : 28), class: "name" }, fit(n.name, NAME_FONT, false, p.w - INSET)),
         n.asset ? h("svg:text", { x: p.x + 12, y: p.y + 35, class: "asset" },
           fit("⬡ " + n.asset, ASSET_FONT, true, p.w - INSET + 18)) : null,
+        // a node a declared growth added to this run (docs/dynamic-graphs.md §8.8)
+        n.grownBy && !n.asset ? h("svg:text", { x: p.x + 12, y: p.y + 35, class: "grown" },
+          fit("grown by " + n.grownBy, ASSET_FONT, false, p.w - INSET + 18)) : null,
         glyph ? h("svg:text", { x: p.x + p.w - 10, y: p.y + 19, class: "glyph", "text-anchor": "end" }, glyph) : null,
         // a mapped node: items done of its total
         n.items && n.items.total != null ? h("svg:text", { x: p.x + p.w - 10, y: p.y + 37, class: "items",

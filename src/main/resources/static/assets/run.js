@@ -74,6 +74,8 @@
         h("header", {},
           h("h3", {}, n.name),
           S.badge(state),
+          n.grownBy ? h("span", { class: "grown muted", title: "added to this run by the output of " + n.grownBy },
+            "grown by " + n.grownBy) : null,
           n.instance ? h("span", { class: "instance muted" }, n.instance.state) : null,
           n.items ? h("span", { class: "items", title: "items done of the map's total" },
             n.items.total == null ? "no items" : n.items.done + "/" + n.items.total) : null,

@@ -121,7 +121,7 @@ public class Backfill {
             return List.of();
         }
         Definition d = catalog.get(view.get().run().definition());
-        Graph g = d.graph();
+        Graph g = io.swale.run.RunGraphs.of(d, view.get());
         Map<String, NodeRecord> records = RunRecords.byNode(g, view.get());
         Map<String, NodeState> states = Readiness.nodeStates(g, Readiness.currentRecords(view.get().run(), records));
         List<String> out = new ArrayList<>();

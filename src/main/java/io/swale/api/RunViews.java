@@ -153,7 +153,8 @@ public class RunViews {
         RunView v = runs.read(key).orElseThrow(() -> new ApiErrors.NotFound(
                 "graph `" + graph + "` does not have a run for partition `" + partition + "`"));
         GraphRunRecord r = v.run();
-        Graph g = catalog.get(r.definition()).graph();
+        // the effective graph: the definition and its current declared growths (docs/dynamic-graphs.md §8.8)
+        Graph g = io.swale.run.RunGraphs.of(catalog.get(r.definition()), v);
         Map<String, NodeRecord> records = RunRecords.byNode(g, v);
         Map<String, NodeRecord> current = Readiness.currentRecords(r, records);
         Map<String, NodeState> states = Readiness.nodeStates(g, current);
@@ -176,6 +177,10 @@ public class RunViews {
             m.put("name", n.name());
             m.put("pool", n.pool());
             m.put("state", states.get(n.name()).wireName());
+            g.grownBy(n.name()).ifPresent(by -> {
+                m.put("grownBy", by);
+                m.put("grownText", "grown by " + by);
+            });
             m.put("instance", instance.orElse(null));
             m.put("record", rec == null ? null : record(rec));
             // the attempts of the instance shown: the active one, else the one that wrote the record

@@ -249,8 +249,9 @@ public class SwaleConfiguration {
 
     @Bean
     Terminations terminations(TaskStore tasks, KafkaEventPublisher events, KafkaDeadLetters deadLetters, Clock clock,
-            SwaleMetrics metrics) {
-        return new Terminations(tasks, events, deadLetters, clock, metrics);
+            SwaleMetrics metrics, DefinitionCatalog catalog, RunStore runs) {
+        return new Terminations(tasks, events, deadLetters, clock, metrics,
+                new io.swale.run.DeclaredGrowth(catalog, runs));
     }
 
     @Bean

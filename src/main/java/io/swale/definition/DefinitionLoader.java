@@ -73,6 +73,14 @@ public final class DefinitionLoader {
         return load(bytes, DefinitionFormat.fromFileName(String.valueOf(file.getFileName())));
     }
 
+    /**
+     * Checks a growth declared by node {@code by} of a run whose effective graph, without {@code by}'s own earlier
+     * growth, is {@code current} (docs/dynamic-graphs.md §8.2).
+     */
+    public Growths.Check checkGrowth(Graph current, String by, long rerun, JsonNode grow) {
+        return Growths.check(current, by, rerun, grow, operators, limits);
+    }
+
     private Graph check(RawDefinition raw, List<Fault> limitFaults) {
         List<Fault> faults = new ArrayList<>(limitFaults);
         LimitChecks.nodeCount(raw, limits).ifPresent(faults::add);

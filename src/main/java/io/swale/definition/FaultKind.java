@@ -34,7 +34,9 @@ public enum FaultKind {
     // mapped nodes (docs/dynamic-graphs.md §3)
     INVALID_MAP("InvalidMap"),
     INVALID_MAP_LIMIT("InvalidMapLimit"),
-    ITEM_OUTSIDE_MAP("ItemOutsideMap");
+    ITEM_OUTSIDE_MAP("ItemOutsideMap"),
+    // declared growth (docs/dynamic-graphs.md §8): a growth's own shape, edges_to and nesting
+    INVALID_GROWTH("InvalidGrowth");
 
     private final String wireName;
 

@@ -57,6 +57,16 @@ final class ShapeReader {
         return new RawDefinition(name, schedule, catchup, partitioning, nodes, maps);
     }
 
+    /** A node table of a growth and its mapping keys; wrong shapes throw as in a definition. */
+    record GrownTable(Node node, Optional<RawDefinition.RawMap> map) {}
+
+    /** Reads table {@code i} of a growth's {@code node} array, named for messages as {@code grow.node #i+1}. */
+    static GrownTable readGrown(JsonNode table, int i) {
+        Table t = Table.of(table, "`swale.grow.node` #" + (i + 1));
+        Node n = readNode(t);
+        return new GrownTable(n, readMap(t, n.name()));
+    }
+
     private static Node readNode(Table t) {
         t.allowOnly(NODE_KEYS);
         String name = t.requiredString("name");

@@ -23,9 +23,18 @@ public final class Graph {
     private final Map<String, Node> byName;
     private final Map<String, SortedSet<String>> upstreams;
     private final Map<String, SortedSet<String>> downstreams;
+    private final Map<String, String> grownBy;
+    private final Map<String, SortedSet<String>> extraUpstreams;
 
     public Graph(String name, Optional<String> schedule, Optional<Duration> catchup, Partitioning partitioning,
             List<Node> nodes) {
+        this(name, schedule, catchup, partitioning, nodes, Map.of(), Map.of());
+    }
+
+    private Graph(String name, Optional<String> schedule, Optional<Duration> catchup, Partitioning partitioning,
+            List<Node> nodes, Map<String, String> grownBy, Map<String, SortedSet<String>> extraUpstreams) {
+        this.grownBy = Map.copyOf(grownBy);
+        this.extraUpstreams = Map.copyOf(extraUpstreams);
         this.name = name;
         this.schedule = schedule;
         this.catchup = catchup;
@@ -56,6 +65,7 @@ public final class Graph {
             } else {
                 sources.addAll(n.after());
             }
+            sources.addAll(this.extraUpstreams.getOrDefault(n.name(), Collections.emptySortedSet()));
             for (String s : sources) {
                 if (names.containsKey(s)) {
                     up.get(n.name()).add(s);
@@ -67,6 +77,55 @@ public final class Graph {
         down.replaceAll((k, v) -> Collections.unmodifiableSortedSet(v));
         this.upstreams = Collections.unmodifiableMap(up);
         this.downstreams = Collections.unmodifiableMap(down);
+    }
+
+    /**
+     * This graph with a declared growth attached (docs/dynamic-graphs.md §8): {@code grown} are appended (their
+     * {@code after} already resolved), and each of {@code waiting} gets every grown leaf as an extra upstream.
+     * Names already in the graph are not added again: the caller checked them.
+     */
+    public Graph grow(String by, List<Node> grown, java.util.Collection<String> waiting) {
+        List<Node> all = new ArrayList<>(nodes);
+        Map<String, String> by2 = new LinkedHashMap<>(grownBy);
+        java.util.Set<String> grownNames = new java.util.HashSet<>();
+        for (Node n : grown) {
+            if (!byName.containsKey(n.name()) && grownNames.add(n.name())) {
+                all.add(n);
+                by2.put(n.name(), by);
+            }
+        }
+        java.util.Set<String> inner = new java.util.HashSet<>();
+        for (Node n : grown) {
+            if (grownNames.contains(n.name())) {
+                n.after().stream().filter(grownNames::contains).forEach(inner::add);
+            }
+        }
+        List<String> leaves = grown.stream().map(Node::name).filter(grownNames::contains)
+                .filter(n -> !inner.contains(n)).distinct().toList();
+        Map<String, SortedSet<String>> extra = new LinkedHashMap<>();
+        extraUpstreams.forEach((k, v) -> extra.put(k, new TreeSet<>(v)));
+        for (String w : waiting) {
+            if (byName.containsKey(w)) {
+                extra.computeIfAbsent(w, k -> new TreeSet<>()).addAll(leaves);
+            }
+        }
+        return new Graph(name, schedule, catchup, partitioning, all, by2, extra);
+    }
+
+    /** The node whose output grew {@code nodeName} into this run's graph; empty for a node of the definition. */
+    public Optional<String> grownBy(String nodeName) {
+        return Optional.ofNullable(grownBy.get(nodeName));
+    }
+
+    /** How many growths deep {@code nodeName} is: 0 for a node of the definition. */
+    public int growthDepth(String nodeName) {
+        int depth = 0;
+        String at = grownBy.get(nodeName);
+        while (at != null && depth <= grownBy.size()) {
+            depth++;
+            at = grownBy.get(at);
+        }
+        return depth;
     }
 
     public String name() {

@@ -114,7 +114,7 @@ public final class GraphRuns {
         if (view.isEmpty() || view.get().run().state() != RunState.ACTIVE) {
             return;
         }
-        Graph graph = definitions.get(view.get().run().definition()).graph();
+        Graph graph = graphOf(view.get());
         java.util.Set<String> candidates = new java.util.LinkedHashSet<>();
         boolean known = false;
         for (String node : nodes) {
@@ -145,7 +145,7 @@ public final class GraphRuns {
      */
     private Advanced advance(RunView view, List<String> candidates, boolean skipActive) {
         GraphRunRecord run = view.run();
-        Graph graph = definitions.get(run.definition()).graph();
+        Graph graph = graphOf(view);
         Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
         Map<String, NodeRecord> current = Readiness.currentRecords(run, records);
         Map<String, NodeState> states = Readiness.nodeStates(graph, current);
@@ -197,7 +197,7 @@ public final class GraphRuns {
 
     /** Advances every node of the run: what the reconciler does for an active run. */
     public Advanced advanceAll(RunView view) {
-        Graph graph = definitions.get(view.run().definition()).graph();
+        Graph graph = graphOf(view);
         return advance(view, graph.nodes().stream().map(Node::name).toList(), true);
     }
 
@@ -258,7 +258,7 @@ public final class GraphRuns {
         for (int attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
             RunView view = runs.read(key).orElseThrow(() -> new SwaleException.UnknownGraphRun(graphName, partition.key()));
             GraphRunRecord run = view.run();
-            Graph graph = definitions.get(run.definition()).graph();
+            Graph graph = graphOf(view);
             Optional<io.swale.graph.ItemName> item = io.swale.graph.ItemName.parse(nodeName);
             String baseName = item.map(io.swale.graph.ItemName::node).orElse(nodeName);
             Node node = graph.node(baseName).filter(n -> item.isEmpty() || n.isMapped())
@@ -289,9 +289,12 @@ public final class GraphRuns {
             if (!draft.equals(run) && !runs.compareAndPut(key, view.version(), draft)) {
                 continue;
             }
+            ReplacedGrowths.cancel(view, graph, graphOf(withRun(view, draft)), records, tasks, metrics, clock);
             Definition recorded = definitions.get(record.definition());
-            Node recordedNode = recorded.graph().node(nodeName).orElse(node);
-            Submission.Result r = submission.submit(recorded.graph(), record.definition(), partition, recordedNode,
+            // a grown node is in no definition: it reruns as the run's effective graph has it
+            Graph recordedGraph = recorded.graph().hasNode(nodeName) ? recorded.graph() : graph;
+            Node recordedNode = recordedGraph.node(nodeName).orElse(node);
+            Submission.Result r = submission.submit(recordedGraph, record.definition(), partition, recordedNode,
                     record.rerun() + 1, current, nowUs(), request);
             if (r.runInactive()) {
                 // the run settled or was cancelled since it was read: read it again, never answer submitted
@@ -369,7 +372,7 @@ public final class GraphRuns {
 
     /** Cancels each node's unrecorded run id that is known and active; returns how many it reached. */
     public int cancelInstances(RunView view) {
-        Graph graph = definitions.get(view.run().definition()).graph();
+        Graph graph = graphOf(view);
         Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
         int reached = 0;
         for (Node n : graph.nodes()) {
@@ -411,13 +414,22 @@ public final class GraphRuns {
         return Optional.of(key.runId(node, record.rerun() + 1));
     }
 
+    private static RunView withRun(RunView view, GraphRunRecord run) {
+        return new RunView(view.key(), view.version(), run, view.nodeRecords(), view.instances(), view.growths());
+    }
+
+    /** The run's effective graph: its definition and its current declared growths (docs/dynamic-graphs.md §8.7). */
+    private Graph graphOf(RunView view) {
+        return RunGraphs.of(definitions.get(view.run().definition()), view);
+    }
+
     /** Now in epoch µs, stamped into submitted instances as when their node was found ready. */
     private OptionalLong nowUs() {
         java.time.Instant now = clock.instant();
         return OptionalLong.of(now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000);
     }
 
-    private static boolean isActive(RunView view, String runId) {
+    static boolean isActive(RunView view, String runId) {
         TaskInstance i = view.instances().get(runId);
         return i != null && i.status().isActive();
     }

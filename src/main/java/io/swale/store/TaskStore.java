@@ -131,6 +131,17 @@ public interface TaskStore {
     Finish finish(RunKey key, RecordField field, long token, NodeRecord record);
 
     /**
+     * As {@link #finish(RunKey, RecordField, long, NodeRecord)}, and the node's declared growth (stored text,
+     * docs/dynamic-graphs.md §8.3) replaced in the same atomic step: written when present, removed when empty.
+     */
+    default Finish finish(RunKey key, RecordField field, long token, NodeRecord record, Optional<String> growth) {
+        if (growth.isPresent()) {
+            throw new UnsupportedOperationException("this store keeps no declared growth");
+        }
+        return finish(key, field, token, record);
+    }
+
+    /**
      * Parks the instance held with {@code token} until {@code delayMs} from now: a retry of the step, or with
      * {@code nextStep} the next step of a continuing task, which gets {@code stepState}.
      */

@@ -22,9 +22,17 @@ public final class Terminations {
     private final DeadLetters deadLetters;
     private final Clock clock;
     private final SwaleMetrics metrics;
+    private final GrowthPlanner growth;
 
     public Terminations(TaskStore tasks, EventPublisher events, DeadLetters deadLetters, Clock clock,
             SwaleMetrics metrics) {
+        this(tasks, events, deadLetters, clock, metrics, GrowthPlanner.NONE);
+    }
+
+    /** {@code growth} reads a succeeded output's declared growth (docs/dynamic-graphs.md §8). */
+    public Terminations(TaskStore tasks, EventPublisher events, DeadLetters deadLetters, Clock clock,
+            SwaleMetrics metrics, GrowthPlanner growth) {
+        this.growth = growth;
         this.tasks = tasks;
         this.events = events;
         this.deadLetters = deadLetters;
@@ -34,9 +42,25 @@ public final class Terminations {
 
     public TaskStore.Finish terminate(TaskIdentity identity, String pool, long token, NodeStatus status,
             Optional<JsonNode> output, Optional<String> error) {
+        // a failed or cancelled instance's output is not read: it grows nothing (§8.4)
+        GrowthPlanner.Plan plan = status == NodeStatus.SUCCEEDED && output.isPresent()
+                ? growth.plan(identity, output.get()) : new GrowthPlanner.Plan.None();
+        Optional<String> grown = Optional.empty();
+        switch (plan) {
+            case GrowthPlanner.Plan.None n -> { }
+            case GrowthPlanner.Plan.Grow g -> grown = Optional.of(g.stored());
+            case GrowthPlanner.Plan.Fail f -> {
+                // a bad growth fails the node for good, and nothing of it is stored
+                status = NodeStatus.FAILED;
+                output = Optional.empty();
+                error = Optional.of(f.error());
+                log.info("declared growth refused graph={} partition={} node={} runId={} faults={}", identity.graph(),
+                        identity.partition(), identity.node(), identity.runId(), f.error().lines().count());
+            }
+        }
         NodeRecord record = new NodeRecord(status, identity.runId(), identity.definition(), identity.rerun(),
                 clock.millis(), output, false, error);
-        TaskStore.Finish outcome = tasks.finish(identity.runKey(), identity.recordField(), token, record);
+        TaskStore.Finish outcome = tasks.finish(identity.runKey(), identity.recordField(), token, record, grown);
         if (outcome == TaskStore.Finish.OK) {
             metrics.taskTerminated(pool, status.wireName());
         }

@@ -193,7 +193,7 @@ public class DashboardViews {
         Map<String, Object> base = views.run(graph, partition);
         RunView v = runs.read(new RunKey(graph, partition)).orElseThrow(() -> new ApiErrors.NotFound(
                 "graph `" + graph + "` does not have a run for partition `" + partition + "`"));
-        Graph g = catalog.get(v.run().definition()).graph();
+        Graph g = io.swale.run.RunGraphs.of(catalog.get(v.run().definition()), v);
         Map<String, NodeRecord> records = RunRecords.byNode(g, v);
         Map<String, Object> out = new LinkedHashMap<>(base);
         List<Map<String, Object>> nodes = new ArrayList<>();

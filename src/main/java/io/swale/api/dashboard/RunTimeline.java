@@ -62,7 +62,7 @@ public class RunTimeline {
         RunView v = runs.read(key).orElseThrow(() -> new ApiErrors.NotFound(
                 "graph `" + graph + "` does not have a run for partition `" + partition + "`"));
         GraphRunRecord run = v.run();
-        Graph g = catalog.get(run.definition()).graph();
+        Graph g = io.swale.run.RunGraphs.of(catalog.get(run.definition()), v);
         Map<String, NodeRecord> records = RunRecords.byNode(g, v);
         Map<String, NodeState> states = Readiness.nodeStates(g, Readiness.currentRecords(run, records));
         Map<String, List<AttemptRecord>> histories = tasks.histories(key);

@@ -89,7 +89,7 @@ public final class RedisExpiryStore implements ExpiryStore {
     public boolean expireRun(RunKey key, RunVersion expected, Entry entry) {
         String runKey = keys.run(key);
         Object deleted = scripts.expireRun.call(redis, List.of(runKey, keys.nodeRecords(key), keys.instances(key),
-                keys.inputs(key), keys.attempts(key)), List.of(expected.value()));
+                keys.inputs(key), keys.attempts(key), keys.growths(key)), List.of(expected.value()));
         if (!(deleted instanceof Long n && n == 1L)) {
             return false;
         }

@@ -162,6 +162,11 @@ public final class RedisKeys {
         return prefix + ":att:" + tag(shardOf(key)) + ":" + key.id();
     }
 
+    /** The declared growths of a run, field = declaring node (docs/dynamic-graphs.md §8.3). */
+    public String growths(RunKey key) {
+        return prefix + ":grow:" + tag(shardOf(key)) + ":" + key.id();
+    }
+
     public String inputs(RunKey key) {
         return prefix + ":in:" + tag(shardOf(key)) + ":" + key.id();
     }

@@ -79,11 +79,13 @@ public final class RedisRunStore implements RunStore {
         List<Response<String>> runs = new ArrayList<>();
         List<Response<Map<String, String>>> nodes = new ArrayList<>();
         List<Response<Map<String, String>>> instances = new ArrayList<>();
+        List<Response<Map<String, String>>> growths = new ArrayList<>();
         try (AbstractPipeline p = redis.pipelined()) {
             for (RunKey key : runKeys) {
                 runs.add(p.get(keys.run(key)));
                 nodes.add(p.hgetAll(keys.nodeRecords(key)));
                 instances.add(p.hgetAll(keys.instances(key)));
+                growths.add(p.hgetAll(keys.growths(key)));
             }
             p.sync();
         }
@@ -107,7 +109,7 @@ public final class RedisRunStore implements RunStore {
             String where = key.id() + "#";
             views.add(new Read.Found(new RunView(key, new RunVersion(raw), run,
                     new LazyDecoded<>(nodes.get(i).get(), (field, json) -> NodeRecordCodec.decode(where + field, json)),
-                    new LazyDecoded<>(instances.get(i).get(), InstanceCodec::decode))));
+                    new LazyDecoded<>(instances.get(i).get(), InstanceCodec::decode), Map.copyOf(growths.get(i).get()))));
         }
         return views;
     }

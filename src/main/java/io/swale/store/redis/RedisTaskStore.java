@@ -178,10 +178,18 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public Finish finish(RunKey key, RecordField field, long token, NodeRecord record) {
+        return finish(key, field, token, record, Optional.empty());
+    }
+
+    /** The node's growth (field = node name) is written or removed with its record, in the run's slot. */
+    @Override
+    public Finish finish(RunKey key, RecordField field, long token, NodeRecord record, Optional<String> growth) {
         String r = (String) calls.durable(scripts.finish,
-                List.of(keys.instances(key), keys.nodeRecords(key), keys.attempts(key), keys.run(key)),
+                List.of(keys.instances(key), keys.nodeRecords(key), keys.attempts(key), keys.run(key),
+                        keys.growths(key)),
                 List.of(record.runId(), Long.toString(token), field.key(), NodeRecordCodec.encode(record),
-                        record.status().wireName(), Long.toString(record.rerun()), record.error().orElse("")));
+                        record.status().wireName(), Long.toString(record.rerun()), record.error().orElse(""),
+                        field.node(), growth.orElse("")));
         return switch (r) {
             case "ok" -> Finish.OK;
             case "settled" -> Finish.SETTLED;

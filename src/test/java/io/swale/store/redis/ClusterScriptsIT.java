@@ -86,8 +86,11 @@ class ClusterScriptsIT {
         assertThat(tasks.claimAll(others.stream().map(k -> new TaskStore.ClaimRequest(k, k.runId("n", 0))).toList(),
                 60_000, "w")).allMatch(c -> c instanceof TaskStore.Claim.Claimed);
         assertThat(tasks.heartbeat(a, a.runId("n", 0), token, 60_000)).isEqualTo(TaskStore.Heartbeat.RUNNING);
-        assertThat(tasks.finish(a, new RecordField("n", Optional.empty()), token, record(a.runId("n", 0))))
+        // the node's declared growth is written with its record, in the run's slot (docs/dynamic-graphs.md §8.3)
+        assertThat(tasks.finish(a, new RecordField("n", Optional.empty()), token, record(a.runId("n", 0)),
+                Optional.of("{\"by\":\"n\",\"rerun\":0,\"node\":[],\"edges_to\":[]}")))
                 .isEqualTo(TaskStore.Finish.OK);
+        assertThat(runs.read(a).orElseThrow().growths()).containsOnlyKeys("n");
 
         // park, release, give back, reap, redispatch, cancel
         long m = ((TaskStore.Claim.Claimed) tasks.claim(a, a.runId("m", 1), 60_000, "w")).token();

@@ -1,0 +1,50 @@
+package io.swale.run;
+
+import io.swale.definition.Definition;
+import io.swale.definition.Growths;
+import io.swale.graph.Graph;
+import io.swale.graph.ItemName;
+import io.swale.store.RunStore;
+import io.swale.store.RunView;
+import io.swale.task.GrowthPlanner;
+import io.swale.task.TaskIdentity;
+import java.util.Optional;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Checks an output's {@code swale.grow} against the run's effective graph without the declaring node's own earlier
+ * growth (docs/dynamic-graphs.md §8.2), before the record is written: the growth is stored with the record, or
+ * the node fails with every fault.
+ */
+public final class DeclaredGrowth implements GrowthPlanner {
+    private final DefinitionCatalog definitions;
+    private final RunStore runs;
+
+    public DeclaredGrowth(DefinitionCatalog definitions, RunStore runs) {
+        this.definitions = definitions;
+        this.runs = runs;
+    }
+
+    @Override
+    public Plan plan(TaskIdentity identity, JsonNode output) {
+        Optional<JsonNode> grow = Growths.declared(output);
+        // an item's output is part of its node's list, not a growth of the graph
+        if (grow.isEmpty() || ItemName.parse(identity.node()).isPresent()) {
+            return new Plan.None();
+        }
+        Optional<RunView> view = runs.read(identity.runKey());
+        if (view.isEmpty()) {
+            return new Plan.None();
+        }
+        Definition definition = definitions.get(view.get().run().definition());
+        Graph current = RunGraphs.without(definition, view.get(), identity.node());
+        if (!current.hasNode(identity.node())) {
+            return new Plan.Fail("InvalidGrowth: node `" + identity.node() + "` is no longer part of the run's graph"
+                    + " (the growth that added it was replaced), so it cannot grow it");
+        }
+        return switch (definitions.loader().checkGrowth(current, identity.node(), identity.rerun(), grow.get())) {
+            case Growths.Check.Valid v -> new Plan.Grow(v.stored());
+            case Growths.Check.Invalid i -> new Plan.Fail(i.error());
+        };
+    }
+}

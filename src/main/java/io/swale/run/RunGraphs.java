@@ -1,0 +1,111 @@
+package io.swale.run;
+
+import io.swale.definition.Definition;
+import io.swale.definition.Growths;
+import io.swale.graph.Graph;
+import io.swale.graph.Node;
+import io.swale.record.NodeRecord;
+import io.swale.store.RunView;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A run's effective graph (docs/dynamic-graphs.md §8.7): its definition plus every current declared growth, in
+ * the order their declaring records were written. A growth counts while its declaring node's record is the one
+ * it was stored with, succeeded and current: a rerun of that node takes it out of the graph at once.
+ */
+public final class RunGraphs {
+    private static final int CACHE_SIZE = 512;
+    // a stored growth never changes: the graph built from one definition and one set of growths is cached
+    private static final Map<String, Graph> CACHE = new ConcurrentHashMap<>();
+
+    private RunGraphs() {}
+
+    /** The effective graph of the run {@code view} of {@code definition}. */
+    public static Graph of(Definition definition, RunView view) {
+        return build(definition, view, Optional.empty());
+    }
+
+    /** As {@link #of}, leaving out the growth of {@code by}: what a new growth of {@code by} is checked against. */
+    public static Graph without(Definition definition, RunView view, String by) {
+        return build(definition, view, Optional.of(by));
+    }
+
+    private record Entry(String by, String stored, long at) {}
+
+    private static Graph build(Definition definition, RunView view, Optional<String> leftOut) {
+        Graph base = definition.graph();
+        if (view.growths().isEmpty()) {
+            return base;
+        }
+        List<Entry> entries = new ArrayList<>();
+        view.growths().forEach((by, stored) -> {
+            if (leftOut.filter(by::equals).isEmpty()) {
+                entries.add(new Entry(by, stored, 0));
+            }
+        });
+        if (entries.isEmpty()) {
+            return base;
+        }
+        entries.sort(Comparator.comparing(Entry::by));
+        Graph graph = base;
+        List<Entry> pending = entries;
+        // nested growths attach once their declaring node is in: repeat until nothing more attaches
+        List<Entry> counted = new ArrayList<>();
+        boolean progress = true;
+        while (progress && !pending.isEmpty()) {
+            progress = false;
+            List<Entry> next = new ArrayList<>();
+            List<Entry> ready = new ArrayList<>();
+            for (Entry e : pending) {
+                Optional<Node> node = graph.node(e.by());
+                Optional<Long> at = node.flatMap(n -> currentAt(view, n, e.stored()));
+                if (node.isPresent() && at.isPresent()) {
+                    ready.add(new Entry(e.by(), e.stored(), at.get()));
+                } else if (node.isEmpty()) {
+                    next.add(e);
+                }
+            }
+            ready.sort(Comparator.comparingLong(Entry::at).thenComparing(Entry::by));
+            for (Entry e : ready) {
+                counted.add(e);
+                graph = attach(definition.hash(), graph, counted, e.stored());
+                progress = true;
+            }
+            pending = next;
+        }
+        return graph;
+    }
+
+    private static Graph attach(String hash, Graph graph, List<Entry> counted, String stored) {
+        StringBuilder key = new StringBuilder(hash);
+        counted.forEach(e -> key.append('\u0000').append(e.by()).append('\u0001').append(e.stored()));
+        String k = key.toString();
+        Graph cached = CACHE.get(k);
+        if (cached != null) {
+            return cached;
+        }
+        Graph grown = Growths.attach(graph, stored);
+        if (CACHE.size() >= CACHE_SIZE) {
+            CACHE.clear();
+        }
+        CACHE.put(k, grown);
+        return grown;
+    }
+
+    /** When the declaring record was written, if the growth is the one of its current succeeded record. */
+    private static Optional<Long> currentAt(RunView view, Node by, String stored) {
+        NodeRecord record = view.nodeRecords().get(RunRecords.field(by).key());
+        if (record == null || !record.succeeded() || !view.run().isCurrent(by.name(), record)) {
+            return Optional.empty();
+        }
+        if (Growths.read(stored).rerun() != record.rerun()) {
+            return Optional.empty();
+        }
+        return Optional.of(record.terminatedAtMs());
+    }
+}
