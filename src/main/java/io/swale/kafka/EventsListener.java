@@ -5,6 +5,7 @@ import io.swale.logging.LogContext;
 import io.swale.record.RecordCodec;
 import io.swale.run.GraphRuns;
 import io.swale.store.RunKey;
+import io.swale.store.RunStore;
 import io.swale.task.SwaleException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,7 +21,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * Handles task-terminated events: advance the downstreams of the node (spec §7.6). The events of one poll
  * are coalesced by graph run, so a run whose nodes end faster than the scheduler reads it is read once per
- * poll rather than once per event; one event at a time behaves exactly as before.
+ * poll rather than once per event, and the runs of one poll are read together in one round trip before any
+ * is advanced; one event at a time behaves exactly as before.
  */
 public final class EventsListener {
     private final GraphRuns graphRuns;
@@ -57,11 +59,22 @@ public final class EventsListener {
     }
 
     private void advance(Map<RunKey, Group> groups) {
+        if (groups.isEmpty()) {
+            return;
+        }
+        Map<RunKey, RunStore.Read> read;
+        try {
+            read = graphRuns.readRuns(List.copyOf(groups.keySet()));
+        } catch (RuntimeException e) {
+            // nothing of this poll is done yet: its first run's first record is retried, the rest come again
+            throw new BatchListenerFailedException(String.valueOf(e.getMessage()), e,
+                    groups.values().iterator().next().first());
+        }
         for (Map.Entry<RunKey, Group> g : groups.entrySet()) {
             Set<String> nodes = g.getValue().nodes();
             try (LogContext ignored = LogContext.of(g.getKey().graph(), g.getKey().partition().key(),
                     nodes.size() == 1 ? nodes.iterator().next() : null, null)) {
-                graphRuns.onTasksTerminated(g.getKey(), new ArrayList<>(g.getValue().nodes()));
+                graphRuns.onTasksTerminated(g.getKey(), new ArrayList<>(g.getValue().nodes()), read);
             } catch (RuntimeException e) {
                 throw new BatchListenerFailedException(String.valueOf(e.getMessage()), e, g.getValue().first());
             }

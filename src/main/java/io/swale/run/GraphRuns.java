@@ -110,7 +110,32 @@ public final class GraphRuns {
      * their downstreams, which also settles.
      */
     public void onTasksTerminated(RunKey key, List<String> nodes) {
-        Optional<RunView> view = runs.read(key);
+        onTasksTerminated(runs.read(key), nodes);
+    }
+
+    /**
+     * The runs of several keys, read in one round trip, for {@link #onTasksTerminated(RunKey, List, Map)}: the
+     * events of one poll name many runs, and each would otherwise cost a read of its own.
+     */
+    public Map<RunKey, RunStore.Read> readRuns(List<RunKey> keys) {
+        Map<RunKey, RunStore.Read> out = new java.util.HashMap<>();
+        runs.readEach(keys).forEach(r -> out.put(r.key(), r));
+        return out;
+    }
+
+    /**
+     * As {@link #onTasksTerminated(RunKey, List)} on a run read by {@link #readRuns}; a run absent from
+     * {@code read} does not exist, and an unreadable one is read again alone so it fails as it would have.
+     */
+    public void onTasksTerminated(RunKey key, List<String> nodes, Map<RunKey, RunStore.Read> read) {
+        onTasksTerminated(switch (read.get(key)) {
+            case null -> Optional.<RunView>empty();
+            case RunStore.Read.Found f -> Optional.of(f.view());
+            case RunStore.Read.Unreadable u -> runs.read(key);
+        }, nodes);
+    }
+
+    private void onTasksTerminated(Optional<RunView> view, List<String> nodes) {
         if (view.isEmpty() || view.get().run().state() != RunState.ACTIVE) {
             return;
         }

@@ -176,6 +176,12 @@ public final class RedisTaskStore implements TaskStore {
         };
     }
 
+    /** One finish: its instance, the field of its node record, the claim's token and the record. */
+    private record FinishCall(RunKey key, RecordField field, long token, NodeRecord record, Optional<String> growth) {}
+
+    // finishes of attempts that end together (a worker's slots, the reaper) share a round trip
+    private final GroupCommit<FinishCall, Finish> finishes = new GroupCommit<>(this::finishAlone, this::finishTogether);
+
     @Override
     public Finish finish(RunKey key, RecordField field, long token, NodeRecord record) {
         return finish(key, field, token, record, Optional.empty());
@@ -184,13 +190,46 @@ public final class RedisTaskStore implements TaskStore {
     /** The node's growth (field = node name) is written or removed with its record, in the run's slot. */
     @Override
     public Finish finish(RunKey key, RecordField field, long token, NodeRecord record, Optional<String> growth) {
-        String r = (String) calls.durable(scripts.finish,
-                List.of(keys.instances(key), keys.nodeRecords(key), keys.attempts(key), keys.run(key),
-                        keys.growths(key)),
-                List.of(record.runId(), Long.toString(token), field.key(), NodeRecordCodec.encode(record),
-                        record.status().wireName(), Long.toString(record.rerun()), record.error().orElse(""),
-                        field.node(), growth.orElse("")));
-        return switch (r) {
+        return finishes.call(new FinishCall(key, field, token, record, growth));
+    }
+
+    private Finish finishAlone(FinishCall c) {
+        return finishOutcome(calls.durable(scripts.finish, finishKeys(c), finishArgs(c)));
+    }
+
+    private List<java.util.function.Supplier<Finish>> finishTogether(List<FinishCall> batch) {
+        return calls.pipelined(scripts.finish, batch, this::finishKeys, RedisTaskStore::finishArgs, r -> {
+            Finish f = finishOutcome(r);
+            return () -> f;
+        }, c -> {
+            try {
+                Finish f = finishAlone(c);
+                return () -> f;
+            } catch (RuntimeException e) {
+                return () -> {
+                    throw e;
+                };
+            }
+        }, e -> () -> {
+            // this finish's own script failed, as it would have alone; the others of its batch stand
+            throw e;
+        }, true);
+    }
+
+    private List<String> finishKeys(FinishCall c) {
+        return List.of(keys.instances(c.key()), keys.nodeRecords(c.key()), keys.attempts(c.key()), keys.run(c.key()),
+                keys.growths(c.key()));
+    }
+
+    private static List<String> finishArgs(FinishCall c) {
+        NodeRecord record = c.record();
+        return List.of(record.runId(), Long.toString(c.token()), c.field().key(), NodeRecordCodec.encode(record),
+                record.status().wireName(), Long.toString(record.rerun()), record.error().orElse(""),
+                c.field().node(), c.growth().orElse(""));
+    }
+
+    private static Finish finishOutcome(Object r) {
+        return switch ((String) r) {
             case "ok" -> Finish.OK;
             case "settled" -> Finish.SETTLED;
             case "cancelling" -> Finish.CANCELLING;

@@ -121,6 +121,48 @@ class RedisRacesIT {
     }
 
     @Test
+    void finishesOfManyAttemptsEndingTogetherEachGetTheirOwnOutcome() throws Exception {
+        int n = 40;
+        assertThat(runs.create(key, GraphRunRecord.started("h", 1))).isTrue();
+        List<Long> tokens = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            assertThat(submit("n" + i)).isEqualTo(TaskStore.Submit.NEW);
+            tokens.add(((TaskStore.Claim.Claimed) tasks.claim(key, key.runId("n" + i, 0), 60_000, "w")).token());
+        }
+        // each thread finishes its share; every third one first with a stale token, which must change nothing
+        List<List<TaskStore.Finish>> outcomes = race(THREADS, t -> () -> {
+            List<TaskStore.Finish> out = new ArrayList<>();
+            for (int i = t; i < n; i += THREADS) {
+                RecordField field = new RecordField("n" + i, Optional.empty());
+                NodeRecord ok = new NodeRecord(NodeStatus.SUCCEEDED, key.runId("n" + i, 0), "h", 0, i, Optional.empty(),
+                        false, Optional.empty());
+                if (i % 3 == 0) {
+                    out.add(tasks.finish(key, field, tokens.get(i) + 100, ok));
+                }
+                out.add(tasks.finish(key, field, tokens.get(i), ok));
+                out.add(tasks.finish(key, field, tokens.get(i), ok));
+            }
+            return out;
+        });
+
+        for (int t = 0; t < THREADS; t++) {
+            List<TaskStore.Finish> expected = new ArrayList<>();
+            for (int i = t; i < n; i += THREADS) {
+                if (i % 3 == 0) {
+                    expected.add(TaskStore.Finish.LOST);
+                }
+                expected.add(TaskStore.Finish.OK);
+                expected.add(TaskStore.Finish.SETTLED);
+            }
+            assertThat(outcomes.get(t)).as("thread %d", t).isEqualTo(expected);
+        }
+        Map<String, NodeRecord> records = runs.read(key).orElseThrow().nodeRecords();
+        for (int i = 0; i < n; i++) {
+            assertThat(records.get(new RecordField("n" + i, Optional.empty()).key()).status()).isEqualTo(NodeStatus.SUCCEEDED);
+        }
+    }
+
+    @Test
     void writersRacingOnOneVersionExactlyOneWinsPerVersion() throws Exception {
         assertThat(runs.create(key, GraphRunRecord.started("h", 1))).isTrue();
         for (int version = 0; version < 10; version++) {

@@ -1,0 +1,82 @@
+package io.swale.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.swale.graph.Partition;
+import io.swale.kafka.EventsListener;
+import io.swale.record.NodeStatus;
+import io.swale.store.RunKey;
+import io.swale.store.RunStore;
+import io.swale.store.redis.RedisKeys;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+import org.springframework.kafka.listener.BatchListenerFailedException;
+
+/** The events of one poll: their runs read together in one round trip, each advanced as it was alone. */
+class EventsOfOnePollIT {
+    private final Map<String, AtomicInteger> reads = new ConcurrentHashMap<>();
+
+    private RunHarness harness() throws Exception {
+        return new RunHarness(r -> RunHarness.before(RunStore.class, r,
+                (method, args) -> reads.computeIfAbsent(method, m -> new AtomicInteger()).incrementAndGet()), t -> t);
+    }
+
+    private static ConsumerRecord<String, byte[]> event(RunKey key, String node, long offset) {
+        String json = "{\"graph\":\"%s\",\"partition\":\"%s\",\"node\":\"%s\",\"status\":\"succeeded\"}"
+                .formatted(key.graph(), key.partition().key(), node);
+        return new ConsumerRecord<>("swale.events", 0, offset, key.id(), json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void theRunsOfOnePollAreReadInOneRoundTripAndEachIsAdvanced() throws Exception {
+        try (RunHarness h = harness()) {
+            String g = RunHarness.graphName("poll");
+            String hash = h.chain(g);
+            RunKey one = new RunKey(g, Partition.of("one"));
+            RunKey two = new RunKey(g, Partition.of("two"));
+            RunKey none = new RunKey(g, Partition.of("none"));
+            for (RunKey k : List.of(one, two)) {
+                assertThat(h.graphRuns.startRun(hash, k.partition()).started()).isTrue();
+                h.finish(k, "a", 0, NodeStatus.SUCCEEDED, hash);
+            }
+            h.dispatches.clear();
+            reads.clear();
+
+            new EventsListener(h.graphRuns).onEvents(List.of(event(one, "a", 0), event(none, "a", 1),
+                    event(two, "a", 2), event(one, "a", 3)));
+
+            assertThat(reads.get("readEach")).hasValue(1);
+            assertThat(reads).doesNotContainKey("read");
+            assertThat(h.dispatches).extracting(d -> d.identity().runId())
+                    .containsExactly(one.runId("b", 0), two.runId("b", 0));
+        }
+    }
+
+    @Test
+    void anUnreadableRunFailsItsOwnFirstRecordAfterTheRunsBeforeItAdvanced() throws Exception {
+        try (RunHarness h = harness()) {
+            String g = RunHarness.graphName("poll");
+            String hash = h.chain(g);
+            RunKey good = new RunKey(g, Partition.of("good"));
+            RunKey bad = new RunKey(g, Partition.of("bad"));
+            for (RunKey k : List.of(good, bad)) {
+                assertThat(h.graphRuns.startRun(hash, k.partition()).started()).isTrue();
+                h.finish(k, "a", 0, NodeStatus.SUCCEEDED, hash);
+            }
+            h.pool.set(new RedisKeys(h.prefix).run(bad), "not a run record");
+            h.dispatches.clear();
+            ConsumerRecord<String, byte[]> badFirst = event(bad, "a", 1);
+
+            assertThatThrownBy(() -> new EventsListener(h.graphRuns).onEvents(List.of(event(good, "a", 0), badFirst,
+                    event(bad, "a", 2)))).isInstanceOfSatisfying(BatchListenerFailedException.class,
+                            e -> assertThat(e.getRecord()).isSameAs(badFirst));
+            assertThat(h.dispatches).extracting(d -> d.identity().runId()).containsExactly(good.runId("b", 0));
+        }
+    }
+}
