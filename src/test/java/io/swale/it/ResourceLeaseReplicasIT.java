@@ -130,11 +130,16 @@ class ResourceLeaseReplicasIT {
                 }
             }
         }
-        // settling happens mostly in the same call as the worker's finish, so the split of runs settled
-        // is a figure, not a guarantee; the leased attempts ran on both replicas' workers
+        double firstSettled = settled(registry, graphs);
+        double secondSettled = settled(second.getBean(MeterRegistry.class), graphs);
         System.out.printf("[figure] leased attempts by worker: %s; runs settled by replica 1: %.0f, by replica 2: %.0f%n",
-                byWorker, settled(registry, graphs), settled(second.getBean(MeterRegistry.class), graphs));
+                byWorker, firstSettled, secondSettled);
+        // both replicas' workers ran leased nodes and both schedulers settled runs (the 24 run keys spread over
+        // the four partitions, two per replica), each run once
         assertThat(byWorker.keySet()).containsExactlyInAnyOrder("replica-1", "replica-2");
+        assertThat(firstSettled + secondSettled).isEqualTo(2.0 * runs);
+        assertThat(firstSettled).as("runs settled by replica 1").isPositive();
+        assertThat(secondSettled).as("runs settled by replica 2").isPositive();
 
         List<LeaseLog.Interval> ran = LeaseLog.read(log);
         assertThat(ran).hasSize(2 * runs * 2);

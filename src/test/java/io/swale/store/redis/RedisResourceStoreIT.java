@@ -254,6 +254,31 @@ class RedisResourceStoreIT {
         assertThat(store.resources().get("db").waiting()).isEmpty();
     }
 
+    @Test
+    void aWokenWaiterRefusedBeforeItsGrantLeavesTheQueueAtOnce() {
+        // waiters of one millisecond are in run id order: `a` first
+        var w = waiter("refused" + p, "a");
+        var behind = waiter("refused" + p, "b");
+        assertThat(grant("holder", "db")).isInstanceOf(Grant.Granted.class);
+        assertThat(wait(w)).isInstanceOf(Grant.Waiting.class);
+        assertThat(wait(behind)).isInstanceOf(Grant.Waiting.class);
+        assertThat(release("holder").wake()).containsExactly(w.encode());
+        List<io.swale.task.TaskIdentity> dispatched = new java.util.concurrent.CopyOnWriteArrayList<>();
+        var ticker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        // its graph was forgotten meanwhile: the woken dispatch is refused before it asks for the lease again
+        try (var gate = new io.swale.worker.ResourceGate(store, new RedisTaskStore(redis, p + "t"), hash -> java.util.Optional.empty(),
+                (pool, id) -> dispatched.add(id), new io.swale.worker.ResourceGate.Settings(60_000, Duration.ofSeconds(10),
+                        false, java.util.Map.of()), java.util.Set::of, (name, ms) -> { }, ticker)) {
+            assertThat(gate.admit("default", w.identity()))
+                    .isInstanceOf(io.swale.worker.LeaseGate.Admission.Refused.class);
+        } finally {
+            ticker.shutdownNow();
+        }
+        assertThat(store.resources().get("db").waiting()).extracting(ResourceStore.WaitedBy::runId)
+                .containsExactly(behind.identity().runId());
+        assertThat(dispatched).containsExactly(behind.identity());
+    }
+
     private static long serverMs() {
         return (Long) redis.eval("local t = redis.call('TIME') return t[1] * 1000 + math.floor(t[2] / 1000)");
     }
