@@ -26,6 +26,8 @@ if blocking then
     redis.call('ZADD', QUEUE, first, run)
   end
   redis.call('HSET', PAYLOAD, run, payload)
+  -- a check that found the instance no longer pending before now removes nothing (stale.lua)
+  redis.call('HSET', SEEN, run, now)
   -- the wake (if any) was answered: a later release may wake it again at once
   redis.call('HDEL', WOKEN, run)
   return {'waiting', blocking, tostring(first)}

@@ -1,11 +1,12 @@
 -- Leases on named resources (docs/resources.md). Every key carries the one hash tag {<prefix>:res}, so a
 -- grant of several resources is one script on one slot. Keys, in this order, in every script:
-local CAP, COUNT, GRANT, DEADLINE, WAIT, WAITER, PAYLOAD, WOKEN, QUEUE =
-    KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
+local CAP, COUNT, GRANT, DEADLINE, WAIT, WAITER, PAYLOAD, WOKEN, QUEUE, SEEN =
+    KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
 -- CAP hash name -> declared capacity; COUNT hash name -> leases held; GRANT hash runId -> "grantId\nname..."
 -- DEADLINE zset runId -> deadline ms; WAITER hash runId -> "firstWaitMs\nname..."; PAYLOAD hash runId ->
 -- the dispatch to send when woken; WOKEN hash runId -> when last woken; QUEUE zset runId -> firstWaitMs;
 -- WAIT zset (all scores 0) of "name\0<firstWaitMs, 15 digits>\0runId": one FIFO per name, by lex range.
+-- SEEN hash runId -> when a dispatch of the waiter last asked (ms): the fence of a stale waiter's removal.
 
 local function now_ms()
   local t = redis.call('TIME')
@@ -74,6 +75,7 @@ local function leave(run)
   redis.call('HDEL', WAITER, run)
   redis.call('HDEL', PAYLOAD, run)
   redis.call('HDEL', WOKEN, run)
+  redis.call('HDEL', SEEN, run)
   redis.call('ZREM', QUEUE, run)
 end
 

@@ -26,6 +26,8 @@ import redis.clients.jedis.UnifiedJedis;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ResourcesProperties.class)
 public class ResourceConfiguration {
+    /** The oldest waiters each stale-waiter check looks at (one pipelined read of their runs' instances). */
+    static final int STALE_CHECK_LIMIT = 64;
 
     @Bean
     ResourceStore resourceStore(UnifiedJedis redis, SwaleProperties props, ResourcesProperties resources) {
@@ -53,9 +55,11 @@ public class ResourceConfiguration {
 
     @Bean
     ResourceReaper resourceReaper(ResourceStore store, ResourceGate gate, SwaleProperties props,
-            ResourcesProperties resources, ObjectProvider<MeterRegistry> registry, io.swale.run.GraphRuns graphRuns) {
+            ResourcesProperties resources, ObjectProvider<MeterRegistry> registry, io.swale.run.GraphRuns graphRuns,
+            io.swale.store.RunStore runs) {
         graphRuns.onLeasedInstanceCancelled(runId -> gate.wake(store.leave(runId).wake()));
-        return new ResourceReaper(store, gate, props, resources, registry.getIfAvailable());
+        return new ResourceReaper(store, gate, props, resources, registry.getIfAvailable(),
+                new io.swale.worker.StaleWaiters(store, runs, STALE_CHECK_LIMIT));
     }
 
     /** Declared resource names, read at most every {@code maxAge}: what strict mode checks rendered names against. */

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * On every scheduler or pool replica: writes the configured capacities at start-up, then frees expired lease
  * grants and wakes the waiters they let in each {@code swale.resources.reap-interval} (every step is one
- * script, so replicas doing it at once only wake twice), and keeps the held/waiting gauges.
+ * script, so replicas doing it at once only wake twice); every fifth pass drops stale waiters and keeps the
+ * held/waiting gauges.
  */
 public final class ResourceReaper extends FixedDelayLoop {
     private static final Logger log = LoggerFactory.getLogger(ResourceReaper.class);
@@ -27,17 +28,19 @@ public final class ResourceReaper extends FixedDelayLoop {
     private final SwaleProperties props;
     private final ResourcesProperties resources;
     private final MeterRegistry registry;
+    private final io.swale.worker.StaleWaiters staleWaiters;
     private final Map<String, java.util.concurrent.atomic.AtomicIntegerArray> gauges = new ConcurrentHashMap<>();
     private long passes;
 
     ResourceReaper(ResourceStore store, ResourceGate gate, SwaleProperties props, ResourcesProperties resources,
-            MeterRegistry registry) {
+            MeterRegistry registry, io.swale.worker.StaleWaiters staleWaiters) {
         super("swale-resources", resources.reapInterval(), resources.reapInterval());
         this.store = store;
         this.gate = gate;
         this.props = props;
         this.resources = resources;
         this.registry = registry;
+        this.staleWaiters = staleWaiters;
     }
 
     @Override
@@ -57,8 +60,16 @@ public final class ResourceReaper extends FixedDelayLoop {
                 log.info("expired lease grants freed count={} woken={}", r.freed(), r.wake().size());
             }
             gate.wake(r.wake());
-            if (registry != null && passes++ % 5 == 0) {
-                gauges();
+            if (passes++ % 5 == 0) {
+                // a waiter whose instance is no longer pending would keep its place in line for good
+                ResourceStore.Reaped stale = staleWaiters.sweep();
+                if (stale.freed() > 0) {
+                    log.info("stale lease waiters dropped count={} woken={}", stale.freed(), stale.wake().size());
+                }
+                gate.wake(stale.wake());
+                if (registry != null) {
+                    gauges();
+                }
             }
         } catch (RuntimeException e) {
             log.warn("resource reap pass failed error={}", e.toString());

@@ -243,8 +243,10 @@ public class SwaleConfiguration {
 
     @Bean
     GraphRuns graphRuns(DefinitionCatalog catalog, DefinitionStore store, RunStore runs, TaskStore tasks,
-            Submission submission, Clock clock, SwaleMetrics metrics) {
-        return new GraphRuns(catalog, store, runs, tasks, submission, clock, metrics);
+            Submission submission, Clock clock, SwaleMetrics metrics, KafkaEventPublisher events) {
+        GraphRuns graphRuns = new GraphRuns(catalog, store, runs, tasks, submission, clock, metrics);
+        graphRuns.publishDerivedTo(events);
+        return graphRuns;
     }
 
     @Bean

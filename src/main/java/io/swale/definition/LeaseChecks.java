@@ -13,9 +13,17 @@ public final class LeaseChecks {
         List<Fault> faults = new ArrayList<>();
         var producers = d.producers();
         var names = d.nodeNames();
-        for (Node n : d.nodes()) {
+        for (int i = 0; i < d.nodes().size(); i++) {
+            Node n = d.nodes().get(i);
             for (String problem : LeaseNames.check(n.leases(), d.upstreamsOf(n, producers, names))) {
                 faults.add(Fault.ofNode(FaultKind.INVALID_LEASE, n.name(), "node `" + n.name() + "`: " + problem));
+            }
+            if (!MapChecks.isMapped(d, i)) {
+                // found at publish rather than when the first instance renders its leases and fails
+                for (String text : LeaseNames.itemReferences(n.leases())) {
+                    faults.add(Fault.ofNode(FaultKind.ITEM_OUTSIDE_MAP, n.name(), "node `" + n.name() + "`: lease `"
+                            + text + "`: `item` and `map.index` are set only in a mapped node (one with `map`)"));
+                }
             }
         }
         return faults;

@@ -110,8 +110,8 @@ public final class Requests {
             return record(id, r, now, refusedIfPermanent(e));
         }
         return switch (outcome) {
-            // a plain rerun's record committed with its submission; a mapped node's rerun is a run-record
-            // expectation, so its record is written here, after it
+            // the record committed with the submission (a plain rerun) or with the run record (a mapped node's);
+            // written here only by a store that could not (none today)
             case RerunOutcome.Submitted s -> find(id).orElseGet(
                     () -> record(id, r, now, new RequestOutcome.Rerun(s.runId())));
             case RerunOutcome.Active a -> record(id, r, now, new RequestOutcome.Refused(Refusals.active(a.runId())));

@@ -289,7 +289,8 @@ public final class GraphRuns {
             Node node = graph.node(baseName).filter(n -> item.isEmpty() || n.isMapped())
                     .orElseThrow(() -> new SwaleException.UnknownNode(graphName, nodeName));
             if (node.isMapped()) {
-                Optional<RerunOutcome> outcome = rerunMapped(view, graph, node, item.map(io.swale.graph.ItemName::index));
+                Optional<RerunOutcome> outcome = rerunMapped(view, graph, node, item.map(io.swale.graph.ItemName::index),
+                        request);
                 if (outcome.isPresent()) {
                     return outcome.get();
                 }
@@ -336,15 +337,21 @@ public final class GraphRuns {
 
     /**
      * Rerun of a mapped node or one of its items: the expectations are planned by {@link MappedReruns}, put with
-     * a compare-and-put, then the items are submitted as for any ready mapped node. Empty when the put lost.
+     * a compare-and-put (with the request record, when given, in the same script), then the items are submitted
+     * as for any ready mapped node. Empty when the put lost.
      */
-    private Optional<RerunOutcome> rerunMapped(RunView view, Graph graph, Node node, Optional<Integer> index) {
+    private Optional<RerunOutcome> rerunMapped(RunView view, Graph graph, Node node, Optional<Integer> index,
+            Function<String, Optional<TaskStore.RequestWrite>> request) {
         switch (MappedReruns.plan(view, graph, node, index)) {
             case MappedReruns.Plan.Answer a -> {
                 return Optional.of(a.outcome());
             }
             case MappedReruns.Plan.Put put -> {
-                if (!runs.compareAndPut(view.key(), view.version(), put.draft())) {
+                Optional<TaskStore.RequestWrite> write = request.apply(put.answerId());
+                boolean committed = write.isPresent()
+                        ? tasks.compareAndPutRun(view.key(), view.version(), put.draft(), write.get())
+                        : runs.compareAndPut(view.key(), view.version(), put.draft());
+                if (!committed) {
                     return Optional.empty();
                 }
                 try (LogContext ignored = LogContext.run(view.key().graph(), view.key().partition().key())) {
@@ -376,6 +383,11 @@ public final class GraphRuns {
             log.info("cancelled graph={} partition={}", graphName, partition);
         }
         return true;
+    }
+
+    /** Where the task-terminated event of a mapped node's derived record goes (docs/dynamic-graphs.md §5). */
+    public void publishDerivedTo(io.swale.task.EventPublisher events) {
+        mapped.publishTo(events);
     }
 
     // A cancelled instance waiting for leases leaves every queue (docs/resources.md)

@@ -38,12 +38,18 @@ final class MappedNodes {
     private final Submission submission;
     private final Clock clock;
     private final SwaleMetrics metrics;
+    // where a derived record's task-terminated event goes (the scheduler's Kafka publisher once wired)
+    private volatile io.swale.task.EventPublisher events = (identity, status) -> { };
 
     MappedNodes(TaskStore tasks, Submission submission, Clock clock, SwaleMetrics metrics) {
         this.tasks = tasks;
         this.submission = submission;
         this.clock = clock;
         this.metrics = metrics;
+    }
+
+    void publishTo(io.swale.task.EventPublisher publisher) {
+        this.events = publisher;
     }
 
     /** The item's record in the view, by its field. */
@@ -113,6 +119,16 @@ final class MappedNodes {
             metrics.taskTerminated(node.pool(), record.status().wireName());
             log.info("mapped node derived graph={} partition={} node={} status={} rerun={}", view.key().graph(),
                     view.key().partition(), node.name(), record.status().wireName(), record.rerun());
+            // the node ended as any other does: its event advances the downstreams on whichever replica reads it
+            // (not only through this call's advance or the reconciler) and reaches every event consumer. A crash
+            // before it is healed by the reconciler, which reads the record
+            try {
+                events.taskTerminated(new io.swale.task.TaskIdentity(view.key().graph(), view.key().partition(),
+                        node.name(), Optional.empty(), view.run().definition(), record.rerun()), record.status());
+            } catch (RuntimeException e) {
+                log.warn("derived node event not sent graph={} partition={} node={} error={}", view.key().graph(),
+                        view.key().partition(), node.name(), e.toString());
+            }
         }
         return outcome == TaskStore.Derive.WRITTEN;
     }

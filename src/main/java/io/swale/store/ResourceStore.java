@@ -59,6 +59,12 @@ public interface ResourceStore {
     record WaitedBy(String runId, long sinceMs) {}
 
     /**
+     * A waiter in line, for the stale-waiter check: {@code seenMs} is when a dispatch of it last asked (the
+     * fence of {@link #drop}), {@code dispatch} what it would be sent again.
+     */
+    record Queued(String runId, long seenMs, String dispatch) {}
+
+    /**
      * Takes one lease of every name for {@code runId} under {@code grantId} until now + {@code ttlMs}, all or
      * nothing, if the instance is first in line on each (docs/resources.md, fairness); else queues it.
      */
@@ -83,6 +89,15 @@ public interface ResourceStore {
 
     /** Every resource declared, held or waited for, by name. */
     Map<String, Resource> resources();
+
+    /** The oldest {@code limit} waiters, oldest first. */
+    List<Queued> oldestWaiters(int limit);
+
+    /**
+     * Each of {@code stale} (found no longer pending) leaves every queue, unless a dispatch of it asked again
+     * since it was read; answers the waiters that may be granted now.
+     */
+    Reaped drop(Collection<Queued> stale);
 
     /** The names each of {@code runIds} waits for, for those that wait. */
     Map<String, List<String>> waitingFor(Collection<String> runIds);

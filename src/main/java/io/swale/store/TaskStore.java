@@ -206,6 +206,17 @@ public interface TaskStore {
     Derive derive(RunKey key, RunVersion read, RecordField field, NodeRecord record);
 
     /**
+     * Puts the run record {@code next} only if it is still at version {@code expected} (as
+     * {@code RunStore.compareAndPut}), and writes {@code request}'s record (create-once, a rerun of this run) in
+     * the same atomic step when the put commits: a mapped node's rerun, which is a run-record change, not a
+     * submission (spec §10, §14 #18).
+     */
+    default boolean compareAndPutRun(RunKey key, io.swale.store.RunVersion expected,
+            io.swale.record.GraphRunRecord next, RequestWrite request) {
+        throw new UnsupportedOperationException("this store cannot write a request record with a run record");
+    }
+
+    /**
      * The stored input of an instance, read before its claim to render its lease names (docs/resources.md);
      * empty when unknown or unreadable.
      */

@@ -70,6 +70,21 @@ public final class LeaseNames {
         return out;
     }
 
+    /**
+     * The lease templates that refer to {@code item} or {@code map.index}, which only a mapped node's instances
+     * set; a template that does not parse is left to {@link #check}.
+     */
+    public static List<String> itemReferences(List<String> leases) {
+        return leases.stream().filter(text -> {
+            try {
+                return Template.parse(text).references().stream().map(Reference::unfiltered)
+                        .anyMatch(r -> r instanceof Reference.Item || r instanceof Reference.MapIndex);
+            } catch (TemplateSyntaxException e) {
+                return false;
+            }
+        }).distinct().toList();
+    }
+
     /** Literal names (no reference), which can be checked against the declared resources at publish. */
     public static List<String> literals(List<String> leases) {
         return leases.stream().filter(text -> {

@@ -72,6 +72,21 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
 
     @Override
     public Admission admit(String pool, TaskIdentity id) {
+        Admission admission = decide(pool, id);
+        if (admission instanceof Admission.Refused) {
+            // a waiter refused now (its definition gone, a name no longer declared) would otherwise keep its
+            // place in line for good: the refusal fails the instance, so it waits for nothing any more
+            try {
+                wake(store.leave(id.runId()).wake());
+            } catch (RuntimeException e) {
+                log.warn("refused instance still in a lease queue, the stale-waiter check drops it runId={} error={}",
+                        id.runId(), e.toString());
+            }
+        }
+        return admission;
+    }
+
+    private Admission decide(String pool, TaskIdentity id) {
         Optional<Definition> definition;
         try {
             definition = definitions.apply(id.definition());

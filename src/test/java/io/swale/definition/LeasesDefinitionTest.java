@@ -86,6 +86,35 @@ class LeasesDefinitionTest {
     }
 
     @Test
+    void itemInTheLeasesOfANodeWithoutMapIsAFaultAtLoadWithTheOthers() {
+        List<Fault> faults = Faults.of("""
+                [graph]
+                name = "g"
+                [[node]]
+                name = "list"
+                operator = "noop"
+                [[node]]
+                name = "plain"
+                operator = "noop"
+                after = ["list"]
+                leases = ["agent:{{ item }}", "slot-{{ map.index }}", "x", "x"]
+                [[node]]
+                name = "mapped"
+                operator = "noop"
+                after = ["list"]
+                map = "{{ upstream.list }}"
+                leases = ["agent:{{ item.agent }}", "slot-{{ map.index }}"]
+                """);
+        assertThat(faults).extracting(f -> f.node().orElseThrow()).containsOnly("plain");
+        assertThat(faults).extracting(Fault::kind).containsExactlyInAnyOrder(FaultKind.INVALID_LEASE,
+                FaultKind.ITEM_OUTSIDE_MAP, FaultKind.ITEM_OUTSIDE_MAP);
+        assertThat(faults).filteredOn(f -> f.kind() == FaultKind.ITEM_OUTSIDE_MAP).extracting(Fault::message)
+                .satisfiesExactly(
+                        m -> assertThat(m).contains("node `plain`", "lease `agent:{{ item }}`", "mapped node"),
+                        m -> assertThat(m).contains("node `plain`", "lease `slot-{{ map.index }}`"));
+    }
+
+    @Test
     void moreThanSixteenLeasesIsAFault() {
         StringBuilder names = new StringBuilder();
         for (int i = 0; i < 17; i++) {

@@ -159,4 +159,52 @@ class MappedRepairIT {
             assertThat(view(h, key).instances()).containsKey(key.runId("after", 1));
         }
     }
+
+    @Test
+    void aMappedRerunCommitsItsRequestRecordWithTheRunRecordChange() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("mapreq");
+            String hash = publish(h, g);
+            RunKey key = h.key(g);
+            h.graphRuns.startRun(hash, key.partition());
+            finish(h, key, "list", 0, hash, "{\"items\": [1, 2]}");
+            h.graphRuns.onTaskTerminated(key, "list");
+            finish(h, key, "each[0]", 0, hash, "10");
+            finish(h, key, "each[1]", 0, hash, "20");
+            h.graphRuns.onTaskTerminated(key, "each[1]");
+            finish(h, key, "after", 0, hash, null);
+            h.graphRuns.onTaskTerminated(key, "after");
+            assertThat(view(h, key).run().state()).isEqualTo(RunState.COMPLETE);
+            var requests = new io.swale.store.redis.RedisRequestStore(h.pool, h.prefix);
+
+            // a put that loses its compare writes no request record either
+            var stale = view(h, key);
+            h.graphRuns.rerun(g, key.partition(), "each[0]");
+            assertThat(h.tasks.compareAndPutRun(key, stale.version(), stale.run(), write("req-lost", g, key, "each[1]",
+                    "x"))).isFalse();
+            assertThat(requests.get("req-lost")).isEmpty();
+
+            RerunOutcome outcome = h.graphRuns.rerun(g, key.partition(), "each[1]",
+                    runId -> Optional.of(write("req-map", g, key, "each[1]", runId)));
+
+            String answer = key.runId("each[1]", 1);
+            assertThat(outcome).isEqualTo(new RerunOutcome.Submitted(answer));
+            // written by the same script as the expectation: a crash after it cannot leave a retry of this
+            // request to find the rerun "already active" with no record of its own answer
+            assertThat(requests.get("req-map")).map(io.swale.record.RequestRecord::outcome)
+                    .contains(new io.swale.record.RequestOutcome.Rerun(answer));
+            assertThat(view(h, key).run().expectedReruns()).containsEntry("each[1]", 1L);
+            // another request for the same rerun changes nothing: it is answered active and the store writes no record
+            assertThat(h.graphRuns.rerun(g, key.partition(), "each[1]",
+                    runId -> Optional.of(write("req-again", g, key, "each[1]", runId))))
+                    .isEqualTo(new RerunOutcome.Active(answer));
+            assertThat(requests.get("req-again")).isEmpty();
+        }
+    }
+
+    private static TaskStore.RequestWrite write(String id, String g, RunKey key, String node, String runId) {
+        return new TaskStore.RequestWrite(new io.swale.record.RequestRecord(id,
+                new io.swale.record.AdminRequest.Rerun(g, key.partition(), node), 1_000,
+                new io.swale.record.RequestOutcome.Rerun(runId), false));
+    }
 }

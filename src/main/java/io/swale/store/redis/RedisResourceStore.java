@@ -25,13 +25,15 @@ public final class RedisResourceStore implements ResourceStore {
     private final Script reap = load("reap");
     private final Script capacity = load("capacity");
     private final Script view = load("view");
+    private final Script waiters = load("waiters");
+    private final Script drop = load("drop");
 
     /** {@code wakeMs}: a woken waiter that did not come back is woken again after this. */
     public RedisResourceStore(UnifiedJedis redis, String prefix, long wakeMs) {
         this.redis = redis;
         this.wakeMs = wakeMs;
         String tag = "{" + prefix + ":res}";
-        this.keys = List.of("cap", "count", "grant", "deadline", "wait", "waiter", "payload", "woken", "queue").stream()
+        this.keys = List.of("cap", "count", "grant", "deadline", "wait", "waiter", "payload", "woken", "queue", "seen").stream()
                 .map(k -> prefix + ":res:" + k + tag).toList();
     }
 
@@ -43,7 +45,7 @@ public final class RedisResourceStore implements ResourceStore {
     /** Each script's SHA by name, for the test that checks every one ran on a Cluster. */
     Map<String, String> scriptShas() {
         Map<String, String> out = new TreeMap<>();
-        List.of(grant, release, renew, reap, capacity, view).forEach(script -> out.put(script.name(), script.sha()));
+        List.of(grant, release, renew, reap, capacity, view, waiters, drop).forEach(script -> out.put(script.name(), script.sha()));
         return out;
     }
 
@@ -127,6 +129,30 @@ public final class RedisResourceStore implements ResourceStore {
                     caps.containsKey(name), Integer.parseInt(counts.getOrDefault(name, "0")), held, queue));
         }
         return out;
+    }
+
+    @Override
+    public List<Queued> oldestWaiters(int limit) {
+        List<String> flat = strings((List<?>) waiters.call(redis, keys, List.of(Integer.toString(limit))));
+        List<Queued> out = new ArrayList<>();
+        for (int i = 0; i + 2 < flat.size(); i += 3) {
+            out.add(new Queued(flat.get(i), Long.parseLong(flat.get(i + 1)), flat.get(i + 2)));
+        }
+        return out;
+    }
+
+    @Override
+    public Reaped drop(Collection<Queued> stale) {
+        if (stale.isEmpty()) {
+            return new Reaped(0, List.of());
+        }
+        List<String> args = new ArrayList<>(List.of(Long.toString(wakeMs)));
+        stale.forEach(q -> {
+            args.add(q.runId());
+            args.add(Long.toString(q.seenMs()));
+        });
+        List<?> r = (List<?>) drop.call(redis, keys, args);
+        return new Reaped(Integer.parseInt((String) r.get(0)), strings(r.subList(1, r.size())));
     }
 
     @Override

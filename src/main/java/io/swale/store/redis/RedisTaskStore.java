@@ -70,6 +70,28 @@ public final class RedisTaskStore implements TaskStore {
     }
 
     @Override
+    public boolean compareAndPutRun(RunKey key, io.swale.store.RunVersion expected, io.swale.record.GraphRunRecord next,
+            RequestWrite request) {
+        var r = request.record();
+        if (!(r.request() instanceof io.swale.record.AdminRequest.Rerun rerun)
+                || !new RunKey(rerun.graph(), rerun.partition()).equals(key)) {
+            throw new IllegalArgumentException("request " + r.id() + " is not a rerun of run " + key.id()
+                    + ": only a rerun's request record commits with its run record");
+        }
+        if (!RedisRequestStore.reserve(redis, keys, scripts, r.id(), r.request(), requestTtlMs)) {
+            throw new IllegalStateException("request id `" + r.id() + "` is held by a different request");
+        }
+        boolean active = next.state() == io.swale.record.RunState.ACTIVE;
+        // every key is in the run's shard (RedisKeys.shardOf of a rerun is its run's): one script, one slot
+        Object out = calls.durable(scripts.putRun, List.of(keys.run(key), keys.activeRuns(key),
+                keys.request(RedisKeys.shardOf(r), r.id()), keys.expiry(key)), List.of(expected.value(),
+                RunRecordCodec.encode(next), active ? "1" : "0", key.id(),
+                Long.toString(System.currentTimeMillis()), RequestCodec.encode(r), Long.toString(r.handledAtMs()),
+                RedisKeys.requestExpiryMember(r.id()), Long.toString(requestTtlMs)));
+        return out instanceof Long n && n == 1L;
+    }
+
+    @Override
     public List<Submit> submitAll(RunKey key, List<SubmitRequest> requests) {
         if (requests.size() < 2) {
             return TaskStore.super.submitAll(key, requests);

@@ -61,7 +61,7 @@ class RedisResourceStoreIT {
 
     @Test
     void everyKeyIsInOneHashSlot() {
-        assertThat(store.keys()).hasSize(9);
+        assertThat(store.keys()).hasSize(10);
         assertThat(store.keys().stream().map(JedisClusterCRC16::getSlot).distinct()).hasSize(1);
     }
 
@@ -183,5 +183,103 @@ class RedisResourceStoreIT {
     private long waitingSince(String run) {
         return store.resources().values().stream().flatMap(r -> r.waiting().stream())
                 .filter(w -> w.runId().equals(run)).findFirst().orElseThrow().sinceMs();
+    }
+
+    /** A pending instance of graph {@code g}, node {@code node}, and the dispatch its waiter carries. */
+    private static io.swale.task.LeaseWaiter waiter(String g, String node) {
+        return new io.swale.task.LeaseWaiter("default", new io.swale.task.TaskIdentity(g, io.swale.graph.Partition.of("p"),
+                node, java.util.Optional.empty(), "h", 0));
+    }
+
+    private static void submit(RedisTaskStore tasks, io.swale.task.LeaseWaiter w) {
+        assertThat(tasks.submit(w.identity().runKey(), w.identity().runId(), new io.swale.store.PendingInstance(
+                w.identity().node(), java.util.Optional.empty(), "h", 0, "default", 1), new io.swale.store.TaskInput(
+                "noop", tools.jackson.databind.node.JsonNodeFactory.instance.nullNode(), java.util.Map.of(),
+                java.util.Map.of()))).isEqualTo(io.swale.store.TaskStore.Submit.NEW);
+    }
+
+    private Grant wait(io.swale.task.LeaseWaiter w) {
+        return store.grant(w.identity().runId(), "g-" + w.identity().node(), List.of("db"), 60_000, w.encode());
+    }
+
+    @Test
+    void aWaiterWhoseInstanceIsNoLongerPendingIsDroppedAndLetsTheNextIn() {
+        RedisTaskStore tasks = new RedisTaskStore(redis, p + "t");
+        io.swale.store.redis.RedisRunStore runs = new io.swale.store.redis.RedisRunStore(redis, p + "t");
+        String g = "stale" + p;
+        var claimed = waiter(g, "claimed");
+        var gone = waiter(g, "gone"); // never submitted: its run was forgotten
+        var next = waiter(g, "next");
+        submit(tasks, claimed);
+        submit(tasks, next);
+        assertThat(grant("holder", "db")).isInstanceOf(Grant.Granted.class);
+        assertThat(wait(claimed)).isInstanceOf(Grant.Waiting.class);
+        assertThat(wait(gone)).isInstanceOf(Grant.Waiting.class);
+        assertThat(wait(next)).isInstanceOf(Grant.Waiting.class);
+        // the head is woken, and its instance is claimed by another dispatch (or cancelled) instead: the
+        // dispatch the wake sent never asks for the lease again
+        assertThat(release("holder").wake()).containsExactly(claimed.encode());
+        assertThat(tasks.claim(claimed.identity().runKey(), claimed.identity().runId(), 60_000, "elsewhere"))
+                .isInstanceOf(io.swale.store.TaskStore.Claim.Claimed.class);
+        // both phantoms stand in line ahead of `next`, with the resource free
+        assertThat(wait(next)).isInstanceOf(Grant.Waiting.class);
+
+        ResourceStore.Reaped swept = new io.swale.worker.StaleWaiters(store, runs, 64).sweep();
+
+        assertThat(swept.freed()).isEqualTo(2);
+        assertThat(swept.wake()).containsExactly(next.encode());
+        assertThat(store.resources().get("db").waiting()).extracting(ResourceStore.WaitedBy::runId)
+                .containsExactly(next.identity().runId());
+        assertThat(wait(next)).isInstanceOf(Grant.Granted.class);
+        assertThat(store.resources().get("db").waiting()).isEmpty();
+    }
+
+    @Test
+    void aStaleWaiterThatAsksAgainAfterTheCheckReadItKeepsItsPlace() {
+        String g = "fence" + p;
+        var w = waiter(g, "n");
+        assertThat(grant("holder", "db")).isInstanceOf(Grant.Granted.class);
+        assertThat(wait(w)).isInstanceOf(Grant.Waiting.class);
+        List<ResourceStore.Queued> read = store.oldestWaiters(10);
+        assertThat(read).extracting(ResourceStore.Queued::runId).containsExactly(w.identity().runId());
+        // its instance became pending again and its dispatch asked, after the check read the line
+        await().atMost(Duration.ofSeconds(5)).until(() -> serverMs() > read.getFirst().seenMs());
+        assertThat(wait(w)).isInstanceOf(Grant.Waiting.class);
+
+        assertThat(store.drop(read).freed()).isZero();
+        assertThat(store.resources().get("db").waiting()).extracting(ResourceStore.WaitedBy::runId)
+                .containsExactly(w.identity().runId());
+        // read again, nothing asked since: dropped
+        assertThat(store.drop(store.oldestWaiters(10)).freed()).isEqualTo(1);
+        assertThat(store.resources().get("db").waiting()).isEmpty();
+    }
+
+    @Test
+    void aWokenWaiterRefusedBeforeItsGrantLeavesTheQueueAtOnce() {
+        // waiters of one millisecond are in run id order: `a` first
+        var w = waiter("refused" + p, "a");
+        var behind = waiter("refused" + p, "b");
+        assertThat(grant("holder", "db")).isInstanceOf(Grant.Granted.class);
+        assertThat(wait(w)).isInstanceOf(Grant.Waiting.class);
+        assertThat(wait(behind)).isInstanceOf(Grant.Waiting.class);
+        assertThat(release("holder").wake()).containsExactly(w.encode());
+        List<io.swale.task.TaskIdentity> dispatched = new java.util.concurrent.CopyOnWriteArrayList<>();
+        var ticker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        // its graph was forgotten meanwhile: the woken dispatch is refused before it asks for the lease again
+        try (var gate = new io.swale.worker.ResourceGate(store, new RedisTaskStore(redis, p + "t"), hash -> java.util.Optional.empty(),
+                (pool, id) -> dispatched.add(id), new io.swale.worker.ResourceGate.Settings(60_000, Duration.ofSeconds(10),
+                        false, java.util.Map.of()), java.util.Set::of, (name, ms) -> { }, ticker)) {
+            assertThat(gate.admit("default", w.identity()))
+                    .isInstanceOf(io.swale.worker.LeaseGate.Admission.Refused.class);
+        } finally {
+            ticker.shutdownNow();
+        }
+        assertThat(store.resources().get("db").waiting()).extracting(ResourceStore.WaitedBy::runId)
+                .containsExactly(behind.identity().runId());
+        assertThat(dispatched).containsExactly(behind.identity());
+    }
+
+    private static long serverMs() {
+        return (Long) redis.eval("local t = redis.call('TIME') return t[1] * 1000 + math.floor(t[2] / 1000)");
     }
 }

@@ -70,9 +70,17 @@ class ResourceClusterScriptsIT {
         store.leave("r4");
         assertThat(store.waitingFor(List.of("r4"))).isEmpty();
 
+        // the stale-waiter check reads the line and drops a waiter
+        store.grant("r5", "g6", List.of("db"), 60_000, "d5");
+        List<ResourceStore.Queued> line = store.oldestWaiters(10);
+        assertThat(line).extracting(ResourceStore.Queued::runId).containsExactly("r5");
+        assertThat(store.drop(line).freed()).isEqualTo(1);
+        assertThat(store.waitingFor(List.of("r5"))).isEmpty();
+
         Set<String> notRun = store.scriptShas().entrySet().stream().filter(e -> !cluster.ranSomewhere(e.getValue()))
                 .map(Map.Entry::getKey).collect(Collectors.toSet());
         assertThat(notRun).as("resource scripts never run on the cluster").isEmpty();
-        assertThat(store.scriptShas()).containsOnlyKeys("grant", "release", "renew", "reap", "capacity", "view");
+        assertThat(store.scriptShas()).containsOnlyKeys("grant", "release", "renew", "reap", "capacity", "view", "waiters",
+                "drop");
     }
 }
