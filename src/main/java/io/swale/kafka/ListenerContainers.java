@@ -75,8 +75,9 @@ public final class ListenerContainers implements AutoCloseable {
      * A batch listener with dead letters: the handler names a failed record with a
      * {@link org.springframework.kafka.listener.BatchListenerFailedException} whose cause is classified by its
      * type like a record listener's exception. Offsets are committed asynchronously at most every
-     * {@link #BATCH_COMMIT_INTERVAL} rather than after every poll: the handlers are idempotent, so a lost or
-     * late commit only means records seen again, and under load one commit covers many polls.
+     * {@link #BATCH_COMMIT_INTERVAL} rather than after every poll: the handlers are idempotent, so a late commit
+     * only means records seen again, and under load one commit covers many polls. A commit that fails (one
+     * sent while the group rebalances) is sent again at the next poll by {@link RecommittingConsumer}.
      */
     public ConcurrentMessageListenerContainer<String, byte[]> batchListener(String topic, String group, int concurrency,
             Consumer<List<ConsumerRecord<String, byte[]>>> handler) {
@@ -194,6 +195,9 @@ public final class ListenerContainers implements AutoCloseable {
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         config.putAll(overrides);
-        return new DefaultKafkaConsumerFactory<>(config);
+        var factory = new DefaultKafkaConsumerFactory<String, byte[]>(config);
+        // an asynchronous commit that fails (during a rebalance) is sent again at the next poll
+        factory.addPostProcessor(RecommittingConsumer::wrap);
+        return factory;
     }
 }
