@@ -29,6 +29,18 @@ final class ConsumerGroups {
         }
     }
 
+    /**
+     * Waits until {@code group} has been Stable for a second: its members have joined and hold their
+     * assignments, so a test can count on every member owning its share of the partitions.
+     */
+    static void awaitStable(Map<String, Object> adminConfig, String group) {
+        try (AdminClient client = AdminClient.create(adminConfig)) {
+            await().atMost(Duration.ofSeconds(30)).during(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> client.describeConsumerGroups(List.of(group)).all().get().get(group).groupState()
+                            == org.apache.kafka.common.GroupState.STABLE);
+        }
+    }
+
     /** The partitions whose end offset is past what {@code committed} holds (absent counts as offset 0). */
     static List<TopicPartition> behind(Map<TopicPartition, OffsetAndMetadata> committed, Map<TopicPartition, Long> ends) {
         return ends.entrySet().stream().filter(e -> {
