@@ -205,4 +205,60 @@ class GrowthRacesIT {
                     .containsEntry(key.runId("c", 0), 1).containsEntry(key.runId("report", 0), 1);
         }
     }
+
+    @Test
+    void anEmptyGrowthLeavesTheDownstreamReadyAtOnce() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("growempty");
+            String hash = publish(h, g);
+            RunKey key = h.key(g);
+            h.graphRuns.startRun(hash, key.partition());
+            finish(h, key, "start", 0, hash, null);
+            h.graphRuns.onTaskTerminated(key, "start");
+            finish(h, key, "decide", 0, hash, "{\"swale\": {\"grow\": {\"node\": []}}}");
+            h.graphRuns.onTaskTerminated(key, "decide");
+
+            RunView v = view(h, key);
+            assertThat(v.nodeRecords().get("t:decide").status()).isEqualTo(NodeStatus.SUCCEEDED);
+            assertThat(v.instances()).containsKey(key.runId("report", 0));
+            finish(h, key, "report", 0, hash, null);
+            h.graphRuns.onTaskTerminated(key, "report");
+            assertThat(view(h, key).run().state()).isEqualTo(RunState.COMPLETE);
+        }
+    }
+
+    @Test
+    void aRerunThatDeclaresTheSameGrownNodeAgainRunsItAgainBeforeTheDownstream() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("growsame");
+            String hash = publish(h, g);
+            RunKey key = h.key(g);
+            h.graphRuns.startRun(hash, key.partition());
+            String one = "{\"swale\": {\"grow\": {\"node\": [{\"name\": \"a\", \"operator\": \"noop\"}]}}}";
+            finish(h, key, "start", 0, hash, null);
+            h.graphRuns.onTaskTerminated(key, "start");
+            finish(h, key, "decide", 0, hash, one);
+            h.graphRuns.onTaskTerminated(key, "decide");
+            finish(h, key, "a", 0, hash, null);
+            h.graphRuns.onTaskTerminated(key, "a");
+            finish(h, key, "report", 0, hash, null);
+            h.graphRuns.onTaskTerminated(key, "report");
+            assertThat(view(h, key).run().state()).isEqualTo(RunState.COMPLETE);
+
+            assertThat(h.graphRuns.rerun(g, key.partition(), "decide"))
+                    .isEqualTo(new RerunOutcome.Submitted(key.runId("decide", 1)));
+            finish(h, key, "decide", 1, hash, one);
+            h.graphRuns.onTaskTerminated(key, "decide");
+
+            // the old record of `a` does not stand for the new growth's `a`: it runs again, and report waits for it
+            RunView v = view(h, key);
+            assertThat(v.instances()).containsKey(key.runId("a", 1)).doesNotContainKey(key.runId("report", 1));
+            finish(h, key, "a", 1, hash, null);
+            h.graphRuns.onTaskTerminated(key, "a");
+            assertThat(view(h, key).instances()).containsKey(key.runId("report", 1));
+            finish(h, key, "report", 1, hash, null);
+            h.graphRuns.onTaskTerminated(key, "report");
+            assertThat(view(h, key).run().state()).isEqualTo(RunState.COMPLETE);
+        }
+    }
 }
