@@ -261,4 +261,39 @@ class GrowthRacesIT {
             assertThat(view(h, key).run().state()).isEqualTo(RunState.COMPLETE);
         }
     }
+
+    @Test
+    void aRerunReplacingAGrowthCancelsEveryItemOfAGrownMappedNodeAndTakesLeasedNodesOutOfTheirQueues()
+            throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("growreplace");
+            String hash = publish(h, g);
+            RunKey key = h.key(g);
+            List<String> leftQueues = new CopyOnWriteArrayList<>();
+            h.graphRuns.onLeasedInstanceCancelled(leftQueues::add);
+            h.graphRuns.startRun(hash, key.partition());
+            finish(h, key, "start", 0, hash, null);
+            h.graphRuns.onTaskTerminated(key, "start");
+            finish(h, key, "decide", 0, hash, """
+                    {"items": [1, 2, 3], "swale": {"grow": {"node": [
+                      {"name": "each", "after": ["decide"], "operator": "noop", "map": "{{ upstream.decide.items }}"},
+                      {"name": "leased", "operator": "noop", "leases": ["growreplace-x"]}]}}}""");
+            h.graphRuns.onTaskTerminated(key, "decide");
+            RunView grown = view(h, key);
+            assertThat(grown.instances()).containsKeys(key.runId("each[0]", 0), key.runId("each[2]", 0),
+                    key.runId("leased", 0));
+
+            assertThat(h.graphRuns.rerun(g, key.partition(), "decide"))
+                    .isEqualTo(new RerunOutcome.Submitted(key.runId("decide", 1)));
+
+            RunView after = view(h, key);
+            for (int i = 0; i < 3; i++) {
+                assertThat(after.instances().get(key.runId("each[" + i + "]", 0)).status()).as("item " + i)
+                        .isEqualTo(InstanceStatus.CANCELLED);
+            }
+            assertThat(after.instances().get(key.runId("leased", 0)).status()).isEqualTo(InstanceStatus.CANCELLED);
+            // a pending instance of a node with leases may wait in a lease queue: it is told to leave it
+            assertThat(leftQueues).containsExactly(key.runId("leased", 0));
+        }
+    }
 }
