@@ -4,9 +4,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.swale.kafka.KafkaDispatcher;
 import io.swale.run.DefinitionCatalog;
+import io.swale.run.RunGraphs;
 import io.swale.settings.ResourcesProperties;
 import io.swale.settings.SwaleProperties;
 import io.swale.store.ResourceStore;
+import io.swale.store.RunStore;
 import io.swale.store.TaskStore;
 import io.swale.store.redis.RedisResourceStore;
 import io.swale.worker.ResourceGate;
@@ -42,7 +44,7 @@ public class ResourceConfiguration {
     @Bean(destroyMethod = "close")
     ResourceGate resourceGate(ResourceStore store, TaskStore tasks, DefinitionCatalog catalog, KafkaDispatcher dispatcher,
             SwaleProperties props, ResourcesProperties resources, DeclaredResources declared,
-            ScheduledExecutorService attemptTicker, ObjectProvider<MeterRegistry> registry) {
+            ScheduledExecutorService attemptTicker, ObjectProvider<MeterRegistry> registry, RunStore runs) {
         MeterRegistry r = registry.getIfAvailable();
         ResourceGate.WaitTimes waits = r == null ? (name, ms) -> { }
                 : (name, ms) -> Timer.builder("swale.resources.wait").description("Time from first wait to lease grant")
@@ -50,7 +52,10 @@ public class ResourceConfiguration {
         return new ResourceGate(store, tasks, catalog::find, dispatcher,
                 new ResourceGate.Settings(props.worker().lease().toMillis(), props.worker().heartbeat(),
                         resources.strict(), System.getenv()),
-                declared::names, waits, attemptTicker);
+                declared::names, waits, attemptTicker,
+                // a grown node's leases are in the run's effective graph (docs/dynamic-graphs.md §8.9)
+                (id, definition, node) -> runs.read(id.runKey())
+                        .flatMap(view -> RunGraphs.of(definition, view).node(node)));
     }
 
     @Bean

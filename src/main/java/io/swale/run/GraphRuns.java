@@ -315,7 +315,8 @@ public final class GraphRuns {
             if (!draft.equals(run) && !runs.compareAndPut(key, view.version(), draft)) {
                 continue;
             }
-            ReplacedGrowths.cancel(view, graph, graphOf(withRun(view, draft)), records, tasks, metrics, clock);
+            ReplacedGrowths.cancel(view, graph, graphOf(withRun(view, draft)), records, tasks, metrics, clock, mapped,
+                    this::leftLeaseQueues);
             Definition recorded = definitions.get(record.definition());
             // a grown node is in no definition: it reruns as the run's effective graph has it
             Graph recordedGraph = recorded.graph().hasNode(nodeName) ? recorded.graph() : graph;

@@ -53,12 +53,21 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
     private final Settings settings;
     private final Supplier<Set<String>> declared;
     private final WaitTimes waitTimes;
+    private final GrownNodes grown;
     private final Map<ResourceStore.Holder, Cancellation> held = new ConcurrentHashMap<>();
     private final ScheduledFuture<?> renewals;
 
     public ResourceGate(ResourceStore store, TaskStore tasks, Function<String, Optional<Definition>> definitions,
             Dispatcher dispatcher, Settings settings, Supplier<Set<String>> declared, WaitTimes waitTimes,
             ScheduledExecutorService ticker) {
+        this(store, tasks, definitions, dispatcher, settings, declared, waitTimes, ticker, GrownNodes.NONE);
+    }
+
+    /** As above; {@code grown} finds the nodes a run grew (their leases are held like any node's). */
+    public ResourceGate(ResourceStore store, TaskStore tasks, Function<String, Optional<Definition>> definitions,
+            Dispatcher dispatcher, Settings settings, Supplier<Set<String>> declared, WaitTimes waitTimes,
+            ScheduledExecutorService ticker, GrownNodes grown) {
+        this.grown = grown;
         this.store = store;
         this.tasks = tasks;
         this.definitions = definitions;
@@ -101,7 +110,18 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
         }
         // an item of a mapped node (`each[3]`) takes the leases of its node, each item its own grant
         String nodeName = io.swale.graph.ItemName.parse(id.node()).map(io.swale.graph.ItemName::node).orElse(id.node());
-        List<String> templates = definition.get().graph().node(nodeName).map(Node::leases).orElse(List.of());
+        // a name the definition lacks is a grown node (§8): only then is the run's growth read
+        Optional<Node> node = definition.get().graph().node(nodeName);
+        if (node.isEmpty()) {
+            try {
+                node = grown.find(id, definition.get(), nodeName);
+            } catch (RuntimeException e) {
+                // the run cannot be read now: leave the dispatch to be delivered again rather than run unleased
+                throw new IllegalStateException("the growth of run " + id.runKey().runId(nodeName, id.rerun())
+                        + " cannot be read, so the leases of node `" + id.node() + "` cannot be known", e);
+            }
+        }
+        List<String> templates = node.map(Node::leases).orElse(List.of());
         if (templates.isEmpty()) {
             return new Admission.Free();
         }

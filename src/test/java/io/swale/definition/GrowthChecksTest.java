@@ -139,4 +139,24 @@ class GrowthChecksTest {
         assertThat(Growths.declared(json("{\"grow\": {}}"))).isEmpty();
         assertThat(Growths.declared(json("[1, 2]"))).isEmpty();
     }
+
+    @Test
+    void oddGrowthsAreFaultsNeverExceptions() {
+        // whatever an operator prints, the check answers: an exception would fail the finish on every attempt
+        List<String> odd = List.of("\"x\"", "[]", "null", "{}", "{\"node\": null}", "{\"node\": [null]}",
+                "{\"node\": [1]}", "{\"node\": [{}]}", "{\"node\": [{\"name\": 5}]}",
+                "{\"node\": [], \"edges_to\": \"report\"}", "{\"node\": [], \"edges_to\": [null, 3]}",
+                "{\"node\": [{\"name\": \"a\", \"operator\": \"noop\", \"after\": \"start\"}]}",
+                "{\"node\": [{\"name\": \"a\", \"operator\": \"noop\", \"map\": \"{{ upstream.zzz }}\"}]}",
+                "{\"node\": [{\"name\": \"a\", \"operator\": \"noop\", \"leases\": [5, null]}]}",
+                "{\"node\": [{\"name\": \"a\", \"operator\": \"noop\", \"params\": [1]}]}",
+                "{\"node\": [{\"name\": \"a\", \"operator\": null}]}",
+                "{\"node\": [{\"name\": \"\", \"operator\": \"noop\"}]}",
+                "{\"node\": [{\"name\": \"a\", \"operator\": \"noop\", \"after\": [\"a\"]}]}");
+        for (String grow : odd) {
+            Growths.Check c = check(grow);
+            assertThat(c).as(grow).isInstanceOf(Growths.Check.Invalid.class);
+            assertThat(((Growths.Check.Invalid) c).error()).as(grow).isNotBlank();
+        }
+    }
 }

@@ -195,6 +195,52 @@ class GrowthIT {
                 .isLessThanOrEqualTo(attempt(after, "report").get("startedMs").asLong());
     }
 
+    @Test
+    void aGrownNodesLeaseIsWaitedForAndHeldLikeAnyNodes(@TempDir Path dir) throws Exception {
+        String res = IntegrationTest.unique("growlease");
+        Path release = dir.resolve("release");
+        // another graph's node holds the capacity-1 resource until the test releases it
+        String hold = IntegrationTest.unique("growhold");
+        api.publish("""
+                [graph]
+                name = "%s"
+                [[node]]
+                name = "h"
+                operator = "shell"
+                leases = ["%s"]
+                [node.params]
+                command = "while [ ! -e %s ]; do sleep 0.05; done; printf '{}'"
+                """.formatted(hold, res, release));
+        api.start(hold, "p");
+        await().atMost(Duration.ofSeconds(30)).until(() -> resource(res).get("held").asInt() == 1);
+        String g = IntegrationTest.unique("growleased");
+        Path grow = dir.resolve("grow.json");
+        Files.writeString(grow, """
+                {"swale": {"grow": {"node": [{"name": "leased", "operator": "shell", "leases": ["%s"],
+                  "params": {"command": "sleep 0.3"}}]}}}""".formatted(res));
+        api.publish(declaring(g, grow, 0));
+        api.start(g, "p");
+
+        // the grown node queues for the lease instead of running unleased
+        String leasedRunId = g + "-p-leased-r0";
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> resource(res)
+                .get("waiting").valueStream().anyMatch(w -> w.get("runId").asString().equals(leasedRunId)));
+        assertThat(SwaleClient.node(api.run(g, "p"), "leased").path("attempts").size()).isZero();
+        Files.writeString(release, "go");
+        // once granted it is the holder while it runs
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> resource(res)
+                .get("holders").valueStream().anyMatch(h -> h.get("runId").asString().equals(leasedRunId)));
+        JsonNode run = awaitSettled(g, "p", 60);
+        assertThat(run.get("state").asString()).isEqualTo("complete");
+        assertThat(attempt(run, "leased").get("startedMs").asLong())
+                .isGreaterThanOrEqualTo(attempt(api.run(hold, "p"), "h").get("endedMs").asLong());
+        await().atMost(Duration.ofSeconds(10)).until(() -> resource(res).get("held").asInt() == 0);
+    }
+
+    private JsonNode resource(String name) {
+        return api.get("/api/v1/resources/" + name).body();
+    }
+
     private static JsonNode nodeOrNull(JsonNode run, String name) {
         for (JsonNode n : run.get("nodes")) {
             if (n.get("name").asString().equals(name)) {

@@ -85,6 +85,9 @@ public final class RedisRunStore implements RunStore {
                 runs.add(p.get(keys.run(key)));
                 nodes.add(p.hgetAll(keys.nodeRecords(key)));
                 instances.add(p.hgetAll(keys.instances(key)));
+                // after the records, never before: finish.lua writes a record and its growth in one script, so a
+                // succeeded declaring record read here always comes with its growth (a newer growth whose record
+                // was not read yet is ignored, its rerun or record not matching: docs/dynamic-graphs.md §8.7)
                 growths.add(p.hgetAll(keys.growths(key)));
             }
             p.sync();

@@ -1,0 +1,299 @@
+package io.swale.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.swale.record.NodeRecord;
+import io.swale.record.NodeStatus;
+import io.swale.record.RunState;
+import io.swale.store.InstanceStatus;
+import io.swale.store.RecordField;
+import io.swale.store.RunKey;
+import io.swale.store.RunView;
+import io.swale.store.TaskInstance;
+import io.swale.store.TaskStore;
+import io.swale.task.GrowthPlanner;
+import io.swale.task.TaskIdentity;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Declared growth (docs/dynamic-graphs.md §8) under several scheduler replicas, redelivered and lost events, and
+ * a worker that dies holding a grown node, on a real redis-server (issue 16, scope 4). Kafka is the harness's
+ * recording fake: what matters is what Redis and the effective graph let through.
+ */
+class GrowthRacesIT {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** a → (b, c): two grown leaves that both gate the declaring node's downstream. */
+    private static final String GROW = """
+            {"swale": {"grow": {"node": [
+              {"name": "a", "operator": "noop", "retries": 1},
+              {"name": "b", "after": ["a"], "operator": "noop"},
+              {"name": "c", "after": ["a"], "operator": "noop"}]}}}""";
+
+    private static String publish(RunHarness h, String graph) {
+        return h.publish("""
+                [graph]
+                name = "%s"
+                [[node]]
+                name = "start"
+                operator = "noop"
+                [[node]]
+                name = "decide"
+                after = ["start"]
+                operator = "noop"
+                [[node]]
+                name = "report"
+                after = ["decide"]
+                operator = "noop"
+                """.formatted(graph));
+    }
+
+    /** Claims and ends one instance as a worker would, with the growth its output declares checked and stored. */
+    private static void finish(RunHarness h, RunKey key, String node, long rerun, String hash, String output) {
+        String runId = key.runId(node, rerun);
+        TaskStore.Claim claim = h.tasks.claim(key, runId, 60_000, "w");
+        assertThat(claim).as(runId).isInstanceOf(TaskStore.Claim.Claimed.class);
+        Optional<JsonNode> out = Optional.ofNullable(output).map(JSON::readTree);
+        Optional<String> growth = out.map(o -> new DeclaredGrowth(h.catalog, h.runs)
+                .plan(new TaskIdentity(key.graph(), key.partition(), node, Optional.empty(), hash, rerun), o))
+                .flatMap(p -> p instanceof GrowthPlanner.Plan.Grow g ? Optional.of(g.stored()) : Optional.empty());
+        NodeRecord record = new NodeRecord(NodeStatus.SUCCEEDED, runId, hash, rerun, h.clock.millis(), out, false,
+                Optional.empty());
+        assertThat(h.tasks.finish(key, new RecordField(node, Optional.empty()),
+                ((TaskStore.Claim.Claimed) claim).token(), record, growth)).isEqualTo(TaskStore.Finish.OK);
+    }
+
+    private static RunView view(RunHarness h, RunKey key) {
+        return h.runs.read(key).orElseThrow();
+    }
+
+    private static Map<String, Integer> dispatchesPerRunId(RunHarness h) {
+        Map<String, Integer> out = new ConcurrentHashMap<>();
+        h.dispatches.forEach(d -> out.merge(d.identity().runId(), 1, Integer::sum));
+        return out;
+    }
+
+    @Test
+    void threeReplicasWithTheDeclaringEventRedeliveredRunEveryGrownNodeOnceAndTheDownstreamAfterTheLeaves()
+            throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("growreplicas");
+            String hash = publish(h, g);
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            finish(h, key, "start", 0, hash, null);
+            h.graphRuns.onTaskTerminated(key, "start");
+            finish(h, key, "decide", 0, hash, GROW);
+            assertThat(view(h, key).growths()).containsOnlyKeys("decide");
+            List<GraphRuns> replicas = List.of(h.graphRuns,
+                    new GraphRuns(h.catalog, h.definitionStore, h.runs, h.tasks, h.submission, h.clock, h.metrics),
+                    new GraphRuns(h.catalog, h.definitionStore, h.runs, h.tasks, h.submission, h.clock, h.metrics));
+            AtomicBoolean over = new AtomicBoolean();
+            List<String> ended = new CopyOnWriteArrayList<>();
+            List<String> early = new CopyOnWriteArrayList<>();
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            try {
+                List<Future<?>> work = new ArrayList<>();
+                for (GraphRuns replica : replicas) {
+                    // every replica handles "decide ended" again and again (redelivery) and reconciles the run
+                    work.add(pool.submit(() -> {
+                        while (!over.get()) {
+                            replica.onTaskTerminated(key, "decide");
+                            h.runs.read(key).ifPresent(replica::advanceAll);
+                        }
+                        return null;
+                    }));
+                }
+                // the worker: ends every active instance, each followed by its event to the next replica
+                work.add(pool.submit(() -> {
+                    int turn = 0;
+                    while (view(h, key).run().state() == RunState.ACTIVE) {
+                        for (TaskInstance i : view(h, key).instances().values()) {
+                            if (!i.status().isActive()) {
+                                continue;
+                            }
+                            if (i.node().equals("report") && !(ended.contains("b") && ended.contains("c"))) {
+                                early.add("report active after " + ended);
+                            }
+                            finish(h, key, i.node(), i.rerun(), hash, null);
+                            ended.add(i.node());
+                            replicas.get(turn++ % replicas.size()).onTaskTerminated(key, i.node());
+                        }
+                    }
+                    over.set(true);
+                    return null;
+                }));
+                for (Future<?> f : work) {
+                    f.get(120, TimeUnit.SECONDS);
+                }
+            } finally {
+                over.set(true);
+                pool.shutdownNow();
+            }
+
+            RunView done = view(h, key);
+            assertThat(done.run().state()).isEqualTo(RunState.COMPLETE);
+            assertThat(early).as("report was submitted before both grown leaves ended").isEmpty();
+            assertThat(ended).containsExactlyInAnyOrder("a", "b", "c", "report");
+            assertThat(ended.indexOf("a")).isLessThan(ended.indexOf("b")).isLessThan(ended.indexOf("report"));
+            assertThat(ended.indexOf("c")).isLessThan(ended.indexOf("report"));
+            Map<String, Integer> dispatched = dispatchesPerRunId(h);
+            for (String n : List.of("a", "b", "c", "report")) {
+                assertThat(dispatched).as(n + " dispatched once").containsEntry(key.runId(n, 0), 1);
+            }
+            for (String n : List.of("a", "b", "c")) {
+                assertThat(done.nodeRecords().get("t:" + n).status()).isEqualTo(NodeStatus.SUCCEEDED);
+            }
+        }
+    }
+
+    @Test
+    void withEveryEventLostAndAWorkerKilledHoldingAGrownNodeTheReconcilerAloneFinishesTheRun() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("growrepair");
+            String hash = publish(h, g);
+            RunKey key = h.key(g);
+            h.graphRuns.startRun(hash, key.partition());
+            Reconciler reconciler = h.reconciler(60_000);
+            finish(h, key, "start", 0, hash, null);
+            // no event reaches the scheduler from here on: only reconciler passes, and a second replica's pass
+            reconciler.pass();
+            finish(h, key, "decide", 0, hash, GROW);
+            reconciler.pass();
+            h.reconciler(60_000).pass();
+            assertThat(view(h, key).instances()).containsKey(key.runId("a", 0))
+                    .doesNotContainKeys(key.runId("b", 0), key.runId("report", 0));
+
+            // the worker holding `a` dies (kill -9): a 1 ms lease that nothing extends
+            TaskStore.Claim lost = h.tasks.claim(key, key.runId("a", 0), 1, "dead-worker");
+            assertThat(lost).isInstanceOf(TaskStore.Claim.Claimed.class);
+            await().atMost(Duration.ofSeconds(10)).until(() -> h.tasks.serverTimeMs()
+                    > view(h, key).instances().get(key.runId("a", 0)).leaseUntilMs().orElseThrow());
+            reconciler.pass();
+            assertThat(view(h, key).instances().get(key.runId("a", 0)).status()).isEqualTo(InstanceStatus.PENDING);
+
+            finish(h, key, "a", 0, hash, null);
+            reconciler.pass();
+            assertThat(view(h, key).instances()).containsKeys(key.runId("b", 0), key.runId("c", 0))
+                    .doesNotContainKey(key.runId("report", 0));
+            finish(h, key, "b", 0, hash, null);
+            reconciler.pass();
+            assertThat(view(h, key).instances()).doesNotContainKey(key.runId("report", 0));
+            finish(h, key, "c", 0, hash, null);
+            reconciler.pass();
+            assertThat(view(h, key).instances()).containsKey(key.runId("report", 0));
+            finish(h, key, "report", 0, hash, null);
+            reconciler.pass();
+            assertThat(view(h, key).run().state()).isEqualTo(RunState.COMPLETE);
+            Map<String, Integer> dispatched = dispatchesPerRunId(h);
+            // `a` was dispatched again for the dead worker's lease; every other node once
+            assertThat(dispatched).containsEntry(key.runId("a", 0), 2).containsEntry(key.runId("b", 0), 1)
+                    .containsEntry(key.runId("c", 0), 1).containsEntry(key.runId("report", 0), 1);
+        }
+    }
+
+    @Test
+    void anEmptyGrowthLeavesTheDownstreamReadyAtOnce() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("growempty");
+            String hash = publish(h, g);
+            RunKey key = h.key(g);
+            h.graphRuns.startRun(hash, key.partition());
+            finish(h, key, "start", 0, hash, null);
+            h.graphRuns.onTaskTerminated(key, "start");
+            finish(h, key, "decide", 0, hash, "{\"swale\": {\"grow\": {\"node\": []}}}");
+            h.graphRuns.onTaskTerminated(key, "decide");
+
+            RunView v = view(h, key);
+            assertThat(v.nodeRecords().get("t:decide").status()).isEqualTo(NodeStatus.SUCCEEDED);
+            assertThat(v.instances()).containsKey(key.runId("report", 0));
+            finish(h, key, "report", 0, hash, null);
+            h.graphRuns.onTaskTerminated(key, "report");
+            assertThat(view(h, key).run().state()).isEqualTo(RunState.COMPLETE);
+        }
+    }
+
+    @Test
+    void aRerunThatDeclaresTheSameGrownNodeAgainRunsItAgainBeforeTheDownstream() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("growsame");
+            String hash = publish(h, g);
+            RunKey key = h.key(g);
+            h.graphRuns.startRun(hash, key.partition());
+            String one = "{\"swale\": {\"grow\": {\"node\": [{\"name\": \"a\", \"operator\": \"noop\"}]}}}";
+            finish(h, key, "start", 0, hash, null);
+            h.graphRuns.onTaskTerminated(key, "start");
+            finish(h, key, "decide", 0, hash, one);
+            h.graphRuns.onTaskTerminated(key, "decide");
+            finish(h, key, "a", 0, hash, null);
+            h.graphRuns.onTaskTerminated(key, "a");
+            finish(h, key, "report", 0, hash, null);
+            h.graphRuns.onTaskTerminated(key, "report");
+            assertThat(view(h, key).run().state()).isEqualTo(RunState.COMPLETE);
+
+            assertThat(h.graphRuns.rerun(g, key.partition(), "decide"))
+                    .isEqualTo(new RerunOutcome.Submitted(key.runId("decide", 1)));
+            finish(h, key, "decide", 1, hash, one);
+            h.graphRuns.onTaskTerminated(key, "decide");
+
+            // the old record of `a` does not stand for the new growth's `a`: it runs again, and report waits for it
+            RunView v = view(h, key);
+            assertThat(v.instances()).containsKey(key.runId("a", 1)).doesNotContainKey(key.runId("report", 1));
+            finish(h, key, "a", 1, hash, null);
+            h.graphRuns.onTaskTerminated(key, "a");
+            assertThat(view(h, key).instances()).containsKey(key.runId("report", 1));
+            finish(h, key, "report", 1, hash, null);
+            h.graphRuns.onTaskTerminated(key, "report");
+            assertThat(view(h, key).run().state()).isEqualTo(RunState.COMPLETE);
+        }
+    }
+
+    @Test
+    void aRerunReplacingAGrowthCancelsEveryItemOfAGrownMappedNodeAndTakesLeasedNodesOutOfTheirQueues()
+            throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("growreplace");
+            String hash = publish(h, g);
+            RunKey key = h.key(g);
+            List<String> leftQueues = new CopyOnWriteArrayList<>();
+            h.graphRuns.onLeasedInstanceCancelled(leftQueues::add);
+            h.graphRuns.startRun(hash, key.partition());
+            finish(h, key, "start", 0, hash, null);
+            h.graphRuns.onTaskTerminated(key, "start");
+            finish(h, key, "decide", 0, hash, """
+                    {"items": [1, 2, 3], "swale": {"grow": {"node": [
+                      {"name": "each", "after": ["decide"], "operator": "noop", "map": "{{ upstream.decide.items }}"},
+                      {"name": "leased", "operator": "noop", "leases": ["growreplace-x"]}]}}}""");
+            h.graphRuns.onTaskTerminated(key, "decide");
+            RunView grown = view(h, key);
+            assertThat(grown.instances()).containsKeys(key.runId("each[0]", 0), key.runId("each[2]", 0),
+                    key.runId("leased", 0));
+
+            assertThat(h.graphRuns.rerun(g, key.partition(), "decide"))
+                    .isEqualTo(new RerunOutcome.Submitted(key.runId("decide", 1)));
+
+            RunView after = view(h, key);
+            for (int i = 0; i < 3; i++) {
+                assertThat(after.instances().get(key.runId("each[" + i + "]", 0)).status()).as("item " + i)
+                        .isEqualTo(InstanceStatus.CANCELLED);
+            }
+            assertThat(after.instances().get(key.runId("leased", 0)).status()).isEqualTo(InstanceStatus.CANCELLED);
+            // a pending instance of a node with leases may wait in a lease queue: it is told to leave it
+            assertThat(leftQueues).containsExactly(key.runId("leased", 0));
+        }
+    }
+}
