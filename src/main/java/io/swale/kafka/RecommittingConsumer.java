@@ -134,17 +134,25 @@ final class RecommittingConsumer implements InvocationHandler {
             supersede(sent);
             inFlight++;
         }
-        delegate.commitAsync(sent, (done, e) -> {
+        try {
+            delegate.commitAsync(sent, (done, e) -> {
+                synchronized (this) {
+                    inFlight--;
+                    if (e != null) {
+                        remember(sent);
+                    }
+                }
+                callbacks.forEach(c -> c.onComplete(done, e));
+                // called back on the consumer thread (within a poll or a commit): what queued meanwhile goes now
+                sendQueued();
+            });
+        } catch (RuntimeException e) {
+            // never called back: a commit counted in flight for good would hold every later one in the queue
             synchronized (this) {
                 inFlight--;
-                if (e != null) {
-                    remember(sent);
-                }
             }
-            callbacks.forEach(c -> c.onComplete(done, e));
-            // called back on the consumer thread (within a poll or a commit): what queued meanwhile goes now
-            sendQueued();
-        });
+            throw e;
+        }
     }
 
     /** A failed commit is kept for each partition with no later commit sent since. */
