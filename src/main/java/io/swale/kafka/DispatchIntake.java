@@ -87,7 +87,8 @@ final class DispatchIntake {
             }
             claimed = next;
         }
-        // one commit for every record of the poll that was claimed (or dead-lettered), after its claim
+        // one commit for every record of the poll that was claimed (or dead-lettered), after its claim; while an
+        // earlier one is in flight the consumer merges it into the next (RecommittingConsumer.coalescing)
         if (claimed > 0) {
             consumer.commitAsync(nextOffsets(records.subList(0, claimed)), (offsets, e) -> {
                 if (e != null) {

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -107,8 +108,9 @@ public final class ListenerContainers implements AutoCloseable {
         props.setAckMode(ContainerProperties.AckMode.MANUAL);
         props.setSyncCommits(false);
         props.setMessageListener(listener);
+        // one commit per poll would queue up in the consumer under a steady feed: at most one in flight
         var container = new ConcurrentMessageListenerContainer<>(
-                factory(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, batch)), props);
+                factory(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, batch), RecommittingConsumer::coalescing), props);
         container.setConcurrency(1);
         container.setCommonErrorHandler(errorHandler());
         container.setBeanName("swale-" + topic);
@@ -189,6 +191,11 @@ public final class ListenerContainers implements AutoCloseable {
     }
 
     private DefaultKafkaConsumerFactory<String, byte[]> factory(Map<String, Object> overrides) {
+        return factory(overrides, RecommittingConsumer::wrap);
+    }
+
+    private DefaultKafkaConsumerFactory<String, byte[]> factory(Map<String, Object> overrides,
+            UnaryOperator<org.apache.kafka.clients.consumer.Consumer<String, byte[]>> commits) {
         Map<String, Object> config = new java.util.HashMap<>(consumerProperties);
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
@@ -197,7 +204,7 @@ public final class ListenerContainers implements AutoCloseable {
         config.putAll(overrides);
         var factory = new DefaultKafkaConsumerFactory<String, byte[]>(config);
         // an asynchronous commit that fails (during a rebalance) is sent again at the next poll
-        factory.addPostProcessor(RecommittingConsumer::wrap);
+        factory.addPostProcessor(commits::apply);
         return factory;
     }
 }

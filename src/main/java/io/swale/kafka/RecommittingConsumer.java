@@ -4,7 +4,9 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -24,26 +26,50 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Only an offset the listener itself asked to commit is sent again, only while no later commit of its
  * partition was sent, and only while the partition is still assigned: never an offset past a record not handled.
- * A dynamic proxy, since the consumer interface has some fifty methods and three of them matter here; every
+ * A dynamic proxy, since the consumer interface has some fifty methods and four of them matter here; every
  * call runs on the listener's consumer thread, as the consumer requires.
+ *
+ * <p>{@linkplain #coalescing Coalescing}, it also keeps at most one of its commits in flight: offsets asked
+ * for meanwhile are merged (the highest per partition) and sent as one commit when it returns. The broker
+ * answers one commit of a connection at a time, each after its write to the offsets topic (several ms); a
+ * listener that commits once per small poll asks for more than that, and the consumer queues every commit
+ * unsent, without bound, so the committed offsets fall further behind the longer the load lasts.
  */
 final class RecommittingConsumer implements InvocationHandler {
     private static final Logger log = LoggerFactory.getLogger(RecommittingConsumer.class);
+    /** How long a coalescing consumer's close waits for the commit of what is still queued. */
+    static final java.time.Duration CLOSE_COMMIT_WAIT = java.time.Duration.ofSeconds(2);
 
     private final Consumer<?, ?> delegate;
+    private final boolean coalesce;
     /** The offset last sent for each partition. */
     private final Map<TopicPartition, Long> lastSent = new HashMap<>();
     /** Failed commits not superseded yet, to send again at the next poll. */
     private final Map<TopicPartition, OffsetAndMetadata> failed = new HashMap<>();
+    /** Coalescing: offsets asked for while a commit was in flight, and their callbacks. */
+    private final Map<TopicPartition, OffsetAndMetadata> queued = new HashMap<>();
+    private final List<OffsetCommitCallback> queuedCallbacks = new ArrayList<>();
+    /** Commits this proxy sent whose callback has not run yet. */
+    private int inFlight;
 
-    private RecommittingConsumer(Consumer<?, ?> delegate) {
+    private RecommittingConsumer(Consumer<?, ?> delegate, boolean coalesce) {
         this.delegate = delegate;
+        this.coalesce = coalesce;
+    }
+
+    static <K, V> Consumer<K, V> wrap(Consumer<K, V> consumer) {
+        return proxy(consumer, false);
+    }
+
+    /** As {@link #wrap}, with at most one commit in flight; for a listener that commits once per poll. */
+    static <K, V> Consumer<K, V> coalescing(Consumer<K, V> consumer) {
+        return proxy(consumer, true);
     }
 
     @SuppressWarnings("unchecked")
-    static <K, V> Consumer<K, V> wrap(Consumer<K, V> consumer) {
+    private static <K, V> Consumer<K, V> proxy(Consumer<K, V> consumer, boolean coalesce) {
         return (Consumer<K, V>) Proxy.newProxyInstance(RecommittingConsumer.class.getClassLoader(),
-                new Class<?>[] {Consumer.class}, new RecommittingConsumer(consumer));
+                new Class<?>[] {Consumer.class}, new RecommittingConsumer(consumer, coalesce));
     }
 
     @Override
@@ -56,10 +82,17 @@ final class RecommittingConsumer implements InvocationHandler {
         }
         if (name.equals("poll")) {
             sendFailedAgain();
+            sendQueued();
+        }
+        if (name.equals("close")) {
+            commitQueuedBeforeClose();
         }
         Object result = call(method, args);
         if (name.equals("commitSync") && args != null && args.length > 0 && args[0] instanceof Map<?, ?> offsets) {
             supersede(((Map<TopicPartition, OffsetAndMetadata>) offsets));
+        }
+        if (name.equals("poll")) {
+            sendQueued();
         }
         return result;
     }
@@ -76,20 +109,50 @@ final class RecommittingConsumer implements InvocationHandler {
         offsets.forEach((tp, offset) -> {
             lastSent.put(tp, offset.offset());
             failed.remove(tp);
+            OffsetAndMetadata waiting = queued.get(tp);
+            if (waiting != null && waiting.offset() <= offset.offset()) {
+                queued.remove(tp);
+            }
         });
     }
 
     private void commitAsync(Map<TopicPartition, OffsetAndMetadata> offsets, OffsetCommitCallback callback) {
-        Map<TopicPartition, OffsetAndMetadata> sent = Map.copyOf(offsets);
-        supersede(sent);
-        delegate.commitAsync(sent, (done, e) -> {
-            if (e != null) {
-                remember(sent);
+        synchronized (this) {
+            if (coalesce && inFlight > 0) {
+                offsets.forEach((tp, offset) -> queued.merge(tp, offset, (a, b) -> a.offset() >= b.offset() ? a : b));
+                if (callback != null) {
+                    queuedCallbacks.add(callback);
+                }
+                return;
             }
-            if (callback != null) {
-                callback.onComplete(done, e);
+        }
+        send(Map.copyOf(offsets), callback == null ? List.of() : List.of(callback));
+    }
+
+    private void send(Map<TopicPartition, OffsetAndMetadata> sent, List<OffsetCommitCallback> callbacks) {
+        synchronized (this) {
+            supersede(sent);
+            inFlight++;
+        }
+        try {
+            delegate.commitAsync(sent, (done, e) -> {
+                synchronized (this) {
+                    inFlight--;
+                    if (e != null) {
+                        remember(sent);
+                    }
+                }
+                callbacks.forEach(c -> c.onComplete(done, e));
+                // called back on the consumer thread (within a poll or a commit): what queued meanwhile goes now
+                sendQueued();
+            });
+        } catch (RuntimeException e) {
+            // never called back: a commit counted in flight for good would hold every later one in the queue
+            synchronized (this) {
+                inFlight--;
             }
-        });
+            throw e;
+        }
     }
 
     /** A failed commit is kept for each partition with no later commit sent since. */
@@ -99,6 +162,52 @@ final class RecommittingConsumer implements InvocationHandler {
                 failed.put(tp, offset);
             }
         });
+    }
+
+    /** Coalescing: sends what queued once nothing is in flight, for the partitions still assigned. */
+    private void sendQueued() {
+        Map<TopicPartition, OffsetAndMetadata> next;
+        List<OffsetCommitCallback> callbacks;
+        synchronized (this) {
+            if (inFlight > 0 || queued.isEmpty()) {
+                return;
+            }
+            next = new HashMap<>(queued);
+            next.keySet().retainAll(delegate.assignment());
+            callbacks = List.copyOf(queuedCallbacks);
+            queued.clear();
+            queuedCallbacks.clear();
+        }
+        if (!next.isEmpty()) {
+            send(Map.copyOf(next), callbacks);
+        }
+    }
+
+    /**
+     * Coalescing: what is still queued at close is committed, waiting at most {@link #CLOSE_COMMIT_WAIT}: an
+     * asynchronous commit sent right before close was found not to reach the broker (CoalescingCommitIT). Left
+     * uncommitted, those dispatches would only come again to the next owner, whose claims refuse them.
+     */
+    private void commitQueuedBeforeClose() {
+        Map<TopicPartition, OffsetAndMetadata> last;
+        synchronized (this) {
+            if (queued.isEmpty()) {
+                return;
+            }
+            last = new HashMap<>(queued);
+            last.keySet().retainAll(delegate.assignment());
+            queued.clear();
+            queuedCallbacks.clear();
+        }
+        if (last.isEmpty()) {
+            return;
+        }
+        try {
+            delegate.commitSync(last, CLOSE_COMMIT_WAIT);
+            supersede(last);
+        } catch (RuntimeException e) {
+            log.debug("commit at close failed, those records come again to the next owner {}: {}", last, e.toString());
+        }
     }
 
     private void sendFailedAgain() {
