@@ -22,6 +22,8 @@ public final class RunGraphs {
     private static final int CACHE_SIZE = 512;
     // a stored growth never changes: the graph built from one definition and one set of growths is cached
     private static final Map<String, Graph> CACHE = new ConcurrentHashMap<>();
+    // the rerun a stored growth was declared by, so a run read does not parse every growth again
+    private static final Map<String, Long> RERUNS = new ConcurrentHashMap<>();
 
     private RunGraphs() {}
 
@@ -97,13 +99,25 @@ public final class RunGraphs {
         return grown;
     }
 
+    private static long declaredBy(String stored) {
+        Long rerun = RERUNS.get(stored);
+        if (rerun == null) {
+            rerun = Growths.read(stored).rerun();
+            if (RERUNS.size() >= CACHE_SIZE) {
+                RERUNS.clear();
+            }
+            RERUNS.put(stored, rerun);
+        }
+        return rerun;
+    }
+
     /** When the declaring record was written, if the growth is the one of its current succeeded record. */
     private static Optional<Long> currentAt(RunView view, Node by, String stored) {
         NodeRecord record = view.nodeRecords().get(RunRecords.field(by).key());
         if (record == null || !record.succeeded() || !view.run().isCurrent(by.name(), record)) {
             return Optional.empty();
         }
-        if (Growths.read(stored).rerun() != record.rerun()) {
+        if (declaredBy(stored) != record.rerun()) {
             return Optional.empty();
         }
         return Optional.of(record.terminatedAtMs());
