@@ -23,7 +23,23 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
         this.redisPort = redisPort;
     }
 
+    /** Starts both and waits until the broker serves. */
     public static EmbeddedInfrastructure start(int partitions) {
+        EmbeddedInfrastructure infra = starting(partitions);
+        try {
+            infra.awaitKafka();
+        } catch (RuntimeException e) {
+            infra.close();
+            throw e;
+        }
+        return infra;
+    }
+
+    /**
+     * Starts redis-server (a tenth of a second) and waits for it; starts the broker (seconds) on a thread of its
+     * own, so that the caller can go on while it starts: its address is known already.
+     */
+    public static EmbeddedInfrastructure starting(int partitions) {
         long t0 = System.nanoTime();
         int redisPort = freePort();
         RedisServer redis;
@@ -45,14 +61,22 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
         broker.put("auto.create.topics.enable", "true");
         LoopbackKraftBroker kafka;
         try {
-            kafka = LoopbackKraftBroker.start(partitions, broker);
+            kafka = LoopbackKraftBroker.starting(partitions, broker);
         } catch (RuntimeException e) {
             stopQuietly(redis);
             throw e;
         }
-        log.info("embedded Kafka at {} and Redis at 127.0.0.1:{} started in {} ms", kafka.bootstrapServers(),
-                redisPort, (System.nanoTime() - t0) / 1_000_000);
+        log.info("embedded Redis at 127.0.0.1:{} started in {} ms; embedded Kafka at {} starting", redisPort,
+                (System.nanoTime() - t0) / 1_000_000, kafka.bootstrapServers());
+        LoopbackKraftBroker started = kafka;
+        kafka.whenStarted(() -> log.info("embedded Kafka at {} started in {} ms", started.bootstrapServers(),
+                (System.nanoTime() - t0) / 1_000_000));
         return new EmbeddedInfrastructure(kafka, redis, redisPort);
+    }
+
+    @Override
+    public void awaitKafka() {
+        kafka.awaitStarted();
     }
 
     @Override

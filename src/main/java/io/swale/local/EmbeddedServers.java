@@ -9,6 +9,9 @@ interface EmbeddedServers extends AutoCloseable {
 
     int redisPort();
 
+    /** Blocks until the broker, which may still be starting, serves; throws if it could not start. */
+    void awaitKafka();
+
     @Override
     void close();
 }

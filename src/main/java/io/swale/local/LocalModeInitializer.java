@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.util.ClassUtils;
@@ -49,6 +50,14 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
         // Registered before any bean, so destroyed after every bean: clients stop before the broker goes away.
         ((org.springframework.beans.factory.support.DefaultSingletonBeanRegistry) context.getBeanFactory())
                 .registerDisposableBean("swaleEmbeddedInfrastructure", infra::close);
+        // The broker starts while the beans are built; the first definition of the context waits for it once
+        // they are, before any bean's own after-singletons step (topic creation) or lifecycle start (listeners).
+        if (context instanceof GenericApplicationContext generic) {
+            generic.registerBean(EmbeddedKafkaGate.BEAN_NAME, EmbeddedKafkaGate.class,
+                    () -> new EmbeddedKafkaGate(infra::awaitKafka));
+        } else {
+            infra.awaitKafka();
+        }
     }
 
     private static final String EMBEDDED_INFRASTRUCTURE = "io.swale.local.EmbeddedInfrastructure";
@@ -59,12 +68,12 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
             // what LoopbackKraftBroker builds the broker with (from spring-kafka-test's dependencies)
             "org.apache.kafka.common.test.KafkaClusterTestKit");
 
-    /** {@code EmbeddedInfrastructure.start(partitions)}, called by name so that this class compiles without it (-Pslim). */
+    /** {@code EmbeddedInfrastructure.starting(partitions)}, called by name so that this class compiles without it (-Pslim). */
     private static EmbeddedServers startEmbedded(ClassLoader loader, int partitions) {
         requireEmbeddedClasses(loader);
         Method start;
         try {
-            start = ClassUtils.forName(EMBEDDED_INFRASTRUCTURE, loader).getMethod("start", int.class);
+            start = ClassUtils.forName(EMBEDDED_INFRASTRUCTURE, loader).getMethod("starting", int.class);
         } catch (ReflectiveOperationException | LinkageError e) {
             throw new IllegalStateException("cannot load " + EMBEDDED_INFRASTRUCTURE, e);
         }

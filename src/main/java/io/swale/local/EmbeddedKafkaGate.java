@@ -1,0 +1,23 @@
+package io.swale.local;
+
+import org.springframework.beans.factory.SmartInitializingSingleton;
+
+/**
+ * Holds the context back, once its beans are built, until the embedded broker (started alongside them) serves.
+ * Local mode registers it as the context's first bean definition, so its step runs before every other bean's
+ * after-singletons step and before any lifecycle starts: nothing talks to Kafka through a timeout of its own.
+ */
+final class EmbeddedKafkaGate implements SmartInitializingSingleton {
+    static final String BEAN_NAME = "swaleEmbeddedKafkaGate";
+
+    private final Runnable awaitBroker;
+
+    EmbeddedKafkaGate(Runnable awaitBroker) {
+        this.awaitBroker = awaitBroker;
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        awaitBroker.run();
+    }
+}
