@@ -35,8 +35,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The scheduler's actions on graph runs: start, advance and settle (spec §7); reruns are {@link RunReruns}',
- * cancels {@link RunCancellation}'s. Every action re-reads Redis and is idempotent, so duplicate, late or lost
+ * The scheduler's actions on graph runs: start, advance and settle (spec §7); reruns are in {@link RunReruns},
+ * cancels in {@link RunCancellation}. Every action re-reads Redis and is idempotent, so duplicate, late or lost
  * Kafka messages change nothing.
  */
 public final class GraphRuns {
