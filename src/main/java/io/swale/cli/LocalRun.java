@@ -11,6 +11,7 @@ import io.swale.record.NodeRecord;
 import io.swale.record.RunState;
 import io.swale.run.DefinitionCatalog;
 import io.swale.run.GraphRuns;
+import io.swale.run.RunCancellation;
 import io.swale.run.RunRecords;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
@@ -145,7 +146,7 @@ final class LocalRun {
             if (ctx != null && run != null && ctx.isActive()) {
                 out.println("interrupted: cancelling " + run);
                 out.flush();
-                ctx.getBean(GraphRuns.class).cancel(run.graph(), run.partition());
+                ctx.getBean(RunCancellation.class).cancel(run.graph(), run.partition());
                 RunStore runs = ctx.getBean(RunStore.class);
                 long deadline = System.nanoTime() + CANCEL_WAIT_MS * 1_000_000;
                 Optional<RunView> view = runs.read(run);

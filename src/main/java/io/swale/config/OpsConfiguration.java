@@ -7,6 +7,8 @@ import io.swale.kafka.SwaleTopics;
 import io.swale.metrics.ConsumerLagMonitor;
 import io.swale.request.Requests;
 import io.swale.run.GraphRuns;
+import io.swale.run.RunCancellation;
+import io.swale.run.RunReruns;
 import io.swale.settings.OpsProperties;
 import io.swale.settings.SwaleProperties;
 import io.swale.store.RequestStore;
@@ -32,8 +34,9 @@ public class OpsConfiguration {
     }
 
     @Bean
-    Requests requests(GraphRuns graphRuns, RequestStore store, RunStore runs, Clock clock) {
-        return new Requests(graphRuns, store, runs, clock);
+    Requests requests(GraphRuns graphRuns, RunReruns reruns, RunCancellation cancellation, RequestStore store,
+            RunStore runs, Clock clock) {
+        return new Requests(graphRuns, reruns, cancellation, store, runs, clock);
     }
 
     @Bean(destroyMethod = "close")

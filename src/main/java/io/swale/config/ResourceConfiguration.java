@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.swale.kafka.KafkaDispatcher;
 import io.swale.run.DefinitionCatalog;
+import io.swale.run.RunCancellation;
 import io.swale.run.RunGraphs;
 import io.swale.settings.ResourcesProperties;
 import io.swale.settings.SwaleProperties;
@@ -12,6 +13,7 @@ import io.swale.store.RunStore;
 import io.swale.store.TaskStore;
 import io.swale.store.redis.RedisResourceStore;
 import io.swale.worker.ResourceGate;
+import io.swale.worker.StaleWaiters;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
@@ -60,11 +62,11 @@ public class ResourceConfiguration {
 
     @Bean
     ResourceReaper resourceReaper(ResourceStore store, ResourceGate gate, SwaleProperties props,
-            ResourcesProperties resources, ObjectProvider<MeterRegistry> registry, io.swale.run.GraphRuns graphRuns,
-            io.swale.store.RunStore runs) {
-        graphRuns.onLeasedInstanceCancelled(runId -> gate.wake(store.leave(runId).wake()));
+            ResourcesProperties resources, ObjectProvider<MeterRegistry> registry, RunCancellation cancellation,
+            RunStore runs) {
+        cancellation.onLeasedInstanceCancelled(runId -> gate.wake(store.leave(runId).wake()));
         return new ResourceReaper(store, gate, props, resources, registry.getIfAvailable(),
-                new io.swale.worker.StaleWaiters(store, runs, STALE_CHECK_LIMIT));
+                new StaleWaiters(store, runs, STALE_CHECK_LIMIT));
     }
 
     /** Declared resource names, read at most every {@code maxAge}: what strict mode checks rendered names against. */

@@ -26,6 +26,8 @@ import io.swale.run.DefinitionCatalog;
 import io.swale.run.GraphRuns;
 import io.swale.run.Reconciler;
 import io.swale.run.RetentionPass;
+import io.swale.run.RunCancellation;
+import io.swale.run.RunReruns;
 import io.swale.run.Submission;
 import io.swale.settings.LimitsSettings;
 import io.swale.settings.RedisSettings;
@@ -250,6 +252,18 @@ public class SwaleConfiguration {
     }
 
     @Bean
+    RunCancellation runCancellation(DefinitionCatalog catalog, RunStore runs, TaskStore tasks, Clock clock,
+            SwaleMetrics metrics) {
+        return new RunCancellation(catalog, runs, tasks, clock, metrics);
+    }
+
+    @Bean
+    RunReruns runReruns(DefinitionCatalog catalog, RunStore runs, TaskStore tasks, Submission submission, Clock clock,
+            GraphRuns graphRuns, RunCancellation cancellation) {
+        return new RunReruns(catalog, runs, tasks, submission, clock, graphRuns, cancellation);
+    }
+
+    @Bean
     Terminations terminations(TaskStore tasks, KafkaEventPublisher events, KafkaDeadLetters deadLetters, Clock clock,
             SwaleMetrics metrics, DefinitionCatalog catalog, RunStore runs) {
         return new Terminations(tasks, events, deadLetters, clock, metrics,
@@ -268,9 +282,10 @@ public class SwaleConfiguration {
     }
 
     @Bean
-    Reconciler reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, LeaseReaper reaper,
-            KafkaDispatcher dispatcher, SwaleProperties props, SwaleMetrics metrics, RepairFailures failures) {
-        return new Reconciler(runs, tasks, graphRuns, reaper, dispatcher,
+    Reconciler reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, RunCancellation cancellation,
+            LeaseReaper reaper, KafkaDispatcher dispatcher, SwaleProperties props, SwaleMetrics metrics,
+            RepairFailures failures) {
+        return new Reconciler(runs, tasks, graphRuns, cancellation, reaper, dispatcher,
                 props.scheduler().staleDispatch().toMillis(), metrics, failures);
     }
 

@@ -8,6 +8,8 @@ import io.swale.record.RequestOutcome;
 import io.swale.record.RequestRecord;
 import io.swale.run.GraphRuns;
 import io.swale.run.RerunOutcome;
+import io.swale.run.RunCancellation;
+import io.swale.run.RunReruns;
 import io.swale.store.RequestStore;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
@@ -35,12 +37,17 @@ public final class Requests {
     }
 
     private final GraphRuns graphRuns;
+    private final RunReruns reruns;
+    private final RunCancellation cancellation;
     private final RequestStore store;
     private final RunStore runs;
     private final Clock clock;
 
-    public Requests(GraphRuns graphRuns, RequestStore store, RunStore runs, Clock clock) {
+    public Requests(GraphRuns graphRuns, RunReruns reruns, RunCancellation cancellation, RequestStore store,
+            RunStore runs, Clock clock) {
         this.graphRuns = graphRuns;
+        this.reruns = reruns;
+        this.cancellation = cancellation;
         this.store = store;
         this.runs = runs;
         this.clock = clock;
@@ -91,7 +98,7 @@ public final class Requests {
     }
 
     private RequestOutcome cancel(AdminRequest.Cancel c) {
-        if (graphRuns.cancel(c.graph(), c.partition())) {
+        if (cancellation.cancel(c.graph(), c.partition())) {
             return new RequestOutcome.Cancelled();
         }
         if (runs.read(new RunKey(c.graph(), c.partition())).isEmpty()) {
@@ -104,7 +111,7 @@ public final class Requests {
     private RequestRecord rerun(RequestId id, AdminRequest.Rerun r, long now) {
         RerunOutcome outcome;
         try {
-            outcome = graphRuns.rerun(r.graph(), r.partition(), r.node(), runId -> Optional.of(new TaskStore.RequestWrite(
+            outcome = reruns.rerun(r.graph(), r.partition(), r.node(), runId -> Optional.of(new TaskStore.RequestWrite(
                     new RequestRecord(id.value(), r, now, new RequestOutcome.Rerun(runId), false))));
         } catch (SwaleException e) {
             return record(id, r, now, refusedIfPermanent(e));

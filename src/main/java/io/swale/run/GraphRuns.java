@@ -2,6 +2,7 @@ package io.swale.run;
 
 import io.swale.definition.Definition;
 import io.swale.graph.Graph;
+import io.swale.graph.ItemName;
 import io.swale.graph.Node;
 import io.swale.graph.Partition;
 import io.swale.logging.LogContext;
@@ -10,35 +11,36 @@ import io.swale.readiness.Readiness;
 import io.swale.record.GraphRecord;
 import io.swale.record.GraphRunRecord;
 import io.swale.record.NodeRecord;
-import io.swale.record.NodeStatus;
 import io.swale.record.RunState;
 import io.swale.store.DefinitionStore;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
 import io.swale.store.RunView;
-import io.swale.store.TaskInstance;
 import io.swale.store.TaskStore;
+import io.swale.task.EventPublisher;
 import io.swale.task.SwaleException;
 import io.swale.task.SwaleMetrics;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The scheduler's actions on graph runs: start, advance, settle, rerun and cancel (spec §7). Every action
- * re-reads Redis and is idempotent, so duplicate, late or lost Kafka messages change nothing.
+ * The scheduler's actions on graph runs: start, advance and settle (spec §7); reruns are in {@link RunReruns},
+ * cancels in {@link RunCancellation}. Every action re-reads Redis and is idempotent, so duplicate, late or lost
+ * Kafka messages change nothing.
  */
 public final class GraphRuns {
     private static final Logger log = LoggerFactory.getLogger(GraphRuns.class);
-    private static final int CAS_ATTEMPTS = 8;
 
     /** The result of start_run. */
     public record Started(boolean started, List<String> submitted) {}
@@ -49,7 +51,6 @@ public final class GraphRuns {
     private final DefinitionCatalog definitions;
     private final DefinitionStore definitionStore;
     private final RunStore runs;
-    private final TaskStore tasks;
     private final Submission submission;
     private final Clock clock;
     private final SwaleMetrics metrics;
@@ -60,7 +61,6 @@ public final class GraphRuns {
         this.definitions = definitions;
         this.definitionStore = definitionStore;
         this.runs = runs;
-        this.tasks = tasks;
         this.submission = submission;
         this.clock = clock;
         this.metrics = metrics;
@@ -118,7 +118,7 @@ public final class GraphRuns {
      * events of one poll name many runs, and each would otherwise cost a read of its own.
      */
     public Map<RunKey, RunStore.Read> readRuns(List<RunKey> keys) {
-        Map<RunKey, RunStore.Read> out = new java.util.HashMap<>();
+        Map<RunKey, RunStore.Read> out = new HashMap<>();
         runs.readEach(keys).forEach(r -> out.put(r.key(), r));
         return out;
     }
@@ -139,11 +139,11 @@ public final class GraphRuns {
         if (view.isEmpty() || view.get().run().state() != RunState.ACTIVE) {
             return;
         }
-        Graph graph = graphOf(view.get());
-        java.util.Set<String> candidates = new java.util.LinkedHashSet<>();
+        Graph graph = RunGraphs.of(definitions, view.get());
+        Set<String> candidates = new LinkedHashSet<>();
         boolean known = false;
         for (String node : nodes) {
-            Optional<io.swale.graph.ItemName> item = io.swale.graph.ItemName.parse(node);
+            Optional<ItemName> item = ItemName.parse(node);
             if (item.isPresent() && graph.node(item.get().node()).map(Node::isMapped).orElse(false)) {
                 // an item ended: its node may submit more items, or derive its record
                 known = true;
@@ -170,7 +170,7 @@ public final class GraphRuns {
      */
     private Advanced advance(RunView view, List<String> candidates, boolean skipActive) {
         GraphRunRecord run = view.run();
-        Graph graph = graphOf(view);
+        Graph graph = RunGraphs.of(definitions, view);
         Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
         Map<String, NodeRecord> current = Readiness.currentRecords(run, records);
         Map<String, NodeState> states = Readiness.nodeStates(graph, current);
@@ -193,7 +193,7 @@ public final class GraphRuns {
             }
             NodeRecord record = records.get(name);
             long rerun = record == null ? 0 : record.rerun() + 1;
-            if (skipActive && isActive(view, view.key().runId(name, rerun))) {
+            if (skipActive && RunRecords.isActive(view, view.key().runId(name, rerun))) {
                 continue;
             }
             ready.add(new Submission.Request(graph.node(name).orElseThrow(), rerun));
@@ -207,7 +207,7 @@ public final class GraphRuns {
         if (!derived.isEmpty()) {
             // a mapped node's record is written by the scheduler, not a worker: no event announces it, so its
             // downstreams are advanced here, on a fresh read (a crash before this is repaired by the reconciler)
-            java.util.Set<String> next = new java.util.LinkedHashSet<>();
+            Set<String> next = new LinkedHashSet<>();
             derived.forEach(d -> next.addAll(graph.downstreams(d)));
             Optional<RunView> fresh = runs.read(view.key());
             if (fresh.isPresent() && fresh.get().run().state() == RunState.ACTIVE) {
@@ -222,7 +222,7 @@ public final class GraphRuns {
 
     /** Advances every node of the run: what the reconciler does for an active run. */
     public Advanced advanceAll(RunView view) {
-        Graph graph = graphOf(view);
+        Graph graph = RunGraphs.of(definitions, view);
         return advance(view, graph.nodes().stream().map(Node::name).toList(), true);
     }
 
@@ -241,8 +241,8 @@ public final class GraphRuns {
                 }
                 continue;
             }
-            Optional<String> runId = unrecordedRunId(view.key(), run, n.name(), records.get(n.name()));
-            if (runId.isPresent() && isActive(view, runId.get())) {
+            Optional<String> runId = RunRecords.unrecordedRunId(view.key(), run, n.name(), records.get(n.name()));
+            if (runId.isPresent() && RunRecords.isActive(view, runId.get())) {
                 return false;
             }
             runId.ifPresent(unrecorded::add);
@@ -268,207 +268,13 @@ public final class GraphRuns {
         return true;
     }
 
-    /** Rerun of one node (spec §7.8). */
-    public RerunOutcome rerun(String graphName, Partition partition, String nodeName) {
-        return rerun(graphName, partition, nodeName, runId -> Optional.empty());
-    }
-
-    /**
-     * Rerun of one node; {@code request} gives the request record to commit atomically with the submission,
-     * which happens only when the outcome is Submitted (spec §10, §14 #18).
-     */
-    public RerunOutcome rerun(String graphName, Partition partition, String nodeName,
-            Function<String, Optional<TaskStore.RequestWrite>> request) {
-        RunKey key = new RunKey(graphName, partition);
-        for (int attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
-            RunView view = runs.read(key).orElseThrow(() -> new SwaleException.UnknownGraphRun(graphName, partition.key()));
-            GraphRunRecord run = view.run();
-            Graph graph = graphOf(view);
-            Optional<io.swale.graph.ItemName> item = io.swale.graph.ItemName.parse(nodeName);
-            String baseName = item.map(io.swale.graph.ItemName::node).orElse(nodeName);
-            Node node = graph.node(baseName).filter(n -> item.isEmpty() || n.isMapped())
-                    .orElseThrow(() -> new SwaleException.UnknownNode(graphName, nodeName));
-            if (node.isMapped()) {
-                Optional<RerunOutcome> outcome = rerunMapped(view, graph, node, item.map(io.swale.graph.ItemName::index),
-                        request);
-                if (outcome.isPresent()) {
-                    return outcome.get();
-                }
-                continue;
-            }
-            Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
-            NodeRecord record = records.get(nodeName);
-            if (record == null) {
-                return new RerunOutcome.NoRecord(nodeName);
-            }
-            SortedMap<String, Long> expected = new TreeMap<>(run.expectedReruns());
-            if (record.succeeded() && run.isCurrent(nodeName, record)) {
-                MappedReruns.expectScope(graph, records, expected, nodeName);
-            }
-            GraphRunRecord draft = new GraphRunRecord(run.definition(), run.requestedAtMs(), RunState.ACTIVE,
-                    Optional.empty(), expected);
-            Map<String, NodeRecord> current = Readiness.currentRecords(draft, records);
-            if (!Readiness.isReady(graph, nodeName, current)) {
-                return new RerunOutcome.NotReady(nodeName);
-            }
-            // the put enters the run in the active-runs index atomically
-            if (!draft.equals(run) && !runs.compareAndPut(key, view.version(), draft)) {
-                continue;
-            }
-            ReplacedGrowths.cancel(view, graph, graphOf(withRun(view, draft)), records, tasks, metrics, clock, mapped,
-                    this::leftLeaseQueues);
-            Definition recorded = definitions.get(record.definition());
-            // a grown node is in no definition: it reruns as the run's effective graph has it
-            Graph recordedGraph = recorded.graph().hasNode(nodeName) ? recorded.graph() : graph;
-            Node recordedNode = recordedGraph.node(nodeName).orElse(node);
-            Submission.Result r = submission.submit(recordedGraph, record.definition(), partition, recordedNode,
-                    record.rerun() + 1, current, nowUs(), request);
-            if (r.runInactive()) {
-                // the run settled or was cancelled since it was read: read it again, never answer submitted
-                continue;
-            }
-            try (LogContext ignored = LogContext.of(graphName, partition.key(), nodeName, r.runId())) {
-                log.info("rerun graph={} partition={} node={} runId={} new={}", graphName, partition, nodeName,
-                        r.runId(), r.isNew());
-            }
-            return r.isNew() ? new RerunOutcome.Submitted(r.runId()) : new RerunOutcome.Active(r.runId());
-        }
-        throw new SwaleException.Contended(graphName, partition.key());
-    }
-
-    /**
-     * Rerun of a mapped node or one of its items: the expectations are planned by {@link MappedReruns}, put with
-     * a compare-and-put (with the request record, when given, in the same script), then the items are submitted
-     * as for any ready mapped node. Empty when the put lost.
-     */
-    private Optional<RerunOutcome> rerunMapped(RunView view, Graph graph, Node node, Optional<Integer> index,
-            Function<String, Optional<TaskStore.RequestWrite>> request) {
-        switch (MappedReruns.plan(view, graph, node, index)) {
-            case MappedReruns.Plan.Answer a -> {
-                return Optional.of(a.outcome());
-            }
-            case MappedReruns.Plan.Put put -> {
-                Optional<TaskStore.RequestWrite> write = request.apply(put.answerId());
-                boolean committed = write.isPresent()
-                        ? tasks.compareAndPutRun(view.key(), view.version(), put.draft(), write.get())
-                        : runs.compareAndPut(view.key(), view.version(), put.draft());
-                if (!committed) {
-                    return Optional.empty();
-                }
-                try (LogContext ignored = LogContext.run(view.key().graph(), view.key().partition().key())) {
-                    log.info("rerun of mapped node graph={} partition={} node={} item={} id={}", view.key().graph(),
-                            view.key().partition(), node.name(), index.map(String::valueOf).orElse("all"),
-                            put.answerId());
-                }
-                // submit what may run now; a crash here is repaired by the reconciler, which finds the node ready
-                runs.read(view.key()).ifPresent(fresh -> advance(fresh, List.of(node.name())));
-                return Optional.of(new RerunOutcome.Submitted(put.answerId()));
-            }
-        }
-    }
-
-    /** Cancels an active run: records it cancelled, then cancels every unrecorded instance. */
-    public boolean cancel(String graphName, Partition partition) {
-        RunKey key = new RunKey(graphName, partition);
-        Optional<RunView> view = runs.read(key);
-        if (view.isEmpty() || view.get().run().state() != RunState.ACTIVE) {
-            return false;
-        }
-        GraphRunRecord cancelled = view.get().run().withState(RunState.CANCELLED, Optional.of(clock.millis()));
-        if (!runs.compareAndSettle(key, view.get().version(), cancelled)) {
-            return false;
-        }
-        metrics.runSettled(graphName, RunState.CANCELLED.wireName());
-        cancelInstances(view.get());
-        try (LogContext ignored = LogContext.run(graphName, partition.key())) {
-            log.info("cancelled graph={} partition={}", graphName, partition);
-        }
-        return true;
-    }
-
     /** Where the task-terminated event of a mapped node's derived record goes (docs/dynamic-graphs.md §5). */
-    public void publishDerivedTo(io.swale.task.EventPublisher events) {
+    public void publishDerivedTo(EventPublisher events) {
         mapped.publishTo(events);
-    }
-
-    // A cancelled instance waiting for leases leaves every queue (docs/resources.md)
-    private volatile java.util.function.Consumer<String> leaseQueues = runId -> { };
-
-    /** Told the run id of each pending instance of a node with leases that a cancel ended. */
-    public void onLeasedInstanceCancelled(java.util.function.Consumer<String> listener) {
-        this.leaseQueues = listener;
-    }
-
-    private void leftLeaseQueues(String runId) {
-        try {
-            leaseQueues.accept(runId);
-        } catch (RuntimeException e) {
-            // the next wake finds the instance no longer pending, and it leaves then
-            log.warn("cancelled instance still in a lease queue runId={} error={}", runId, e.toString());
-        }
-    }
-
-    /** Cancels each node's unrecorded run id that is known and active; returns how many it reached. */
-    public int cancelInstances(RunView view) {
-        Graph graph = graphOf(view);
-        Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
-        int reached = 0;
-        for (Node n : graph.nodes()) {
-            if (n.isMapped()) {
-                // items of a node with leases may wait in its queues: each cancelled one leaves them
-                reached += mapped.cancelItems(view, n.name(), "the graph run was cancelled",
-                        n.leases().isEmpty() ? runId -> { } : this::leftLeaseQueues);
-                continue;
-            }
-            Optional<String> runId = unrecordedRunId(view.key(), view.run(), n.name(), records.get(n.name()));
-            if (runId.isEmpty() || !isActive(view, runId.get())) {
-                continue;
-            }
-            TaskInstance instance = view.instances().get(runId.get());
-            NodeRecord record = new NodeRecord(NodeStatus.CANCELLED, runId.get(), view.run().definition(),
-                    instance.rerun(), clock.millis(), Optional.empty(), false, Optional.of("the graph run was cancelled"));
-            TaskStore.Cancel outcome = tasks.cancel(view.key(), RunRecords.field(n), record);
-            if (outcome != TaskStore.Cancel.INACTIVE) {
-                reached++;
-            }
-            if (outcome == TaskStore.Cancel.CANCELLED) {
-                metrics.taskTerminated(instance.pool(), NodeStatus.CANCELLED.wireName());
-                if (!n.leases().isEmpty()) {
-                    leftLeaseQueues(runId.get());
-                }
-            }
-        }
-        return reached;
-    }
-
-    /** No record → r0; a current succeeded record → none; otherwise the next rerun (spec §7.10). */
-    static Optional<String> unrecordedRunId(RunKey key, GraphRunRecord run, String node, NodeRecord record) {
-        if (record == null) {
-            return Optional.of(key.runId(node, 0));
-        }
-        if (record.succeeded() && run.isCurrent(node, record)) {
-            return Optional.empty();
-        }
-        return Optional.of(key.runId(node, record.rerun() + 1));
-    }
-
-    private static RunView withRun(RunView view, GraphRunRecord run) {
-        return new RunView(view.key(), view.version(), run, view.nodeRecords(), view.instances(), view.growths());
-    }
-
-    /** The run's effective graph: its definition and its current declared growths (docs/dynamic-graphs.md §8.7). */
-    private Graph graphOf(RunView view) {
-        return RunGraphs.of(definitions.get(view.run().definition()), view);
     }
 
     /** Now in epoch µs, stamped into submitted instances as when their node was found ready. */
     private OptionalLong nowUs() {
-        java.time.Instant now = clock.instant();
-        return OptionalLong.of(now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000);
-    }
-
-    static boolean isActive(RunView view, String runId) {
-        TaskInstance i = view.instances().get(runId);
-        return i != null && i.status().isActive();
+        return OptionalLong.of(Submission.epochUs(clock));
     }
 }

@@ -7,12 +7,13 @@ import io.swale.graph.Node;
 import io.swale.readiness.MappedItems;
 import io.swale.record.GraphRunRecord;
 import io.swale.record.NodeRecord;
-import io.swale.record.NodeStatus;
 import io.swale.store.RecordField;
 import io.swale.store.RunView;
 import io.swale.store.TaskInstance;
 import io.swale.store.TaskStore;
+import io.swale.task.EventPublisher;
 import io.swale.task.SwaleMetrics;
+import io.swale.task.TaskIdentity;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +40,7 @@ final class MappedNodes {
     private final Clock clock;
     private final SwaleMetrics metrics;
     // where a derived record's task-terminated event goes (the scheduler's Kafka publisher once wired)
-    private volatile io.swale.task.EventPublisher events = (identity, status) -> { };
+    private volatile EventPublisher events = (identity, status) -> { };
 
     MappedNodes(TaskStore tasks, Submission submission, Clock clock, SwaleMetrics metrics) {
         this.tasks = tasks;
@@ -48,7 +49,7 @@ final class MappedNodes {
         this.metrics = metrics;
     }
 
-    void publishTo(io.swale.task.EventPublisher publisher) {
+    void publishTo(EventPublisher publisher) {
         this.events = publisher;
     }
 
@@ -123,7 +124,7 @@ final class MappedNodes {
             // (not only through this call's advance or the reconciler) and reaches every event consumer. A crash
             // before it is healed by the reconciler, which reads the record
             try {
-                events.taskTerminated(new io.swale.task.TaskIdentity(view.key().graph(), view.key().partition(),
+                events.taskTerminated(new TaskIdentity(view.key().graph(), view.key().partition(),
                         node.name(), Optional.empty(), view.run().definition(), record.rerun()), record.status());
             } catch (RuntimeException e) {
                 log.warn("derived node event not sent graph={} partition={} node={} error={}", view.key().graph(),
@@ -131,26 +132,5 @@ final class MappedNodes {
             }
         }
         return outcome == TaskStore.Derive.WRITTEN;
-    }
-
-    /** Cancels the node's active items, telling {@code onCancelled} each run id it ended; returns how many it reached. */
-    int cancelItems(RunView view, String node, String reason, java.util.function.Consumer<String> onCancelled) {
-        int reached = 0;
-        for (TaskInstance i : items(view, node)) {
-            if (!i.status().isActive()) {
-                continue;
-            }
-            NodeRecord cancelled = new NodeRecord(NodeStatus.CANCELLED, i.runId(), i.definition(), i.rerun(),
-                    clock.millis(), Optional.empty(), false, Optional.of(reason));
-            TaskStore.Cancel outcome = tasks.cancel(view.key(), new RecordField(i.node(), Optional.empty()), cancelled);
-            if (outcome != TaskStore.Cancel.INACTIVE) {
-                reached++;
-            }
-            if (outcome == TaskStore.Cancel.CANCELLED) {
-                metrics.taskTerminated(i.pool(), NodeStatus.CANCELLED.wireName());
-                onCancelled.accept(i.runId());
-            }
-        }
-        return reached;
     }
 }

@@ -34,17 +34,20 @@ public final class Reconciler {
     private final RunStore runs;
     private final TaskStore tasks;
     private final GraphRuns graphRuns;
+    private final RunCancellation cancellation;
     private final LeaseReaper reaper;
     private final Dispatcher dispatcher;
     private final long staleDispatchMs;
     private final SwaleMetrics metrics;
     private final RepairFailures failures;
 
-    public Reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, LeaseReaper reaper,
-            Dispatcher dispatcher, long staleDispatchMs, SwaleMetrics metrics, RepairFailures failures) {
+    public Reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, RunCancellation cancellation,
+            LeaseReaper reaper, Dispatcher dispatcher, long staleDispatchMs, SwaleMetrics metrics,
+            RepairFailures failures) {
         this.runs = runs;
         this.tasks = tasks;
         this.graphRuns = graphRuns;
+        this.cancellation = cancellation;
         this.reaper = reaper;
         this.dispatcher = dispatcher;
         this.staleDispatchMs = staleDispatchMs;
@@ -123,7 +126,7 @@ public final class Reconciler {
                 tally.settled += a.settled() ? 1 : 0;
             }
             case CANCELLED -> {
-                tally.cancelled += graphRuns.cancelInstances(view);
+                tally.cancelled += cancellation.cancelInstances(view);
                 dropIfIdle(view);
             }
             case COMPLETE, FAILED -> dropIfIdle(view);

@@ -32,6 +32,11 @@ public final class RunGraphs {
         return build(definition, view, Optional.empty());
     }
 
+    /** The effective graph of the run {@code view}, its definition looked up in {@code definitions}. */
+    public static Graph of(DefinitionCatalog definitions, RunView view) {
+        return of(definitions.get(view.run().definition()), view);
+    }
+
     /** As {@link #of}, leaving out the growth of {@code by}: what a new growth of {@code by} is checked against. */
     public static Graph without(Definition definition, RunView view, String by) {
         return build(definition, view, Optional.of(by));

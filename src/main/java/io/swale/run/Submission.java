@@ -55,6 +55,11 @@ public final class Submission {
 
     /** Now on the scheduler's clock, epoch µs. */
     private long nowUs() {
+        return epochUs(clock);
+    }
+
+    /** Now on {@code clock} in epoch µs: the unit of an instance's {@code ready_us} stamp. */
+    static long epochUs(Clock clock) {
         Instant now = clock.instant();
         return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
     }

@@ -11,6 +11,7 @@ import io.swale.record.AdminRequest;
 import io.swale.request.RequestId;
 import io.swale.request.Requests;
 import io.swale.run.RetentionPass;
+import io.swale.run.RunReruns;
 import io.swale.settings.SwaleProperties;
 import io.swale.store.RunKey;
 import io.swale.store.RunView;
@@ -32,6 +33,9 @@ class RetentionIT extends IntegrationSupport {
 
     @Autowired
     private GraphRuns graphRuns;
+
+    @Autowired
+    private RunReruns reruns;
 
     @Autowired
     private UnifiedJedis redis;
@@ -71,7 +75,7 @@ class RetentionIT extends IntegrationSupport {
 
         // 20260102 is active again (a rerun runs for a second) when the pass comes: its entry is stale
         clock.set(T0.plus(Duration.ofDays(1)));
-        assertThat(graphRuns.rerun(GRAPH, Partition.of("20260102"), "load")).isInstanceOf(RerunOutcome.Submitted.class);
+        assertThat(reruns.rerun(GRAPH, Partition.of("20260102"), "load")).isInstanceOf(RerunOutcome.Submitted.class);
         clock.set(T0.plus(Duration.ofDays(90)).plus(Duration.ofHours(1)));
         RetentionPass.Report report = retention.run();
         assertThat(report.runs()).isEqualTo(1);

@@ -47,7 +47,7 @@ class GraphRunRacesIT {
             RunKey key = runWithFailedRoot(h, g);
             RunView before = h.runs.read(key).orElseThrow();
 
-            RerunOutcome rerun = h.graphRuns.rerun(g, key.partition(), "a");
+            RerunOutcome rerun = h.reruns.rerun(g, key.partition(), "a");
             GraphRuns.Advanced late = h.graphRuns.advance(before, List.of("a", "b"));
 
             assertThat(rerun).isEqualTo(new RerunOutcome.Submitted(key.runId("a", 1)));
@@ -71,7 +71,7 @@ class GraphRunRacesIT {
             atSubmit.set(() -> assertThat(
                     h.graphRuns.advance(h.runs.read(key).orElseThrow(), List.of("a", "b")).settled()).isTrue());
 
-            RerunOutcome rerun = h.graphRuns.rerun(g, key.partition(), "a");
+            RerunOutcome rerun = h.reruns.rerun(g, key.partition(), "a");
 
             assertThat(rerun).isEqualTo(new RerunOutcome.Submitted(key.runId("a", 1)));
             RunView after = h.runs.read(key).orElseThrow();
@@ -93,7 +93,7 @@ class GraphRunRacesIT {
                     CyclicBarrier start = new CyclicBarrier(2);
                     Future<RerunOutcome> rerun = pool.submit(() -> {
                         start.await();
-                        return h.graphRuns.rerun(g, key.partition(), "a");
+                        return h.reruns.rerun(g, key.partition(), "a");
                     });
                     Future<GraphRuns.Advanced> settle = pool.submit(() -> {
                         RunView view = h.runs.read(key).orElseThrow();
@@ -127,7 +127,7 @@ class GraphRunRacesIT {
             h.finish(key, "a", 0, NodeStatus.SUCCEEDED, hash);
             RunView before = h.runs.read(key).orElseThrow();
 
-            assertThat(h.graphRuns.cancel(g, key.partition())).isTrue();
+            assertThat(h.cancellation.cancel(g, key.partition())).isTrue();
             GraphRuns.Advanced late = h.graphRuns.advance(before, List.of("b"));
 
             assertThat(late.submitted()).isZero();
@@ -155,7 +155,7 @@ class GraphRunRacesIT {
             assertThat(h.graphRuns.advance(h.runs.read(key).orElseThrow(), List.of("a", "b")).settled()).isTrue();
             h.runs.markActive(key); // still listed, as when the settle's own drop had not happened yet
             List<RerunOutcome> reruns = new ArrayList<>();
-            afterRead.set(() -> reruns.add(h.graphRuns.rerun(g, key.partition(), "a")));
+            afterRead.set(() -> reruns.add(h.reruns.rerun(g, key.partition(), "a")));
 
             h.reconciler(60_000).pass();
 

@@ -245,7 +245,7 @@ class GrowthRacesIT {
             h.graphRuns.onTaskTerminated(key, "report");
             assertThat(view(h, key).run().state()).isEqualTo(RunState.COMPLETE);
 
-            assertThat(h.graphRuns.rerun(g, key.partition(), "decide"))
+            assertThat(h.reruns.rerun(g, key.partition(), "decide"))
                     .isEqualTo(new RerunOutcome.Submitted(key.runId("decide", 1)));
             finish(h, key, "decide", 1, hash, one);
             h.graphRuns.onTaskTerminated(key, "decide");
@@ -270,7 +270,7 @@ class GrowthRacesIT {
             String hash = publish(h, g);
             RunKey key = h.key(g);
             List<String> leftQueues = new CopyOnWriteArrayList<>();
-            h.graphRuns.onLeasedInstanceCancelled(leftQueues::add);
+            h.cancellation.onLeasedInstanceCancelled(leftQueues::add);
             h.graphRuns.startRun(hash, key.partition());
             finish(h, key, "start", 0, hash, null);
             h.graphRuns.onTaskTerminated(key, "start");
@@ -283,7 +283,7 @@ class GrowthRacesIT {
             assertThat(grown.instances()).containsKeys(key.runId("each[0]", 0), key.runId("each[2]", 0),
                     key.runId("leased", 0));
 
-            assertThat(h.graphRuns.rerun(g, key.partition(), "decide"))
+            assertThat(h.reruns.rerun(g, key.partition(), "decide"))
                     .isEqualTo(new RerunOutcome.Submitted(key.runId("decide", 1)));
 
             RunView after = view(h, key);

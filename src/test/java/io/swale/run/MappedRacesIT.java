@@ -172,7 +172,7 @@ class MappedRacesIT {
             finish(h, key, key.runId("each[2]", 0), "each[2]", 0, hash, NodeStatus.SUCCEEDED, Optional.empty());
             // every item is done: the event's advance derives a failed record, but the rerun of item 1 lands first
             AtomicReference<RerunOutcome> rerun = new AtomicReference<>();
-            atDerive.set(() -> rerun.set(h.graphRuns.rerun(g, key.partition(), "each[1]")));
+            atDerive.set(() -> rerun.set(h.reruns.rerun(g, key.partition(), "each[1]")));
 
             h.graphRuns.onTaskTerminated(key, "each[1]");
 
@@ -215,14 +215,14 @@ class MappedRacesIT {
             h.graphRuns.onTaskTerminated(key, "after");
             assertThat(h.runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.COMPLETE);
 
-            RerunOutcome whole = h.graphRuns.rerun(g, key.partition(), "each");
+            RerunOutcome whole = h.reruns.rerun(g, key.partition(), "each");
 
             assertThat(whole).isEqualTo(new RerunOutcome.Submitted(key.runId("each", 1)));
             RunView rerun = h.runs.read(key).orElseThrow();
             assertThat(rerun.run().expectedReruns()).containsEntry("each", 1L).containsEntry("each[]", 1L)
                     .containsEntry("after", 1L);
             assertThat(rerun.instances()).containsKeys(key.runId("each[0]", 1), key.runId("each[1]", 1));
-            assertThat(h.graphRuns.rerun(g, key.partition(), "each")).isInstanceOf(RerunOutcome.Active.class);
+            assertThat(h.reruns.rerun(g, key.partition(), "each")).isInstanceOf(RerunOutcome.Active.class);
         }
     }
 

@@ -110,7 +110,7 @@ class MappedRepairIT {
             h.graphRuns.onTaskTerminated(key, "list");
             h.tasks.claim(key, key.runId("each[1]", 0), 60_000, "w");
 
-            assertThat(h.graphRuns.cancel(g, key.partition())).isTrue();
+            assertThat(h.cancellation.cancel(g, key.partition())).isTrue();
 
             RunView v = view(h, key);
             assertThat(v.instances().get(key.runId("each[0]", 0)).status()).isEqualTo(InstanceStatus.CANCELLED);
@@ -139,7 +139,7 @@ class MappedRepairIT {
             h.graphRuns.onTaskTerminated(key, "after");
             assertThat(view(h, key).run().state()).isEqualTo(RunState.COMPLETE);
 
-            assertThat(h.graphRuns.rerun(g, key.partition(), "list"))
+            assertThat(h.reruns.rerun(g, key.partition(), "list"))
                     .isEqualTo(new RerunOutcome.Submitted(key.runId("list", 1)));
             assertThat(view(h, key).run().expectedReruns()).containsEntry("each[]", 1L).containsEntry("each", 1L);
             finish(h, key, "list", 1, hash, "{\"items\": [7, 8, 9]}");
@@ -179,12 +179,12 @@ class MappedRepairIT {
 
             // a put that loses its compare writes no request record either
             var stale = view(h, key);
-            h.graphRuns.rerun(g, key.partition(), "each[0]");
+            h.reruns.rerun(g, key.partition(), "each[0]");
             assertThat(h.tasks.compareAndPutRun(key, stale.version(), stale.run(), write("req-lost", g, key, "each[1]",
                     "x"))).isFalse();
             assertThat(requests.get("req-lost")).isEmpty();
 
-            RerunOutcome outcome = h.graphRuns.rerun(g, key.partition(), "each[1]",
+            RerunOutcome outcome = h.reruns.rerun(g, key.partition(), "each[1]",
                     runId -> Optional.of(write("req-map", g, key, "each[1]", runId)));
 
             String answer = key.runId("each[1]", 1);
@@ -195,7 +195,7 @@ class MappedRepairIT {
                     .contains(new io.swale.record.RequestOutcome.Rerun(answer));
             assertThat(view(h, key).run().expectedReruns()).containsEntry("each[1]", 1L);
             // another request for the same rerun changes nothing: it is answered active and the store writes no record
-            assertThat(h.graphRuns.rerun(g, key.partition(), "each[1]",
+            assertThat(h.reruns.rerun(g, key.partition(), "each[1]",
                     runId -> Optional.of(write("req-again", g, key, "each[1]", runId))))
                     .isEqualTo(new RerunOutcome.Active(answer));
             assertThat(requests.get("req-again")).isEmpty();

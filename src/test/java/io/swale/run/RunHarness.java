@@ -91,6 +91,8 @@ final class RunHarness implements AutoCloseable {
     final Clock clock = Clock.systemUTC();
     final Submission submission;
     final GraphRuns graphRuns;
+    final RunCancellation cancellation;
+    final RunReruns reruns;
     final RepairFailures failures;
     final LeaseReaper reaper;
 
@@ -120,6 +122,8 @@ final class RunHarness implements AutoCloseable {
         tasks = tasksWrap.apply(new RedisTaskStore(pool, prefix));
         submission = new Submission(tasks, dispatcher, pools, metrics, clock);
         graphRuns = new GraphRuns(catalog, definitionStore, runs, tasks, submission, clock, metrics);
+        cancellation = new RunCancellation(catalog, runs, tasks, clock, metrics);
+        reruns = new RunReruns(catalog, runs, tasks, submission, clock, graphRuns, cancellation);
         failures = new RepairFailures(runs, metrics, clock, ListenerFailure::isOutage);
         EventPublisher events = (identity, status) -> { };
         DeadLetters deadLetters = letter -> { };
@@ -128,7 +132,7 @@ final class RunHarness implements AutoCloseable {
     }
 
     Reconciler reconciler(long staleDispatchMs) {
-        return new Reconciler(runs, tasks, graphRuns, reaper, dispatcher, staleDispatchMs, metrics, failures);
+        return new Reconciler(runs, tasks, graphRuns, cancellation, reaper, dispatcher, staleDispatchMs, metrics, failures);
     }
 
     /** Publishes a TOML definition and answers its hash. */

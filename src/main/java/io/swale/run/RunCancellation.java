@@ -1,0 +1,138 @@
+package io.swale.run;
+
+import io.swale.graph.Graph;
+import io.swale.graph.Node;
+import io.swale.graph.Partition;
+import io.swale.logging.LogContext;
+import io.swale.record.GraphRunRecord;
+import io.swale.record.NodeRecord;
+import io.swale.record.NodeStatus;
+import io.swale.record.RunState;
+import io.swale.store.RecordField;
+import io.swale.store.RunKey;
+import io.swale.store.RunStore;
+import io.swale.store.RunView;
+import io.swale.store.TaskInstance;
+import io.swale.store.TaskStore;
+import io.swale.task.SwaleMetrics;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Cancelling a graph run (spec §7): records it cancelled, then cancels each node's unrecorded active instance
+ * and each active item of a mapped node. A cancelled instance of a node with leases leaves the lease queues it
+ * waits in (docs/resources.md). Idempotent: an instance that already ended is left as it is.
+ */
+public final class RunCancellation {
+    private static final Logger log = LoggerFactory.getLogger(RunCancellation.class);
+    private static final String RUN_CANCELLED = "the graph run was cancelled";
+
+    private final DefinitionCatalog definitions;
+    private final RunStore runs;
+    private final TaskStore tasks;
+    private final Clock clock;
+    private final SwaleMetrics metrics;
+    // A cancelled instance waiting for leases leaves every queue (docs/resources.md)
+    private volatile Consumer<String> leaseQueues = runId -> { };
+
+    public RunCancellation(DefinitionCatalog definitions, RunStore runs, TaskStore tasks, Clock clock,
+            SwaleMetrics metrics) {
+        this.definitions = definitions;
+        this.runs = runs;
+        this.tasks = tasks;
+        this.clock = clock;
+        this.metrics = metrics;
+    }
+
+    /** Told the run id of each pending instance of a node with leases that a cancel ended. */
+    public void onLeasedInstanceCancelled(Consumer<String> listener) {
+        this.leaseQueues = listener;
+    }
+
+    /** Cancels an active run: records it cancelled, then cancels every unrecorded instance. */
+    public boolean cancel(String graphName, Partition partition) {
+        RunKey key = new RunKey(graphName, partition);
+        Optional<RunView> view = runs.read(key);
+        if (view.isEmpty() || view.get().run().state() != RunState.ACTIVE) {
+            return false;
+        }
+        GraphRunRecord cancelled = view.get().run().withState(RunState.CANCELLED, Optional.of(clock.millis()));
+        if (!runs.compareAndSettle(key, view.get().version(), cancelled)) {
+            return false;
+        }
+        metrics.runSettled(graphName, RunState.CANCELLED.wireName());
+        cancelInstances(view.get());
+        try (LogContext ignored = LogContext.run(graphName, partition.key())) {
+            log.info("cancelled graph={} partition={}", graphName, partition);
+        }
+        return true;
+    }
+
+    /** Cancels each node's unrecorded run id that is known and active; returns how many it reached. */
+    public int cancelInstances(RunView view) {
+        Graph graph = RunGraphs.of(definitions, view);
+        Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
+        int reached = 0;
+        for (Node n : graph.nodes()) {
+            reached += cancelNode(view, n, records, RUN_CANCELLED);
+        }
+        return reached;
+    }
+
+    /**
+     * Cancels the node's unrecorded instance if the view shows it active, or every active item of a mapped
+     * node, with {@code reason} in the cancelled record; returns how many instances it reached.
+     */
+    int cancelNode(RunView view, Node n, Map<String, NodeRecord> records, String reason) {
+        // a node with leases may be waiting in their queues: each cancelled instance leaves them at once
+        Consumer<String> left = n.leases().isEmpty() ? runId -> { } : this::leftLeaseQueues;
+        if (n.isMapped()) {
+            return cancelItems(view, n.name(), reason, left);
+        }
+        Optional<String> runId = RunRecords.unrecordedRunId(view.key(), view.run(), n.name(), records.get(n.name()));
+        if (runId.isEmpty() || !RunRecords.isActive(view, runId.get())) {
+            return 0;
+        }
+        TaskInstance instance = view.instances().get(runId.get());
+        NodeRecord record = new NodeRecord(NodeStatus.CANCELLED, runId.get(), view.run().definition(),
+                instance.rerun(), clock.millis(), Optional.empty(), false, Optional.of(reason));
+        return cancelled(tasks.cancel(view.key(), RunRecords.field(n), record), runId.get(), instance.pool(), left);
+    }
+
+    /** Cancels the node's active items, telling {@code onCancelled} each run id it ended; returns how many it reached. */
+    private int cancelItems(RunView view, String node, String reason, Consumer<String> onCancelled) {
+        int reached = 0;
+        for (TaskInstance i : MappedNodes.items(view, node)) {
+            if (!i.status().isActive()) {
+                continue;
+            }
+            NodeRecord record = new NodeRecord(NodeStatus.CANCELLED, i.runId(), i.definition(), i.rerun(),
+                    clock.millis(), Optional.empty(), false, Optional.of(reason));
+            reached += cancelled(tasks.cancel(view.key(), new RecordField(i.node(), Optional.empty()), record),
+                    i.runId(), i.pool(), onCancelled);
+        }
+        return reached;
+    }
+
+    /** Counts and tells what one cancel did: 1 when it reached the instance, else 0. */
+    private int cancelled(TaskStore.Cancel outcome, String runId, String pool, Consumer<String> onCancelled) {
+        if (outcome == TaskStore.Cancel.CANCELLED) {
+            metrics.taskTerminated(pool, NodeStatus.CANCELLED.wireName());
+            onCancelled.accept(runId);
+        }
+        return outcome == TaskStore.Cancel.INACTIVE ? 0 : 1;
+    }
+
+    private void leftLeaseQueues(String runId) {
+        try {
+            leaseQueues.accept(runId);
+        } catch (RuntimeException e) {
+            // the next wake finds the instance no longer pending, and it leaves then
+            log.warn("cancelled instance still in a lease queue runId={} error={}", runId, e.toString());
+        }
+    }
+}

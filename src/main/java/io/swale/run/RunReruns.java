@@ -1,0 +1,157 @@
+package io.swale.run;
+
+import io.swale.definition.Definition;
+import io.swale.graph.Graph;
+import io.swale.graph.ItemName;
+import io.swale.graph.Node;
+import io.swale.graph.Partition;
+import io.swale.logging.LogContext;
+import io.swale.readiness.Readiness;
+import io.swale.record.GraphRunRecord;
+import io.swale.record.NodeRecord;
+import io.swale.record.RunState;
+import io.swale.store.RunKey;
+import io.swale.store.RunStore;
+import io.swale.store.RunView;
+import io.swale.store.TaskStore;
+import io.swale.task.SwaleException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Rerun of one node of a graph run (spec §7.8), or of a mapped node or one of its items: expects the rerun in
+ * the run record with a compare-and-put, then submits it. Re-reads Redis on each attempt, so a lost race is
+ * retried and a repeated request answers as the first did.
+ */
+public final class RunReruns {
+    private static final Logger log = LoggerFactory.getLogger(RunReruns.class);
+    private static final int CAS_ATTEMPTS = 8;
+
+    private final DefinitionCatalog definitions;
+    private final RunStore runs;
+    private final TaskStore tasks;
+    private final Submission submission;
+    private final Clock clock;
+    private final GraphRuns graphRuns;
+    private final RunCancellation cancellation;
+
+    public RunReruns(DefinitionCatalog definitions, RunStore runs, TaskStore tasks, Submission submission, Clock clock,
+            GraphRuns graphRuns, RunCancellation cancellation) {
+        this.definitions = definitions;
+        this.runs = runs;
+        this.tasks = tasks;
+        this.submission = submission;
+        this.clock = clock;
+        this.graphRuns = graphRuns;
+        this.cancellation = cancellation;
+    }
+
+    /** Rerun of one node (spec §7.8). */
+    public RerunOutcome rerun(String graphName, Partition partition, String nodeName) {
+        return rerun(graphName, partition, nodeName, runId -> Optional.empty());
+    }
+
+    /**
+     * Rerun of one node; {@code request} gives the request record to commit atomically with the submission,
+     * which happens only when the outcome is Submitted (spec §10, §14 #18).
+     */
+    public RerunOutcome rerun(String graphName, Partition partition, String nodeName,
+            Function<String, Optional<TaskStore.RequestWrite>> request) {
+        RunKey key = new RunKey(graphName, partition);
+        for (int attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+            RunView view = runs.read(key).orElseThrow(() -> new SwaleException.UnknownGraphRun(graphName, partition.key()));
+            GraphRunRecord run = view.run();
+            Graph graph = RunGraphs.of(definitions, view);
+            Optional<ItemName> item = ItemName.parse(nodeName);
+            String baseName = item.map(ItemName::node).orElse(nodeName);
+            Node node = graph.node(baseName).filter(n -> item.isEmpty() || n.isMapped())
+                    .orElseThrow(() -> new SwaleException.UnknownNode(graphName, nodeName));
+            if (node.isMapped()) {
+                Optional<RerunOutcome> outcome = rerunMapped(view, graph, node, item.map(ItemName::index), request);
+                if (outcome.isPresent()) {
+                    return outcome.get();
+                }
+                continue;
+            }
+            Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
+            NodeRecord record = records.get(nodeName);
+            if (record == null) {
+                return new RerunOutcome.NoRecord(nodeName);
+            }
+            SortedMap<String, Long> expected = new TreeMap<>(run.expectedReruns());
+            if (record.succeeded() && run.isCurrent(nodeName, record)) {
+                MappedReruns.expectScope(graph, records, expected, nodeName);
+            }
+            GraphRunRecord draft = new GraphRunRecord(run.definition(), run.requestedAtMs(), RunState.ACTIVE,
+                    Optional.empty(), expected);
+            Map<String, NodeRecord> current = Readiness.currentRecords(draft, records);
+            if (!Readiness.isReady(graph, nodeName, current)) {
+                return new RerunOutcome.NotReady(nodeName);
+            }
+            // the put enters the run in the active-runs index atomically
+            if (!draft.equals(run) && !runs.compareAndPut(key, view.version(), draft)) {
+                continue;
+            }
+            ReplacedGrowths.cancel(view, graph, RunGraphs.of(definitions, withRun(view, draft)), records, cancellation);
+            Definition recorded = definitions.get(record.definition());
+            // a grown node is in no definition: it reruns as the run's effective graph has it
+            Graph recordedGraph = recorded.graph().hasNode(nodeName) ? recorded.graph() : graph;
+            Node recordedNode = recordedGraph.node(nodeName).orElse(node);
+            Submission.Result r = submission.submit(recordedGraph, record.definition(), partition, recordedNode,
+                    record.rerun() + 1, current, OptionalLong.of(Submission.epochUs(clock)), request);
+            if (r.runInactive()) {
+                // the run settled or was cancelled since it was read: read it again, never answer submitted
+                continue;
+            }
+            try (LogContext ignored = LogContext.of(graphName, partition.key(), nodeName, r.runId())) {
+                log.info("rerun graph={} partition={} node={} runId={} new={}", graphName, partition, nodeName,
+                        r.runId(), r.isNew());
+            }
+            return r.isNew() ? new RerunOutcome.Submitted(r.runId()) : new RerunOutcome.Active(r.runId());
+        }
+        throw new SwaleException.Contended(graphName, partition.key());
+    }
+
+    /**
+     * Rerun of a mapped node or one of its items: the expectations are planned by {@link MappedReruns}, put with
+     * a compare-and-put (with the request record, when given, in the same script), then the items are submitted
+     * as for any ready mapped node. Empty when the put lost.
+     */
+    private Optional<RerunOutcome> rerunMapped(RunView view, Graph graph, Node node, Optional<Integer> index,
+            Function<String, Optional<TaskStore.RequestWrite>> request) {
+        switch (MappedReruns.plan(view, graph, node, index)) {
+            case MappedReruns.Plan.Answer a -> {
+                return Optional.of(a.outcome());
+            }
+            case MappedReruns.Plan.Put put -> {
+                Optional<TaskStore.RequestWrite> write = request.apply(put.answerId());
+                boolean committed = write.isPresent()
+                        ? tasks.compareAndPutRun(view.key(), view.version(), put.draft(), write.get())
+                        : runs.compareAndPut(view.key(), view.version(), put.draft());
+                if (!committed) {
+                    return Optional.empty();
+                }
+                try (LogContext ignored = LogContext.run(view.key().graph(), view.key().partition().key())) {
+                    log.info("rerun of mapped node graph={} partition={} node={} item={} id={}", view.key().graph(),
+                            view.key().partition(), node.name(), index.map(String::valueOf).orElse("all"),
+                            put.answerId());
+                }
+                // submit what may run now; a crash here is repaired by the reconciler, which finds the node ready
+                runs.read(view.key()).ifPresent(fresh -> graphRuns.advance(fresh, List.of(node.name())));
+                return Optional.of(new RerunOutcome.Submitted(put.answerId()));
+            }
+        }
+    }
+
+    private static RunView withRun(RunView view, GraphRunRecord run) {
+        return new RunView(view.key(), view.version(), run, view.nodeRecords(), view.instances(), view.growths());
+    }
+}
