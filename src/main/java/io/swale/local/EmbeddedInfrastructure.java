@@ -5,10 +5,6 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.embedded.RedisServer;
@@ -17,24 +13,20 @@ import redis.embedded.RedisServer;
 public final class EmbeddedInfrastructure implements EmbeddedServers {
     private static final Logger log = LoggerFactory.getLogger(EmbeddedInfrastructure.class);
 
-    /** How long close waits for a redis-server still starting. */
-    private static final long CLOSE_AWAITS_REDIS_SECONDS = 30;
-
     private final LoopbackKraftBroker kafka;
-    private final CompletableFuture<RedisServer> redis;
+    private final RedisServer redis;
     private final int redisPort;
 
-    private EmbeddedInfrastructure(LoopbackKraftBroker kafka, CompletableFuture<RedisServer> redis, int redisPort) {
+    private EmbeddedInfrastructure(LoopbackKraftBroker kafka, RedisServer redis, int redisPort) {
         this.kafka = kafka;
         this.redis = redis;
         this.redisPort = redisPort;
     }
 
-    /** Starts both and waits until both serve. */
+    /** Starts both and waits until the broker serves. */
     public static EmbeddedInfrastructure start(int partitions) {
         EmbeddedInfrastructure infra = starting(partitions);
         try {
-            infra.awaitRedis();
             infra.awaitKafka();
         } catch (RuntimeException e) {
             infra.close();
@@ -44,23 +36,25 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
     }
 
     /**
-     * Starts redis-server (half a second) and the broker (seconds), each on a thread of its own, so that the
-     * caller can go on while they start: their addresses are known already.
+     * Starts redis-server (a tenth of a second) and waits for it; starts the broker (seconds) on a thread of its
+     * own, so that the caller can go on while it starts: its address is known already.
      */
     public static EmbeddedInfrastructure starting(int partitions) {
         long t0 = System.nanoTime();
         int redisPort = freePort();
-        CompletableFuture<RedisServer> redis = new CompletableFuture<>();
-        Thread redisStarter = new Thread(() -> {
-            try {
-                redis.complete(startRedis(redisPort));
-                log.info("embedded Redis at 127.0.0.1:{} started in {} ms", redisPort, (System.nanoTime() - t0) / 1_000_000);
-            } catch (Throwable e) {
-                redis.completeExceptionally(e);
-            }
-        }, "swale-embedded-redis-start");
-        redisStarter.setDaemon(true);
-        redisStarter.start();
+        RedisServer redis;
+        try {
+            redis = RedisServer.newRedisServer()
+                    .port(redisPort)
+                    .bind("127.0.0.1")
+                    .setting("appendonly no")
+                    .setting("save \"\"")
+                    .onShutdownForceStop(true)
+                    .build();
+            redis.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the embedded redis-server", e);
+        }
         Map<String, String> broker = new LinkedHashMap<>();
         broker.put("group.initial.rebalance.delay.ms", "0");
         broker.put("offsets.topic.num.partitions", "4");
@@ -69,43 +63,20 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
         try {
             kafka = LoopbackKraftBroker.starting(partitions, broker);
         } catch (RuntimeException e) {
-            stopWhenStarted(redis);
+            stopQuietly(redis);
             throw e;
         }
-        log.info("embedded Redis at 127.0.0.1:{} and Kafka at {} starting", redisPort, kafka.bootstrapServers());
+        log.info("embedded Redis at 127.0.0.1:{} started in {} ms; embedded Kafka at {} starting", redisPort,
+                (System.nanoTime() - t0) / 1_000_000, kafka.bootstrapServers());
         LoopbackKraftBroker started = kafka;
         kafka.whenStarted(() -> log.info("embedded Kafka at {} started in {} ms", started.bootstrapServers(),
                 (System.nanoTime() - t0) / 1_000_000));
         return new EmbeddedInfrastructure(kafka, redis, redisPort);
     }
 
-    private static RedisServer startRedis(int port) throws IOException {
-        RedisServer server = RedisServer.newRedisServer()
-                .port(port)
-                .bind("127.0.0.1")
-                .setting("appendonly no")
-                .setting("save \"\"")
-                .onShutdownForceStop(true)
-                .build();
-        server.start();
-        return server;
-    }
-
     @Override
     public void awaitKafka() {
         kafka.awaitStarted();
-    }
-
-    @Override
-    public void awaitRedis() {
-        try {
-            redis.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the embedded redis-server was starting", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot start the embedded redis-server on 127.0.0.1:" + redisPort, e.getCause());
-        }
     }
 
     @Override
@@ -123,20 +94,7 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
         try {
             kafka.close();
         } finally {
-            stopWhenStarted(redis);
-        }
-    }
-
-    private static void stopWhenStarted(CompletableFuture<RedisServer> redis) {
-        try {
-            stopQuietly(redis.get(CLOSE_AWAITS_REDIS_SECONDS, TimeUnit.SECONDS));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException e) {
-            // it never started: nothing to stop
-        } catch (TimeoutException e) {
-            log.warn("embedded redis-server still starting after {} s; left to its forced stop at exit",
-                    CLOSE_AWAITS_REDIS_SECONDS);
+            stopQuietly(redis);
         }
     }
 

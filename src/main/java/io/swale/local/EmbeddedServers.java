@@ -12,9 +12,6 @@ interface EmbeddedServers extends AutoCloseable {
     /** Blocks until the broker, which may still be starting, serves; throws if it could not start. */
     void awaitKafka();
 
-    /** Blocks until redis-server, which may still be starting, serves; throws if it could not start. */
-    void awaitRedis();
-
     @Override
     void close();
 }

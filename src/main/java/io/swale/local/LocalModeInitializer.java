@@ -1,6 +1,5 @@
 package io.swale.local;
 
-import io.swale.config.redis.RedisClientFactory;
 import io.swale.config.redis.RedisSettingsReader;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -51,9 +50,6 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
         // Registered before any bean, so destroyed after every bean: clients stop before the broker goes away.
         ((org.springframework.beans.factory.support.DefaultSingletonBeanRegistry) context.getBeanFactory())
                 .registerDisposableBean("swaleEmbeddedInfrastructure", infra::close);
-        // redis-server starts while the context reads its configuration: every Redis client is made by the one
-        // RedisClientFactory bean, which waits for it before it is handed to anyone.
-        context.getBeanFactory().addBeanPostProcessor(new BeforeFirstUse(RedisClientFactory.class, infra::awaitRedis));
         // The broker starts while the beans are built; the first definition of the context waits for it once
         // they are, before any bean's own after-singletons step (topic creation) or lifecycle start (listeners).
         if (context instanceof GenericApplicationContext generic) {

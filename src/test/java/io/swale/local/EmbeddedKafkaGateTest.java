@@ -10,10 +10,7 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.support.GenericApplicationContext;
 
-/**
- * The order local mode relies on: the broker's gate, registered first, waits before any other bean's step runs;
- * the Redis clients' bean is not handed out before redis-server is awaited.
- */
+/** The order local mode relies on: the gate, registered first, waits before any other bean's step runs. */
 class EmbeddedKafkaGateTest {
 
     @Test
@@ -39,26 +36,6 @@ class EmbeddedKafkaGateTest {
         context.registerBean("topics", SmartInitializingSingleton.class, () -> () -> order.add("topics"));
         assertThatThrownBy(context::refresh).hasMessageContaining("cannot start the embedded Kafka node");
         assertThat(order).isEmpty();
-    }
-
-    @Test
-    void beforeFirstUseWaitsBeforeTheBeanOfItsTypeIsHandedToAnyone() {
-        List<String> order = new CopyOnWriteArrayList<>();
-        try (GenericApplicationContext context = new GenericApplicationContext()) {
-            context.getBeanFactory().addBeanPostProcessor(new BeforeFirstUse(StringBuilder.class, () -> order.add("awaited")));
-            context.registerBean("user", String.class, () -> {
-                order.add("user built");
-                String clients = context.getBean("clients", StringBuilder.class).toString();
-                order.add("user got " + clients);
-                return clients;
-            });
-            context.registerBean("clients", StringBuilder.class, () -> {
-                order.add("clients built");
-                return new StringBuilder("clients");
-            });
-            context.refresh();
-        }
-        assertThat(order).containsExactly("user built", "clients built", "awaited", "user got clients");
     }
 
     private static final class StartRecorder implements SmartLifecycle {
