@@ -36,7 +36,7 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
     }
 
     /**
-     * Starts redis-server (a tenth of a second) and waits for it; starts the broker (seconds) on a thread of its
+     * Starts redis-server (half a second) and waits for it; starts the broker (seconds) on a thread of its
      * own, so that the caller can go on while it starts: its address is known already.
      */
     public static EmbeddedInfrastructure starting(int partitions) {
