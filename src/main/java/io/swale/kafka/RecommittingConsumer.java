@@ -4,6 +4,7 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -38,7 +39,7 @@ import org.slf4j.LoggerFactory;
 final class RecommittingConsumer implements InvocationHandler {
     private static final Logger log = LoggerFactory.getLogger(RecommittingConsumer.class);
     /** How long a coalescing consumer's close waits for the commit of what is still queued. */
-    static final java.time.Duration CLOSE_COMMIT_WAIT = java.time.Duration.ofSeconds(2);
+    static final Duration CLOSE_COMMIT_WAIT = Duration.ofSeconds(2);
 
     private final Consumer<?, ?> delegate;
     private final boolean coalesce;
@@ -172,15 +173,21 @@ final class RecommittingConsumer implements InvocationHandler {
             if (inFlight > 0 || queued.isEmpty()) {
                 return;
             }
-            next = new HashMap<>(queued);
-            next.keySet().retainAll(delegate.assignment());
             callbacks = List.copyOf(queuedCallbacks);
-            queued.clear();
-            queuedCallbacks.clear();
+            next = takeQueued();
         }
         if (!next.isEmpty()) {
-            send(Map.copyOf(next), callbacks);
+            send(next, callbacks);
         }
+    }
+
+    /** Empties the queue; gives what it held for the partitions still assigned. Called holding the lock. */
+    private Map<TopicPartition, OffsetAndMetadata> takeQueued() {
+        Map<TopicPartition, OffsetAndMetadata> taken = new HashMap<>(queued);
+        taken.keySet().retainAll(delegate.assignment());
+        queued.clear();
+        queuedCallbacks.clear();
+        return Map.copyOf(taken);
     }
 
     /**
@@ -194,10 +201,7 @@ final class RecommittingConsumer implements InvocationHandler {
             if (queued.isEmpty()) {
                 return;
             }
-            last = new HashMap<>(queued);
-            last.keySet().retainAll(delegate.assignment());
-            queued.clear();
-            queuedCallbacks.clear();
+            last = takeQueued();
         }
         if (last.isEmpty()) {
             return;

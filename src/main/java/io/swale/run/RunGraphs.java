@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * A run's effective graph (docs/dynamic-graphs.md §8.7): its definition plus every current declared growth, in
@@ -91,29 +92,24 @@ public final class RunGraphs {
     private static Graph attach(String hash, Graph graph, List<Entry> counted, String stored) {
         StringBuilder key = new StringBuilder(hash);
         counted.forEach(e -> key.append('\u0000').append(e.by()).append('\u0001').append(e.stored()));
-        String k = key.toString();
-        Graph cached = CACHE.get(k);
-        if (cached != null) {
-            return cached;
-        }
-        Graph grown = Growths.attach(graph, stored);
-        if (CACHE.size() >= CACHE_SIZE) {
-            CACHE.clear();
-        }
-        CACHE.put(k, grown);
-        return grown;
+        return cached(CACHE, key.toString(), k -> Growths.attach(graph, stored));
     }
 
     private static long declaredBy(String stored) {
-        Long rerun = RERUNS.get(stored);
-        if (rerun == null) {
-            rerun = Growths.read(stored).rerun();
-            if (RERUNS.size() >= CACHE_SIZE) {
-                RERUNS.clear();
+        return cached(RERUNS, stored, s -> Growths.read(s).rerun());
+    }
+
+    /** A bounded memo: emptied when full, since every entry is cheap to make again. */
+    private static <V> V cached(Map<String, V> cache, String key, Function<String, V> make) {
+        V value = cache.get(key);
+        if (value == null) {
+            value = make.apply(key);
+            if (cache.size() >= CACHE_SIZE) {
+                cache.clear();
             }
-            RERUNS.put(stored, rerun);
+            cache.put(key, value);
         }
-        return rerun;
+        return value;
     }
 
     /** When the declaring record was written, if the growth is the one of its current succeeded record. */

@@ -20,7 +20,6 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * The pool listener commits once per poll. The broker answers one commit of a connection at a time, each after
@@ -31,21 +30,18 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  */
 class CoalescingCommitIT {
     private static final int ASKED = 2_000;
-    static EmbeddedKafkaKraftBroker kafka;
+    static OwnBroker kafka;
     static AdminClient admin;
 
     @BeforeAll
     static void broker() {
-        kafka = new EmbeddedKafkaKraftBroker(1, 1);
-        kafka.brokerListProperty("swale.coalescingcommit.brokers");
-        kafka.afterPropertiesSet();
-        admin = AdminClient.create(Map.of("bootstrap.servers", kafka.getBrokersAsString()));
+        kafka = new OwnBroker("swale.coalescingcommit.brokers");
+        admin = kafka.admin;
     }
 
     @AfterAll
     static void stopBroker() {
-        admin.close();
-        kafka.destroy();
+        kafka.close();
     }
 
     @Test
@@ -72,7 +68,7 @@ class CoalescingCommitIT {
 
             assertThat(failed.get()).isZero();
             // never past what was asked, and not behind it
-            assertThat(committed(group, tp)).isEqualTo(ASKED);
+            assertThat(kafka.committed(group, tp)).isEqualTo(ASKED);
             // without coalescing every ask is its own commit request, and they queue up unsent
             assertThat(commitRequests(consumer)).isBetween(1.0, 10.0);
         }
@@ -90,7 +86,7 @@ class CoalescingCommitIT {
 
         consumer.close(Duration.ofSeconds(20));
 
-        assertThat(committed(group, tp)).isEqualTo(ASKED);
+        assertThat(kafka.committed(group, tp)).isEqualTo(ASKED);
     }
 
     private static TopicPartition topic(String name) throws Exception {
@@ -100,7 +96,7 @@ class CoalescingCommitIT {
 
     private static KafkaConsumer<String, byte[]> consumer(String group) {
         Map<String, Object> config = new HashMap<>();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBrokersAsString());
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap());
         config.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
@@ -113,10 +109,5 @@ class CoalescingCommitIT {
                 .filter(e -> e.getKey().name().equals("commit-total")
                         && e.getKey().group().equals("consumer-coordinator-metrics"))
                 .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
-    }
-
-    private static long committed(String group, TopicPartition tp) throws Exception {
-        OffsetAndMetadata o = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().get(tp);
-        return o == null ? 0L : o.offset();
     }
 }

@@ -19,7 +19,6 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.Cluster;
 import org.apache.kafka.common.GroupState;
@@ -33,7 +32,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * Issue 18, scope 1: an asynchronous commit a batch listener sends while its group rebalances fails (the member
@@ -43,7 +41,7 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * member leads the group and its assignor waits for the test, while the listener handles records and commits.
  */
 class RebalanceCommitIT {
-    static EmbeddedKafkaKraftBroker kafka;
+    static OwnBroker kafka;
     static AdminClient admin;
 
     /** Set while the leader's assignment is held; the assignment goes on once it counts down. */
@@ -64,16 +62,13 @@ class RebalanceCommitIT {
 
     @BeforeAll
     static void broker() {
-        kafka = new EmbeddedKafkaKraftBroker(1, 1);
-        kafka.brokerListProperty("swale.rebalancecommit.brokers");
-        kafka.afterPropertiesSet();
-        admin = AdminClient.create(Map.of("bootstrap.servers", kafka.getBrokersAsString()));
+        kafka = new OwnBroker("swale.rebalancecommit.brokers");
+        admin = kafka.admin;
     }
 
     @AfterAll
     static void stopBroker() {
-        admin.close();
-        kafka.destroy();
+        kafka.close();
     }
 
     @Test
@@ -84,7 +79,7 @@ class RebalanceCommitIT {
         var template = template();
         // the consumer configuration Swale gives its listeners by default (cooperative-sticky)
         Map<String, Object> consumerConfig = ConsumerGroupProperties.apply(
-                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBrokersAsString()),
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap()),
                 new ConsumerSettings(Duration.ofSeconds(10), Duration.ofSeconds(1),
                         List.of(ConsumerSettings.Assignor.COOPERATIVE_STICKY), ""));
 
@@ -118,7 +113,7 @@ class RebalanceCommitIT {
                 && !listener.getAssignedPartitions().isEmpty());
         TopicPartition mine = listener.getAssignedPartitions().iterator().next();
         send(template, mine, 5);
-        await().atMost(Duration.ofSeconds(20)).until(() -> committed(group, mine) == 5);
+        await().atMost(Duration.ofSeconds(20)).until(() -> kafka.committed(group, mine) == 5);
 
         // hold a rebalance open (both members joined, the leader's assignment waits), and feed the listener then
         hold = new CountDownLatch(1);
@@ -135,7 +130,7 @@ class RebalanceCommitIT {
 
         // nothing more is produced: what the listener handled must end up committed all the same
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
-                .untilAsserted(() -> assertThat(committed(group, mine)).isEqualTo(end(mine)));
+                .untilAsserted(() -> assertThat(kafka.committed(group, mine)).isEqualTo(end(mine)));
         assertThat(handled.get()).isEqualTo(10);
         listener.stop();
         stop.set(true);
@@ -163,18 +158,13 @@ class RebalanceCommitIT {
         return admin.describeConsumerGroups(List.of(group)).all().get().get(group).members().size();
     }
 
-    private static long committed(String group, TopicPartition tp) throws Exception {
-        OffsetAndMetadata o = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().get(tp);
-        return o == null ? 0L : o.offset();
-    }
-
     private static long end(TopicPartition tp) throws Exception {
         return admin.listOffsets(Map.of(tp, OffsetSpec.latest())).all().get().get(tp).offset();
     }
 
     private static KafkaTemplate<String, byte[]> template() {
         Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBrokersAsString());
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap());
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         config.put(ProducerConfig.LINGER_MS_CONFIG, 1_000);
