@@ -24,7 +24,9 @@ import redis.clients.jedis.UnifiedJedis;
 /**
  * The physical floor, measured in the same process with the application's own client configuration: a
  * Kafka produce → consume hop, a two-hop ping-pong (the two hops of a scheduling edge), Kafka records/s,
- * and Redis round trips.
+ * and Redis round trips. The two-hop and the script round trip are measured twice: back to back, and each after
+ * a pause of {@link #IDLE_PAUSE}, as an edge meets them (its steps come a Kafka hop apart, long enough for the
+ * threads and the server on the other side to have gone idle).
  */
 final class Baselines {
     private final Map<String, Object> producerConfig;
@@ -35,10 +37,14 @@ final class Baselines {
 
     final Dist kafkaHop = new Dist();
     final Dist kafkaTwoHop = new Dist();
+    final Dist kafkaTwoHopIdle = new Dist();
     double kafkaRecordsPerS;
     final Dist redisRtt = new Dist();
     final Dist redisScriptRtt = new Dist();
+    final Dist redisScriptRttIdle = new Dist();
     double redisOpsPerS;
+    /** The pause before each sample of the idle variants. */
+    static final Duration IDLE_PAUSE = Duration.ofMillis(2);
 
     Baselines(Map<String, Object> producerConfig, Map<String, Object> consumerConfig, Map<String, Object> adminConfig,
             UnifiedJedis redis, String id) {
@@ -59,7 +65,8 @@ final class Baselines {
                     new NewTopic(pong, 1, (short) 1), new NewTopic(tput, 4, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
         oneHop(hop, samples);
-        twoHop(ping, pong, samples);
+        twoHop(ping, pong, samples, Duration.ZERO, kafkaTwoHop);
+        twoHop(ping, pong, samples, IDLE_PAUSE, kafkaTwoHopIdle);
         throughput(tput, records);
         redis(samples);
     }
@@ -122,7 +129,7 @@ final class Baselines {
         }
     }
 
-    private void twoHop(String ping, String pong, int samples) throws Exception {
+    private void twoHop(String ping, String pong, int samples, Duration pause, Dist into) throws Exception {
         BlockingQueue<Long> back = new ArrayBlockingQueue<>(16);
         AtomicBoolean stop = new AtomicBoolean();
         KafkaProducer<String, byte[]> echo = producer();
@@ -133,13 +140,14 @@ final class Baselines {
         try (KafkaProducer<String, byte[]> producer = producer()) {
             int warmup = Math.max(20, samples / 5);
             for (int i = 0; i < warmup + samples; i++) {
+                pause(pause);
                 producer.send(new ProducerRecord<>(ping, "k", nanos()));
                 Long nanos = back.poll(10, TimeUnit.SECONDS);
                 if (nanos == null) {
                     throw new IllegalStateException("kafka ping-pong: no answer in 10 s");
                 }
                 if (i >= warmup) {
-                    kafkaTwoHop.recordNanos(nanos);
+                    into.recordNanos(nanos);
                 }
             }
         } finally {
@@ -191,11 +199,15 @@ final class Baselines {
                     redisRtt.recordNanos(System.nanoTime() - t);
                 }
             }
-            for (int i = 0; i < warmup + samples; i++) {
-                long t = System.nanoTime();
-                j.evalsha(sha, List.of(key), List.of());
-                if (i >= warmup) {
-                    redisScriptRtt.recordNanos(System.nanoTime() - t);
+            for (Dist into : List.of(redisScriptRtt, redisScriptRttIdle)) {
+                Duration pause = into == redisScriptRtt ? Duration.ZERO : IDLE_PAUSE;
+                for (int i = 0; i < warmup + samples; i++) {
+                    pause(pause);
+                    long t = System.nanoTime();
+                    j.evalsha(sha, List.of(key), List.of());
+                    if (i >= warmup) {
+                        into.recordNanos(System.nanoTime() - t);
+                    }
                 }
             }
         }
@@ -228,6 +240,12 @@ final class Baselines {
         {
             var j = redis;
             j.del(key);
+        }
+    }
+
+    private static void pause(Duration pause) {
+        if (!pause.isZero()) {
+            java.util.concurrent.locks.LockSupport.parkNanos(pause.toNanos());
         }
     }
 

@@ -64,6 +64,7 @@ final class Report {
         lat.readyToSubmitted.put(o, "ready_to_submitted");
         lat.submittedToStarted.put(o, "submitted_to_started");
         lat.startedToTerminated.put(o, "started_to_terminated");
+        putSteps(o.putObject("edge_steps"), lat);
         o.put("tasks_per_s", round(tasksPerS()));
         o.put("kafka_requests_source", kafkaRequestsSource.wireName());
         for (ShapeResult s : shapes) {
@@ -79,13 +80,18 @@ final class Report {
         if (baselines != null) {
             baselines.kafkaHop.put(o, "kafka_hop");
             baselines.kafkaTwoHop.put(o, "kafka_two_hop");
+            baselines.kafkaTwoHopIdle.put(o, "kafka_two_hop_after_pause");
             o.put("kafka_records_per_s", round(baselines.kafkaRecordsPerS));
             baselines.redisRtt.put(o, "redis_rtt");
             baselines.redisScriptRtt.put(o, "redis_script_rtt");
+            baselines.redisScriptRttIdle.put(o, "redis_script_rtt_after_pause");
+            o.put("baseline_pause_ms", Baselines.IDLE_PAUSE.toMillis());
             o.put("redis_ops_per_s", round(baselines.redisOpsPerS));
             ObjectNode ratio = o.putObject("ratios");
             ratio.put("edge_p50_over_kafka_two_hop_p50", round(lat.edge.ms(50) / baselines.kafkaTwoHop.ms(50)));
             ratio.put("edge_p99_over_kafka_two_hop_p99", round(lat.edge.ms(99) / baselines.kafkaTwoHop.ms(99)));
+            ratio.put("edge_p50_over_kafka_two_hop_after_pause_p50",
+                    round(lat.edge.ms(50) / baselines.kafkaTwoHopIdle.ms(50)));
             ratio.put("terminated_to_ready_p50_over_kafka_hop_p50",
                     round(lat.terminatedToReady.ms(50) / baselines.kafkaHop.ms(50)));
             ratio.put("submitted_to_started_p50_over_kafka_hop_p50",
@@ -180,6 +186,7 @@ final class Report {
         s.submittedToStarted.put(o, "submitted_to_started");
         s.startedToTerminated.put(o, "started_to_terminated");
         s.makespan.put(o, "makespan");
+        putSteps(o.putObject("steps"), s);
         ObjectNode cpu = o.putObject("cpu_ms");
         s.cpuMs.forEach((k, v) -> cpu.put(k, round(v)));
         cpu.put("redis_server", round(s.redisCpuMs));
@@ -217,9 +224,12 @@ final class Report {
             t.append(String.format("%nBaselines (the application's client settings)%n"));
             t.append(String.format("  %-34s %s%n", "Kafka produce → consume, one hop", b.kafkaHop.line()));
             t.append(String.format("  %-34s %s%n", "Kafka two-hop ping-pong", b.kafkaTwoHop.line()));
+            t.append(String.format("  %-34s %s%n", "  the same, each after a pause", b.kafkaTwoHopIdle.line()));
             t.append(String.format("  %-34s %,.0f records/s%n", "Kafka throughput", b.kafkaRecordsPerS));
             t.append(String.format("  %-34s %s%n", "Redis GET round trip", b.redisRtt.line()));
             t.append(String.format("  %-34s %s%n", "Redis EVALSHA round trip", b.redisScriptRtt.line()));
+            t.append(String.format("  %-34s %s%n", "  the same, each after a pause", b.redisScriptRttIdle.line()));
+            t.append(String.format("  (the pause: %d ms, about the time between an edge's steps)%n", Baselines.IDLE_PAUSE.toMillis()));
             t.append(String.format("  %-34s %,.0f ops/s%n", "Redis GET, 8 connections", b.redisOpsPerS));
         }
         t.append(String.format("%nShapes (noop)        runs nodes   tasks    tasks/s  edge p50   p95     p99     max  ms"
@@ -260,6 +270,15 @@ final class Report {
             t.append(String.format("  %-34s %s%n", "  ready → submitted", lat.readyToSubmitted.line()));
             t.append(String.format("  %-34s %s%n", "  submitted → started", lat.submittedToStarted.line()));
             t.append(String.format("  %-34s %s%n", "started → terminated (noop)", lat.startedToTerminated.line()));
+            if (lat.steps.get("finished_to_claimed").count() > 0) {
+                t.append(String.format("The same edges step by step (JFR event io.swale.TaskStep, one clock)%n"));
+                lat.steps.forEach((k, d) -> {
+                    if (d.count() > 0) {
+                        t.append(String.format("  %-46s p50 %7.3f  p95 %7.3f  mean %7.3f ms  (n=%d)%n",
+                                StepTrace.label(k), d.ms(50), d.ms(95), d.meanMs(), d.count()));
+                    }
+                });
+            }
             for (ShapeResult s : shapes) {
                 if (s != lat) {
                     t.append(String.format("  %-9s ready → submitted %s%n", s.name, s.readyToSubmitted.line()));
@@ -270,6 +289,7 @@ final class Report {
                 t.append(String.format("%nRatios to the baselines%n"));
                 t.append(String.format("  edge p50 / two-hop p50             %6.2f×%n", lat.edge.ms(50) / baselines.kafkaTwoHop.ms(50)));
                 t.append(String.format("  edge p99 / two-hop p99             %6.2f×%n", lat.edge.ms(99) / baselines.kafkaTwoHop.ms(99)));
+                t.append(String.format("  edge p50 / two-hop after pause p50 %6.2f×%n", lat.edge.ms(50) / baselines.kafkaTwoHopIdle.ms(50)));
                 t.append(String.format("  terminated → ready p50 / hop p50   %6.2f×%n", lat.terminatedToReady.ms(50) / baselines.kafkaHop.ms(50)));
                 t.append(String.format("  submitted → started p50 / hop p50  %6.2f×%n", lat.submittedToStarted.ms(50) / baselines.kafkaHop.ms(50)));
                 t.append(String.format("  ready → submitted p50 / EVALSHA p50 %5.2f×%n", lat.readyToSubmitted.ms(50) / baselines.redisScriptRtt.ms(50)));
@@ -301,6 +321,19 @@ final class Report {
         json().get("targets").properties().forEach(e -> t.append(String.format("  %-28s %s%n", e.getKey(),
                 e.getValue().asBoolean() ? "met" : "MISSED")));
         return t.toString();
+    }
+
+    /** Each recorded leg of {@code s}: p50, p95, mean, count. */
+    private static void putSteps(ObjectNode into, ShapeResult s) {
+        s.steps.forEach((k, d) -> {
+            if (d.count() > 0) {
+                ObjectNode leg = into.putObject(k);
+                leg.put("p50_ms", round(d.ms(50)));
+                leg.put("p95_ms", round(d.ms(95)));
+                leg.put("mean_ms", round(d.meanMs()));
+                leg.put("count", d.count());
+            }
+        });
     }
 
     static double round(double v) {

@@ -19,6 +19,8 @@ final class ShapeResult {
     final Dist submittedToStarted = new Dist();
     /** started → terminated: render, the noop operator, the finish script. */
     final Dist startedToTerminated = new Dist();
+    /** Each edge's legs and each instance's own, by {@link StepTrace} leg key (one run at a time only). */
+    final Map<String, Dist> steps = StepTrace.emptyLegs();
     /** run record requested → settled, ms resolution (the scheduler's clock). */
     final Dist makespan = new Dist();
     /** first ready → last terminated of the shape. */

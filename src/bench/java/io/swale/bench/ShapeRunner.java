@@ -97,7 +97,8 @@ final class ShapeRunner {
      * once otherwise.
      */
     ShapeResult run(String name, String toml, int runs, boolean sequential, long timeoutMs) {
-        return measure(name, toml, runs, (graph, partitions) -> {
+        // one run at a time is where an edge's legs are worth their recording
+        return measure(name, toml, runs, sequential, (graph, partitions) -> {
             if (sequential) {
                 for (Partition p : partitions) {
                     graphRuns.startRuns(graph, List.of(p));
@@ -118,6 +119,11 @@ final class ShapeRunner {
 
     /** Publishes the graph, lets the driver run {@code runs} partitions of it, and measures around it. */
     ShapeResult measure(String name, String toml, int runs, Driver driver) {
+        return measure(name, toml, runs, false, driver);
+    }
+
+    /** As {@link #measure(String, String, int, Driver)}; with {@code traceSteps}, also each edge's legs (JFR). */
+    ShapeResult measure(String name, String toml, int runs, boolean traceSteps, Driver driver) {
         Graph graph = publish(toml);
         List<Partition> partitions = new ArrayList<>();
         for (int i = 0; i < runs; i++) {
@@ -129,6 +135,8 @@ final class ShapeRunner {
         long borrows0 = borrows(pool);
         long commands0 = redisCommands();
         KafkaRequests.Counts kafka0 = kafka.snapshot();
+        java.util.Optional<StepTrace> trace = traceSteps ? java.util.Optional.of(StepTrace.start())
+                : java.util.Optional.empty();
         long t0 = System.nanoTime();
         try {
             driver.drive(graph.name(), partitions);
@@ -143,7 +151,8 @@ final class ShapeRunner {
         r.redisCpuMs = redisCpuMs() - redisCpu0;
         r.redisBorrows = borrows(pool) - borrows0;
         r.redisCommands = redisCommands() - commands0;
-        collect(graph, partitions, r);
+        java.util.Optional<StepTrace.Steps> steps = trace.map(t -> t.stop(graph.name()));
+        collect(graph, partitions, r, steps);
         r.heapAfterGcMb = CpuMeter.heapAfterGcMb();
         return r;
     }
@@ -186,7 +195,8 @@ final class ShapeRunner {
     }
 
     /** Reads each run's record and task instances and fills the distributions. */
-    private void collect(Graph graph, List<Partition> partitions, ShapeResult r) {
+    private void collect(Graph graph, List<Partition> partitions, ShapeResult r,
+            java.util.Optional<StepTrace.Steps> steps) {
         long firstReady = Long.MAX_VALUE;
         long lastEnded = Long.MIN_VALUE;
         for (int from = 0; from < partitions.size(); from += 200) {
@@ -214,6 +224,9 @@ final class ShapeRunner {
                             us(o, "started_us"), us(o, "ended_us")});
                 });
                 r.tasks += stamps.size();
+                // the upstream an edge starts from is the one that ended last, as for the edge itself
+                steps.ifPresent(s -> s.addLegs(graph, k.partition().key(), node -> graph.upstreams(node).stream()
+                        .max(java.util.Comparator.comparingLong(up -> stamps.get(up)[3])), r.steps));
                 for (var e : stamps.entrySet()) {
                     long[] s = e.getValue();
                     firstReady = Math.min(firstReady, s[0]);

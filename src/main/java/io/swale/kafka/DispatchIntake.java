@@ -2,6 +2,7 @@ package io.swale.kafka;
 
 import io.swale.task.SwaleException;
 import io.swale.task.TaskIdentity;
+import io.swale.task.TaskStep;
 import io.swale.worker.PoolWorker;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -67,6 +68,7 @@ final class DispatchIntake {
                         break;
                     }
                     taken.add(id);
+                    TaskStep.reached(TaskStep.Kind.DISPATCH_RECEIVED, id);
                 } catch (SwaleException e) {
                     log.warn("malformed dispatch pool={} offset={} error={}", worker.pool(), record.offset(),
                             e.getMessage());

@@ -7,6 +7,7 @@ import io.swale.run.GraphRuns;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
 import io.swale.task.SwaleException;
+import io.swale.task.TaskStep;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -33,6 +34,7 @@ public final class EventsListener {
 
     public void onEvent(ConsumerRecord<String, byte[]> record) {
         Event e = parse(record);
+        TaskStep.reached(TaskStep.Kind.EVENT_RECEIVED, e.key().graph(), e.key().partition().key(), e.node());
         try (LogContext ignored = LogContext.of(e.key().graph(), e.key().partition().key(), e.node(), null)) {
             graphRuns.onTaskTerminated(e.key(), e.node());
         }
@@ -53,6 +55,7 @@ public final class EventsListener {
                 advance(groups);
                 throw new BatchListenerFailedException(malformed.getMessage(), malformed, record);
             }
+            TaskStep.reached(TaskStep.Kind.EVENT_RECEIVED, e.key().graph(), e.key().partition().key(), e.node());
             groups.computeIfAbsent(e.key(), k -> new Group(record, new LinkedHashSet<>())).nodes().add(e.node());
         }
         advance(groups);
@@ -70,6 +73,8 @@ public final class EventsListener {
             throw new BatchListenerFailedException(String.valueOf(e.getMessage()), e,
                     groups.values().iterator().next().first());
         }
+        groups.forEach((key, g) -> g.nodes().forEach(
+                n -> TaskStep.reached(TaskStep.Kind.RUN_READ, key.graph(), key.partition().key(), n)));
         for (Map.Entry<RunKey, Group> g : groups.entrySet()) {
             Set<String> nodes = g.getValue().nodes();
             try (LogContext ignored = LogContext.of(g.getKey().graph(), g.getKey().partition().key(),

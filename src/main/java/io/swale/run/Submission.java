@@ -11,6 +11,7 @@ import io.swale.task.Dispatcher;
 import io.swale.task.SwaleException;
 import io.swale.task.SwaleMetrics;
 import io.swale.task.TaskIdentity;
+import io.swale.task.TaskStep;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -106,7 +107,11 @@ public final class Submission {
         long ready = readyUs.orElseGet(this::nowUs);
         PendingInstance instance = new PendingInstance(node.name(), node.produces(), definition, rerun, node.pool(),
                 node.maxAttempts(), OptionalLong.of(ready));
-        return switch (tasks.submit(key, runId, instance, TaskInputs.of(graph, node, current), request.apply(runId))) {
+        TaskStep.reached(TaskStep.Kind.SUBMITTING, identity);
+        TaskStore.Submit outcome = tasks.submit(key, runId, instance, TaskInputs.of(graph, node, current),
+                request.apply(runId));
+        TaskStep.reached(TaskStep.Kind.SUBMITTED, identity);
+        return switch (outcome) {
             case NEW -> {
                 recordSubmitted(node, ready);
                 dispatcher.dispatch(node.pool(), identity);
@@ -147,7 +152,9 @@ public final class Submission {
         if (identities.isEmpty()) {
             return List.of();
         }
+        identities.forEach(id -> TaskStep.reached(TaskStep.Kind.SUBMITTING, id));
         List<TaskStore.Submit> outcomes = tasks.submitAll(identities.getFirst().runKey(), submits);
+        identities.forEach(id -> TaskStep.reached(TaskStep.Kind.SUBMITTED, id));
         List<Result> results = new ArrayList<>();
         SwaleException.InputMismatch mismatch = null;
         for (int i = 0; i < identities.size(); i++) {
@@ -218,7 +225,9 @@ public final class Submission {
         String prefix = key.runId(node.name() + "[", 0);
         prefix = prefix.substring(0, prefix.length() - "-r0".length());
         int maxActive = node.map().map(io.swale.graph.MapSpec::maxParallel).orElse(Integer.MAX_VALUE);
+        identities.forEach(id -> TaskStep.reached(TaskStep.Kind.SUBMITTING, id));
         List<TaskStore.ItemSubmit> outcomes = tasks.submitItems(key, prefix, maxActive, submits);
+        identities.forEach(id -> TaskStep.reached(TaskStep.Kind.SUBMITTED, id));
         int created = 0;
         String mismatch = null;
         for (int i = 0; i < outcomes.size(); i++) {

@@ -66,6 +66,7 @@ public final class Terminations {
         }
         // a retried finish whose first try committed unanswered has not sent its event yet
         if (outcome == TaskStore.Finish.OK || outcome == TaskStore.Finish.SETTLED) {
+            TaskStep.reached(TaskStep.Kind.FINISHED, identity);
             events.taskTerminated(identity, status);
         }
         return outcome;

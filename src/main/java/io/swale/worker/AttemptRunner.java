@@ -9,6 +9,7 @@ import io.swale.store.TaskInput;
 import io.swale.store.TaskStore;
 import io.swale.task.SwaleMetrics;
 import io.swale.task.TaskIdentity;
+import io.swale.task.TaskStep;
 import io.swale.template.ParamsTemplates;
 import io.swale.template.RenderContext;
 import io.swale.template.RenderException;
@@ -69,6 +70,7 @@ public final class AttemptRunner {
             Cancellation cancellation, Optional<OperatorResult> preset) {
         try (var ignored = Mdc.of(id)) {
             long t0 = System.nanoTime();
+            TaskStep.reached(TaskStep.Kind.ATTEMPT_STARTED, id);
             if (claim.attempt() == 1 && claim.step() == 0) {
                 metrics.started(pool, Math.max(0, claim.nowMs() - claim.submittedMs()));
             }
@@ -102,6 +104,7 @@ public final class AttemptRunner {
                 log.info("attempt ended graph={} partition={} node={} runId={} attempt={} result={} ms={}", id.graph(),
                         id.partition(), id.node(), id.runId(), claim.attempt(),
                         cancelled ? "cancelled" : result.getClass().getSimpleName(), (System.nanoTime() - t0) / 1_000_000);
+                TaskStep.reached(TaskStep.Kind.OPERATOR_RETURNED, id);
                 settlement.settle(id, claim, pool, result, cancelled, t0, lease);
                 return false;
             }

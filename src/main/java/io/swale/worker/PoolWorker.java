@@ -4,6 +4,7 @@ import io.swale.operator.Cancellation;
 import io.swale.store.TaskStore;
 import io.swale.task.Dispatcher;
 import io.swale.task.TaskIdentity;
+import io.swale.task.TaskStep;
 import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
@@ -122,6 +123,7 @@ public final class PoolWorker implements AutoCloseable {
         List<TaskStore.Claim> claims;
         // each lease runs from no earlier than this: what the worker can be sure it holds
         long claimedAt = System.nanoTime();
+        claiming.forEach(id -> TaskStep.reached(TaskStep.Kind.CLAIMING, id));
         try {
             claims = claiming.isEmpty() ? List.of() : tasks.claimAll(
                     claiming.stream().map(id -> new TaskStore.ClaimRequest(id.runKey(), id.runId())).toList(),
@@ -142,6 +144,7 @@ public final class PoolWorker implements AutoCloseable {
         for (int i = 0; i < claiming.size(); i++) {
             TaskIdentity id = claiming.get(i);
             if (claims.get(i) instanceof TaskStore.Claim.Claimed claimed) {
+                TaskStep.reached(TaskStep.Kind.CLAIMED, id);
                 Cancellation cancellation = new Cancellation();
                 LeaseGate.Admission as = claimingAs.get(i);
                 if (as instanceof LeaseGate.Admission.Granted g) {

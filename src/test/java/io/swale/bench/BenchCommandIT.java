@@ -9,6 +9,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -45,6 +46,24 @@ class BenchCommandIT {
             assertThat(o.get(field).isNumber()).as(field).isTrue();
         }
         assertThat(o.get("edge_count").asLong()).isEqualTo(2 * 2);
+        for (String field : new String[] {"kafka_two_hop_after_pause_p50_ms", "redis_script_rtt_after_pause_p50_ms"}) {
+            assertThat(o.get(field).asDouble()).as(field).isPositive();
+        }
+        // each edge of the chain, step by step: the legs follow one another, so together they are the edge
+        JsonNode steps = o.get("edge_steps");
+        List<String> legs = List.of("event_hop", "run_read", "readiness", "submit_script", "dispatch_hop",
+                "slot_and_admission", "claim_script");
+        double legsMean = 0;
+        for (String leg : legs) {
+            assertThat(steps.get(leg).get("count").asLong()).as(leg).isEqualTo(2 * 2);
+            legsMean += steps.get(leg).get("mean_ms").asDouble();
+        }
+        double edgeMean = steps.get("finished_to_claimed").get("mean_ms").asDouble();
+        assertThat(edgeMean).isPositive();
+        assertThat(legsMean).isCloseTo(edgeMean, org.assertj.core.data.Offset.offset(0.02 + 0.02 * edgeMean));
+        for (String leg : List.of("hand_off", "operator", "finish_script")) {
+            assertThat(steps.get(leg).get("count").asLong()).as(leg).isEqualTo(2 * 3);
+        }
         assertThat(o.get("shapes").get("wide").get("tasks").asLong()).isEqualTo(5);
         assertThat(o.get("shapes").get("runs").get("tasks").asLong()).isEqualTo(30);
         assertThat(o.get("shapes").get("fanout").get("tasks").asLong()).isEqualTo(5);

@@ -1,0 +1,152 @@
+package io.swale.bench;
+
+import io.swale.graph.Graph;
+import io.swale.task.TaskStep;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+
+/**
+ * The {@link TaskStep} events of one shape, recorded with Java Flight Recorder while it runs, cut into the
+ * legs of each edge: what an edge pays between and around its two Kafka hops. Every step is stamped on this
+ * process's clock, so the legs need no second clock.
+ */
+final class StepTrace {
+    /** Whose step a leg starts or ends at: the edge's upstream instance or its downstream. */
+    enum Side { UPSTREAM, DOWNSTREAM }
+
+    /** A leg of an edge, from one step to the next. */
+    record Leg(String key, String label, Side fromSide, TaskStep.Kind from, Side toSide, TaskStep.Kind to) {}
+
+    /** An edge's legs in path order; the first and last are the edge as the steps see it. */
+    static final List<Leg> EDGE_LEGS = List.of(
+            leg("finished_to_claimed", "finished → claimed (the edge)", Side.UPSTREAM, TaskStep.Kind.FINISHED,
+                    Side.DOWNSTREAM, TaskStep.Kind.CLAIMED),
+            leg("event_hop", "  event: produce, broker, events poll", Side.UPSTREAM, TaskStep.Kind.FINISHED,
+                    Side.UPSTREAM, TaskStep.Kind.EVENT_RECEIVED),
+            leg("run_read", "  run read (Redis)", Side.UPSTREAM, TaskStep.Kind.EVENT_RECEIVED,
+                    Side.UPSTREAM, TaskStep.Kind.RUN_READ),
+            leg("readiness", "  readiness", Side.UPSTREAM, TaskStep.Kind.RUN_READ,
+                    Side.DOWNSTREAM, TaskStep.Kind.SUBMITTING),
+            leg("submit_script", "  submit script (Redis)", Side.DOWNSTREAM, TaskStep.Kind.SUBMITTING,
+                    Side.DOWNSTREAM, TaskStep.Kind.SUBMITTED),
+            leg("dispatch_hop", "  dispatch: produce, broker, pool poll", Side.DOWNSTREAM, TaskStep.Kind.SUBMITTED,
+                    Side.DOWNSTREAM, TaskStep.Kind.DISPATCH_RECEIVED),
+            leg("slot_and_admission", "  slot and admission", Side.DOWNSTREAM, TaskStep.Kind.DISPATCH_RECEIVED,
+                    Side.DOWNSTREAM, TaskStep.Kind.CLAIMING),
+            leg("claim_script", "  claim script (Redis)", Side.DOWNSTREAM, TaskStep.Kind.CLAIMING,
+                    Side.DOWNSTREAM, TaskStep.Kind.CLAIMED));
+
+    /** What each instance does between its claim and its finish: not in an edge, but in a chain's makespan. */
+    static final List<Leg> NODE_LEGS = List.of(
+            leg("hand_off", "claimed → attempt started (hand-off)", Side.DOWNSTREAM, TaskStep.Kind.CLAIMED,
+                    Side.DOWNSTREAM, TaskStep.Kind.ATTEMPT_STARTED),
+            leg("operator", "attempt started → operator returned", Side.DOWNSTREAM, TaskStep.Kind.ATTEMPT_STARTED,
+                    Side.DOWNSTREAM, TaskStep.Kind.OPERATOR_RETURNED),
+            leg("finish_script", "operator returned → finished (settle, finish script)", Side.DOWNSTREAM,
+                    TaskStep.Kind.OPERATOR_RETURNED, Side.DOWNSTREAM, TaskStep.Kind.FINISHED));
+
+    private static Leg leg(String key, String label, Side fromSide, TaskStep.Kind from, Side toSide, TaskStep.Kind to) {
+        return new Leg(key, label, fromSide, from, toSide, to);
+    }
+
+    private final Recording recording = new Recording();
+
+    private StepTrace() {
+        recording.enable(TaskStep.NAME);
+        recording.setName("swale-bench-steps");
+        recording.start();
+    }
+
+    static StepTrace start() {
+        return new StepTrace();
+    }
+
+    /**
+     * Stops recording and returns the steps of {@code graph}'s instances: partition, then node, then each
+     * step's earliest time in epoch nanoseconds.
+     */
+    Steps stop(String graph) {
+        recording.stop();
+        Path file = null;
+        try {
+            file = Files.createTempFile("swale-bench-steps", ".jfr");
+            recording.dump(file);
+            Map<String, Map<String, Map<TaskStep.Kind, Long>>> out = new HashMap<>();
+            Map<String, TaskStep.Kind> kinds = new HashMap<>();
+            for (TaskStep.Kind k : TaskStep.Kind.values()) {
+                kinds.put(k.wireName(), k);
+            }
+            for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
+                if (graph.equals(e.getString("graph"))) {
+                    out.computeIfAbsent(e.getString("partition"), p -> new HashMap<>())
+                            .computeIfAbsent(e.getString("node"), n -> new HashMap<>())
+                            .merge(kinds.get(e.getString("step")), nanos(e.getStartTime()), Math::min);
+                }
+            }
+            return new Steps(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException("task steps of " + graph + " not read", e);
+        } finally {
+            recording.close();
+            if (file != null) {
+                file.toFile().delete();
+            }
+        }
+    }
+
+    private static long nanos(Instant t) {
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+
+    /** The recorded steps of one graph's instances. */
+    record Steps(Map<String, Map<String, Map<TaskStep.Kind, Long>>> byPartition) {
+        /**
+         * Adds the legs of every node of {@code partition} to {@code into}: the node's own legs, and the edge
+         * legs from {@code upstream(node)} when it has one. A leg whose steps were not both recorded is left out.
+         */
+        void addLegs(Graph graph, String partition, java.util.function.Function<String, Optional<String>> upstream,
+                Map<String, Dist> into) {
+            Map<String, Map<TaskStep.Kind, Long>> nodes = byPartition.getOrDefault(partition, Map.of());
+            for (String node : graph.nodes().stream().map(io.swale.graph.Node::name).toList()) {
+                Map<TaskStep.Kind, Long> down = nodes.getOrDefault(node, Map.of());
+                NODE_LEGS.forEach(l -> record(l, down, down, into));
+                upstream.apply(node).ifPresent(up -> EDGE_LEGS.forEach(
+                        l -> record(l, nodes.getOrDefault(up, Map.of()), down, into)));
+            }
+        }
+
+        private static void record(Leg leg, Map<TaskStep.Kind, Long> up, Map<TaskStep.Kind, Long> down,
+                Map<String, Dist> into) {
+            Long from = (leg.fromSide() == Side.UPSTREAM ? up : down).get(leg.from());
+            Long to = (leg.toSide() == Side.UPSTREAM ? up : down).get(leg.to());
+            if (from != null && to != null) {
+                into.computeIfAbsent(leg.key(), k -> new Dist()).recordNanos(to - from);
+            }
+        }
+    }
+
+    /** Each leg's distribution, empty, in report order. */
+    static Map<String, Dist> emptyLegs() {
+        Map<String, Dist> legs = new LinkedHashMap<>();
+        EDGE_LEGS.forEach(l -> legs.put(l.key(), new Dist()));
+        NODE_LEGS.forEach(l -> legs.put(l.key(), new Dist()));
+        return legs;
+    }
+
+    /** The label of a leg key. */
+    static String label(String key) {
+        return java.util.stream.Stream.concat(EDGE_LEGS.stream(), NODE_LEGS.stream())
+                .filter(l -> l.key().equals(key)).map(Leg::label).findFirst().orElse(key);
+    }
+}
