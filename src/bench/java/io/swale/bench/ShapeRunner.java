@@ -225,7 +225,7 @@ final class ShapeRunner {
                 });
                 r.tasks += stamps.size();
                 // the upstream an edge starts from is the one that ended last, as for the edge itself
-                steps.ifPresent(s -> s.addLegs(graph, k.partition().key(), node -> graph.upstreams(node).stream()
+                steps.ifPresent(s -> s.addLegs(List.copyOf(stamps.keySet()), k.partition().key(), node -> graph.upstreams(node).stream()
                         .max(java.util.Comparator.comparingLong(up -> stamps.get(up)[3])), r.steps));
                 for (var e : stamps.entrySet()) {
                     long[] s = e.getValue();

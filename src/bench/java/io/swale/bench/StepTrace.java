@@ -1,6 +1,5 @@
 package io.swale.bench;
 
-import io.swale.graph.Graph;
 import io.swale.task.TaskStep;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -88,7 +87,8 @@ final class StepTrace {
                 kinds.put(k.wireName(), k);
             }
             for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
-                if (graph.equals(e.getString("graph"))) {
+                // a dump holds whatever other recordings took meanwhile too (a profile of the same run)
+                if (e.getEventType().getName().equals(TaskStep.NAME) && graph.equals(e.getString("graph"))) {
                     out.computeIfAbsent(e.getString("partition"), p -> new HashMap<>())
                             .computeIfAbsent(e.getString("node"), n -> new HashMap<>())
                             .merge(kinds.get(e.getString("step")), nanos(e.getStartTime()), Math::min);
@@ -112,13 +112,14 @@ final class StepTrace {
     /** The recorded steps of one graph's instances. */
     record Steps(Map<String, Map<String, Map<TaskStep.Kind, Long>>> byPartition) {
         /**
-         * Adds the legs of every node of {@code partition} to {@code into}: the node's own legs, and the edge
-         * legs from {@code upstream(node)} when it has one. A leg whose steps were not both recorded is left out.
+         * Adds the legs of each of {@code nodes} in {@code partition} to {@code into}: the node's own legs, and
+         * the edge legs from {@code upstream(node)} when it has one. A leg whose steps were not both recorded is
+         * left out.
          */
-        void addLegs(Graph graph, String partition, java.util.function.Function<String, Optional<String>> upstream,
-                Map<String, Dist> into) {
+        void addLegs(List<String> nodeNames, String partition,
+                java.util.function.Function<String, Optional<String>> upstream, Map<String, Dist> into) {
             Map<String, Map<TaskStep.Kind, Long>> nodes = byPartition.getOrDefault(partition, Map.of());
-            for (String node : graph.nodes().stream().map(io.swale.graph.Node::name).toList()) {
+            for (String node : nodeNames) {
                 Map<TaskStep.Kind, Long> down = nodes.getOrDefault(node, Map.of());
                 NODE_LEGS.forEach(l -> record(l, down, down, into));
                 upstream.apply(node).ifPresent(up -> EDGE_LEGS.forEach(
