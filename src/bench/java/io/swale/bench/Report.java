@@ -274,7 +274,7 @@ final class Report {
                 t.append(String.format("The same edges step by step (JFR event io.swale.TaskStep, one clock)%n"));
                 lat.steps.forEach((k, d) -> {
                     if (d.count() > 0) {
-                        t.append(String.format("  %-46s p50 %7.3f  p95 %7.3f  mean %7.3f ms  (n=%d)%n",
+                        t.append(String.format("  %-52s p50 %7.3f  p95 %7.3f  mean %7.3f ms  (n=%d)%n",
                                 StepTrace.label(k), d.ms(50), d.ms(95), d.meanMs(), d.count()));
                     }
                 });
