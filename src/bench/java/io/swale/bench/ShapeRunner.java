@@ -141,8 +141,10 @@ final class ShapeRunner {
         try {
             driver.drive(graph.name(), partitions);
         } catch (RuntimeException e) {
+            trace.ifPresent(StepTrace::discard);
             throw e;
         } catch (Exception e) {
+            trace.ifPresent(StepTrace::discard);
             throw new IllegalStateException(name + ": " + e, e);
         }
         r.wallS = (System.nanoTime() - t0) / 1e9;

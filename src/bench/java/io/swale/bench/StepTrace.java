@@ -105,6 +105,11 @@ final class StepTrace {
         }
     }
 
+    /** Stops recording and drops what was recorded (the shape failed). */
+    void discard() {
+        recording.close();
+    }
+
     private static long nanos(Instant t) {
         return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
