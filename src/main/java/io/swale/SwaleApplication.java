@@ -4,7 +4,29 @@ import io.swale.cli.SwaleCli;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
-@SpringBootApplication
+/**
+ * The service. The auto-configurations excluded here match on the class path (resilience4j's starter, Spring
+ * Data, Spring's transaction and persistence support) but serve nothing Swale uses: each costs its
+ * configuration classes' parsing and its beans at every start (issue 18). Swale uses resilience4j's circuit
+ * breaker and rate limiter registries only (http guards) and no Spring Data repository, pageable, transaction or
+ * {@code @Repository} bean.
+ */
+@SpringBootApplication(excludeName = {
+        "io.github.resilience4j.springboot.bulkhead.autoconfigure.BulkheadAutoConfiguration",
+        "io.github.resilience4j.springboot.bulkhead.autoconfigure.BulkheadMetricsAutoConfiguration",
+        "io.github.resilience4j.springboot.bulkhead.autoconfigure.ThreadPoolBulkheadMetricsAutoConfiguration",
+        "io.github.resilience4j.springboot.retry.autoconfigure.RetryAutoConfiguration",
+        "io.github.resilience4j.springboot.retry.autoconfigure.RetryMetricsAutoConfiguration",
+        "io.github.resilience4j.springboot.timelimiter.autoconfigure.TimeLimiterAutoConfiguration",
+        "io.github.resilience4j.springboot.timelimiter.autoconfigure.TimeLimiterMetricsAutoConfiguration",
+        "io.github.resilience4j.springboot.micrometer.autoconfigure.TimerAutoConfiguration",
+        "org.springframework.boot.data.autoconfigure.metrics.DataRepositoryMetricsAutoConfiguration",
+        "org.springframework.boot.data.autoconfigure.web.DataWebAutoConfiguration",
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisRepositoriesAutoConfiguration",
+        "org.springframework.boot.netty.autoconfigure.NettyAutoConfiguration",
+        "org.springframework.boot.persistence.autoconfigure.PersistenceExceptionTranslationAutoConfiguration",
+        "org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration",
+        "org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizationAutoConfiguration"})
 public class SwaleApplication {
     /**
      * A first argument that names a command runs the command line ({@code swale status}, …); no arguments, or

@@ -3,7 +3,6 @@ package io.swale.operator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.Charset;
@@ -57,12 +56,10 @@ public final class HttpOperator implements Operator {
         }
     }
 
-    private final HttpClient client;
     private final HostGuards guards;
 
     /** {@link HostGuards#NONE} runs every call unguarded. */
     public HttpOperator(HostGuards guards) {
-        this.client = OperatorHttp.client();
         this.guards = guards;
     }
 
@@ -111,7 +108,7 @@ public final class HttpOperator implements Operator {
         long t0 = System.nanoTime();
         HttpResponse<byte[]> response;
         try {
-            response = OperatorHttp.send(client, request, HttpResponse.BodyHandlers.ofByteArray(), what,
+            response = OperatorHttp.send(OperatorHttp.client(), request, HttpResponse.BodyHandlers.ofByteArray(), what,
                     OperatorDurations.toMillisSaturated(timeoutSeconds), params.timeout(), context.cancellation());
         } catch (OperatorHttp.Abort abort) {
             if (context.cancellation().isCancelled()) {

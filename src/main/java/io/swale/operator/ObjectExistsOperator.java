@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.FileSystemNotFoundException;
@@ -64,11 +63,9 @@ public final class ObjectExistsOperator implements Operator {
         }
     }
 
-    private final HttpClient client;
     private final S3Objects s3;
 
     public ObjectExistsOperator(S3Settings s3) {
-        this.client = OperatorHttp.client();
         this.s3 = new S3Objects(s3);
     }
 
@@ -194,8 +191,9 @@ public final class ObjectExistsOperator implements Operator {
         }
         HttpResponse<Void> response;
         try {
-            response = OperatorHttp.send(client, request, HttpResponse.BodyHandlers.discarding(), what,
-                    OperatorDurations.toMillisSaturated(HEAD_TIMEOUT_SECONDS), HEAD_TIMEOUT_SECONDS + "s", cancellation);
+            response = OperatorHttp.send(OperatorHttp.client(), request, HttpResponse.BodyHandlers.discarding(),
+                    what, OperatorDurations.toMillisSaturated(HEAD_TIMEOUT_SECONDS), HEAD_TIMEOUT_SECONDS + "s",
+                    cancellation);
         } catch (OperatorHttp.Abort abort) {
             return new ObjectProbe.Error(abort.result());
         }

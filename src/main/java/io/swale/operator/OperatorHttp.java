@@ -16,6 +16,8 @@ import java.util.concurrent.ScheduledFuture;
 final class OperatorHttp {
     private OperatorHttp() {}
 
+    // Built on the first request, not when the operators are: the default SSL context it loads (the JDK's trust
+    // store) and its selector thread cost the start about a tenth of a second, and most services never send one.
     private static final class Holder {
         static final HttpClient CLIENT = HttpClient.newBuilder()
                 .followRedirects(HttpClient.Redirect.NORMAL)
