@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code bin/swale aot} on the built jar: the training run starts the service in local mode, asks its own health
- * once, stops by itself, and leaves the JDK's AOT cache; later launches load the service's classes from it, and a jar newer
- * than its cache is started without it, with a word that says so.
+ * once, stops by itself, and leaves the JDK's AOT cache; later launches load the service's classes from it, and a
+ * jar newer than its cache is started without it, with a word that says so.
  */
 class AotCacheProcessIT {
     private static final Path LAUNCHER = Path.of("bin", "swale").toAbsolutePath();
