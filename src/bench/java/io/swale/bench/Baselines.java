@@ -199,17 +199,8 @@ final class Baselines {
                     redisRtt.recordNanos(System.nanoTime() - t);
                 }
             }
-            for (Dist into : List.of(redisScriptRtt, redisScriptRttIdle)) {
-                Duration pause = into == redisScriptRtt ? Duration.ZERO : IDLE_PAUSE;
-                for (int i = 0; i < warmup + samples; i++) {
-                    pause(pause);
-                    long t = System.nanoTime();
-                    j.evalsha(sha, List.of(key), List.of());
-                    if (i >= warmup) {
-                        into.recordNanos(System.nanoTime() - t);
-                    }
-                }
-            }
+            scriptRoundTrips(sha, key, warmup + samples, warmup, Duration.ZERO, redisScriptRtt);
+            scriptRoundTrips(sha, key, warmup + samples, warmup, IDLE_PAUSE, redisScriptRttIdle);
         }
         // simple operations/s over 8 connections for one second
         AtomicLong ops = new AtomicLong();
@@ -240,6 +231,18 @@ final class Baselines {
         {
             var j = redis;
             j.del(key);
+        }
+    }
+
+    /** {@code tries} EVALSHA round trips, each after {@code pause}; those after the first {@code warmup} count. */
+    private void scriptRoundTrips(String sha, String key, int tries, int warmup, Duration pause, Dist into) {
+        for (int i = 0; i < tries; i++) {
+            pause(pause);
+            long t = System.nanoTime();
+            redis.evalsha(sha, List.of(key), List.of());
+            if (i >= warmup) {
+                into.recordNanos(System.nanoTime() - t);
+            }
         }
     }
 

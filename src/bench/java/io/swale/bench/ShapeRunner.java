@@ -226,9 +226,7 @@ final class ShapeRunner {
                             us(o, "started_us"), us(o, "ended_us")});
                 });
                 r.tasks += stamps.size();
-                // the upstream an edge starts from is the one that ended last, as for the edge itself
-                steps.ifPresent(s -> s.addLegs(List.copyOf(stamps.keySet()), k.partition().key(), node -> graph.upstreams(node).stream()
-                        .max(java.util.Comparator.comparingLong(up -> stamps.get(up)[3])), r.steps));
+                Map<String, String> lastUpstream = new HashMap<>();
                 for (var e : stamps.entrySet()) {
                     long[] s = e.getValue();
                     firstReady = Math.min(firstReady, s[0]);
@@ -236,15 +234,16 @@ final class ShapeRunner {
                     r.readyToSubmitted.recordUs(s[1] - s[0]);
                     r.submittedToStarted.recordUs(s[2] - s[1]);
                     r.startedToTerminated.recordUs(s[3] - s[2]);
-                    long upstreamEnded = Long.MIN_VALUE;
-                    for (String up : graph.upstreams(e.getKey())) {
-                        upstreamEnded = Math.max(upstreamEnded, stamps.get(up)[3]);
-                    }
-                    if (upstreamEnded != Long.MIN_VALUE) {
-                        r.edge.recordUs(s[2] - upstreamEnded);
-                        r.terminatedToReady.recordUs(s[0] - upstreamEnded);
-                    }
+                    // an edge starts from the upstream that ended last
+                    graph.upstreams(e.getKey()).stream()
+                            .max(java.util.Comparator.comparingLong(up -> stamps.get(up)[3])).ifPresent(up -> {
+                                long upstreamEnded = stamps.get(up)[3];
+                                r.edge.recordUs(s[2] - upstreamEnded);
+                                r.terminatedToReady.recordUs(s[0] - upstreamEnded);
+                                lastUpstream.put(e.getKey(), up);
+                            });
                 }
+                steps.ifPresent(t -> t.addLegs(stamps.keySet(), k.partition().key(), lastUpstream, r.steps));
             }
             ownCommands += 2L * batch.size();
         }

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,35 +30,31 @@ final class StepTrace {
 
     /** An edge's legs in path order; the first and last are the edge as the steps see it. */
     static final List<Leg> EDGE_LEGS = List.of(
-            leg("finished_to_claimed", "finished → claimed (the edge)", Side.UPSTREAM, TaskStep.Kind.FINISHED,
+            new Leg("finished_to_claimed", "finished → claimed (the edge)", Side.UPSTREAM, TaskStep.Kind.FINISHED,
                     Side.DOWNSTREAM, TaskStep.Kind.CLAIMED),
-            leg("event_hop", "  event: produce, broker, events poll", Side.UPSTREAM, TaskStep.Kind.FINISHED,
+            new Leg("event_hop", "  event: produce, broker, events poll", Side.UPSTREAM, TaskStep.Kind.FINISHED,
                     Side.UPSTREAM, TaskStep.Kind.EVENT_RECEIVED),
-            leg("run_read", "  run read (Redis)", Side.UPSTREAM, TaskStep.Kind.EVENT_RECEIVED,
+            new Leg("run_read", "  run read (Redis)", Side.UPSTREAM, TaskStep.Kind.EVENT_RECEIVED,
                     Side.UPSTREAM, TaskStep.Kind.RUN_READ),
-            leg("readiness", "  readiness", Side.UPSTREAM, TaskStep.Kind.RUN_READ,
+            new Leg("readiness", "  readiness", Side.UPSTREAM, TaskStep.Kind.RUN_READ,
                     Side.DOWNSTREAM, TaskStep.Kind.SUBMITTING),
-            leg("submit_script", "  submit script (Redis)", Side.DOWNSTREAM, TaskStep.Kind.SUBMITTING,
+            new Leg("submit_script", "  submit script (Redis)", Side.DOWNSTREAM, TaskStep.Kind.SUBMITTING,
                     Side.DOWNSTREAM, TaskStep.Kind.SUBMITTED),
-            leg("dispatch_hop", "  dispatch: produce, broker, pool poll", Side.DOWNSTREAM, TaskStep.Kind.SUBMITTED,
+            new Leg("dispatch_hop", "  dispatch: produce, broker, pool poll", Side.DOWNSTREAM, TaskStep.Kind.SUBMITTED,
                     Side.DOWNSTREAM, TaskStep.Kind.DISPATCH_RECEIVED),
-            leg("slot_and_admission", "  slot and admission", Side.DOWNSTREAM, TaskStep.Kind.DISPATCH_RECEIVED,
+            new Leg("slot_and_admission", "  slot and admission", Side.DOWNSTREAM, TaskStep.Kind.DISPATCH_RECEIVED,
                     Side.DOWNSTREAM, TaskStep.Kind.CLAIMING),
-            leg("claim_script", "  claim script (Redis)", Side.DOWNSTREAM, TaskStep.Kind.CLAIMING,
+            new Leg("claim_script", "  claim script (Redis)", Side.DOWNSTREAM, TaskStep.Kind.CLAIMING,
                     Side.DOWNSTREAM, TaskStep.Kind.CLAIMED));
 
     /** What each instance does between its claim and its finish: not in an edge, but in a chain's makespan. */
     static final List<Leg> NODE_LEGS = List.of(
-            leg("hand_off", "claimed → attempt started (hand-off)", Side.DOWNSTREAM, TaskStep.Kind.CLAIMED,
+            new Leg("hand_off", "claimed → attempt started (hand-off)", Side.DOWNSTREAM, TaskStep.Kind.CLAIMED,
                     Side.DOWNSTREAM, TaskStep.Kind.ATTEMPT_STARTED),
-            leg("operator", "attempt started → operator returned", Side.DOWNSTREAM, TaskStep.Kind.ATTEMPT_STARTED,
+            new Leg("operator", "attempt started → operator returned", Side.DOWNSTREAM, TaskStep.Kind.ATTEMPT_STARTED,
                     Side.DOWNSTREAM, TaskStep.Kind.OPERATOR_RETURNED),
-            leg("finish_script", "operator returned → finished (settle, finish script)", Side.DOWNSTREAM,
+            new Leg("finish_script", "operator returned → finished (settle, finish script)", Side.DOWNSTREAM,
                     TaskStep.Kind.OPERATOR_RETURNED, Side.DOWNSTREAM, TaskStep.Kind.FINISHED));
-
-    private static Leg leg(String key, String label, Side fromSide, TaskStep.Kind from, Side toSide, TaskStep.Kind to) {
-        return new Leg(key, label, fromSide, from, toSide, to);
-    }
 
     private final Recording recording = new Recording();
 
@@ -117,17 +114,17 @@ final class StepTrace {
     /** The recorded steps of one graph's instances. */
     record Steps(Map<String, Map<String, Map<TaskStep.Kind, Long>>> byPartition) {
         /**
-         * Adds the legs of each of {@code nodes} in {@code partition} to {@code into}: the node's own legs, and
-         * the edge legs from {@code upstream(node)} when it has one. A leg whose steps were not both recorded is
-         * left out.
+         * Adds the legs of each of {@code nodeNames} in {@code partition} to {@code into}: the node's own legs,
+         * and the edge legs from {@code upstreamOf} the node when it has one. A leg whose steps were not both
+         * recorded is left out.
          */
-        void addLegs(List<String> nodeNames, String partition,
-                java.util.function.Function<String, Optional<String>> upstream, Map<String, Dist> into) {
+        void addLegs(Collection<String> nodeNames, String partition, Map<String, String> upstreamOf,
+                Map<String, Dist> into) {
             Map<String, Map<TaskStep.Kind, Long>> nodes = byPartition.getOrDefault(partition, Map.of());
             for (String node : nodeNames) {
                 Map<TaskStep.Kind, Long> down = nodes.getOrDefault(node, Map.of());
                 NODE_LEGS.forEach(l -> record(l, down, down, into));
-                upstream.apply(node).ifPresent(up -> EDGE_LEGS.forEach(
+                Optional.ofNullable(upstreamOf.get(node)).ifPresent(up -> EDGE_LEGS.forEach(
                         l -> record(l, nodes.getOrDefault(up, Map.of()), down, into)));
             }
         }

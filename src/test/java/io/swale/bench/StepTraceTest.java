@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.swale.task.TaskStep;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 import org.junit.jupiter.api.Test;
@@ -24,7 +23,7 @@ class StepTraceTest {
         StepTrace.Steps steps = trace.stop("g");
 
         Map<String, Dist> legs = StepTrace.emptyLegs();
-        steps.addLegs(List.of("n0", "n1"), "r0", node -> node.equals("n1") ? Optional.of("n0") : Optional.empty(), legs);
+        steps.addLegs(List.of("n0", "n1"), "r0", Map.of("n1", "n0"), legs);
 
         assertThat(legs.get("finished_to_claimed").count()).isEqualTo(1);
         assertThat(legs.get("hand_off").count()).isEqualTo(2);
