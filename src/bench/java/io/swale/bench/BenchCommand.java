@@ -85,6 +85,14 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--kafka-records", description = "Records of the Kafka throughput baseline (default: ${DEFAULT-VALUE}).")
     int kafkaRecords = 200_000;
 
+    @Option(names = "--floor-instances", description = "Task instances of the design floor's throughput half, 0 to "
+            + "skip the design floor (default: ${DEFAULT-VALUE}).")
+    long floorInstances = 30_000;
+
+    @Option(names = "--floor-in-flight", description = "Instances going round at once in the design floor's "
+            + "throughput half (default: ${DEFAULT-VALUE}).")
+    int floorInFlight = 500;
+
     @Option(names = "--scale-runs", description = "Active runs of the reconciler pass, 0 to skip (default: ${DEFAULT-VALUE}).")
     int scaleRuns = 10_000;
 
@@ -128,6 +136,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         System.setProperty("java.awt.headless", "true");
+        if (floorInstances < 0 || floorInFlight <= 0) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--floor-instances " + floorInstances
+                    + " --floor-in-flight " + floorInFlight + ": instances must be 0 or more, in flight 1 or more");
+        }
         if (rates().stream().anyMatch(r -> r <= 0) || rateSeconds <= 0) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--rates " + rates() + " --rate-seconds "
                     + rateSeconds + ": each rate and the duration must be positive");
@@ -164,6 +176,14 @@ public final class BenchCommand implements Callable<Integer> {
                         adminConfig, pool, id);
                 baselines.run(samples, kafkaRecords);
                 report.baselines = baselines;
+                if (floorInstances > 0) {
+                    progress("design floor: the design's messages on bare clients, one instance at a time, then "
+                            + floorInstances + " with " + floorInFlight + " in flight");
+                    DesignFloor floor = new DesignFloor(report.producerConfig, report.consumerConfig, adminConfig, pool,
+                            id, props.kafka().partitions());
+                    floor.run(samples, floorInstances, floorInFlight, new CpuMeter(), runner::redisCpuMs, requests);
+                    report.floor = floor;
+                }
                 for (String shape : shapes()) {
                     if (shape.equals("rate")) {
                         SustainedRate sustained = new SustainedRate(runner, lag);
@@ -286,6 +306,8 @@ public final class BenchCommand implements Callable<Integer> {
         o.put("warmup", !noWarmup);
         o.put("samples", samples);
         o.put("kafka_records", kafkaRecords);
+        o.put("floor_instances", floorInstances);
+        o.put("floor_in_flight", floorInFlight);
         o.put("scale_runs", scaleRuns);
         o.put("kafka", kafka == null ? "embedded" : kafka);
         o.put("redis", redis == null ? "embedded" : redis);

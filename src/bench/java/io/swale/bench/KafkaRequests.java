@@ -1,6 +1,8 @@
 package io.swale.bench;
 
 import java.lang.management.ManagementFactory;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.LongSupplier;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -89,12 +91,30 @@ final class KafkaRequests {
     }
 
     private Counts broker() {
-        long produce = 0, fetch = 0, commit = 0, total = 0;
         // one meter per request type (and, in newer brokers, per version): the Count of each, summed by type
+        Map<String, Long> byType = new HashMap<>();
         for (ObjectName n : server.queryNames(name(BROKER_REQUESTS), null)) {
-            long c = count(n, "Count");
-            String type = String.valueOf(n.getKeyProperty("request"));
-            switch (type) {
+            byType.merge(String.valueOf(n.getKeyProperty("request")), count(n, "Count"), Long::sum);
+        }
+        long records = 0;
+        for (ObjectName n : server.queryNames(name(BROKER_RECORDS), null)) {
+            records += count(n, "Count");
+        }
+        return tally(byType, records);
+    }
+
+    /**
+     * The broker's request counts by meter name, as counts. A fetch is metered twice, as {@code Fetch} and again as
+     * {@code FetchConsumer} or {@code FetchFollower} (who sent it): only the first counts.
+     */
+    static Counts tally(Map<String, Long> byType, long records) {
+        long produce = 0, fetch = 0, commit = 0, total = 0;
+        for (Map.Entry<String, Long> e : byType.entrySet()) {
+            long c = e.getValue();
+            switch (e.getKey()) {
+                case "FetchConsumer", "FetchFollower" -> {
+                    continue;
+                }
                 case "Produce" -> produce += c;
                 // followers' fetches would count here too; a bench broker has none
                 case "Fetch" -> fetch += c;
@@ -102,10 +122,6 @@ final class KafkaRequests {
                 default -> { }
             }
             total += c;
-        }
-        long records = 0;
-        for (ObjectName n : server.queryNames(name(BROKER_RECORDS), null)) {
-            records += count(n, "Count");
         }
         return new Counts(produce, fetch, commit, total, records);
     }

@@ -19,6 +19,8 @@ final class Report {
     Map<String, Object> producerConfig;
     Map<String, Object> consumerConfig;
     Baselines baselines;
+    /** Absent when the bench was told to skip it. */
+    DesignFloor floor;
     final List<ShapeResult> shapes = new ArrayList<>();
     final List<ShapeResult> sweep = new ArrayList<>();
     ScaleBench scale;
@@ -100,6 +102,16 @@ final class Report {
                     round(lat.readyToSubmitted.ms(50) / baselines.redisScriptRtt.ms(50)));
             ratio.put("tasks_per_s_over_kafka_records_per_s", round(tasksPerS() / baselines.kafkaRecordsPerS));
             ratio.put("tasks_per_s_over_redis_ops_per_s", round(tasksPerS() / baselines.redisOpsPerS));
+            if (floor != null) {
+                ratio.put("floor_edge_p50_over_kafka_two_hop_p50", round(floor.edge.ms(50) / baselines.kafkaTwoHop.ms(50)));
+                ratio.put("edge_p50_over_floor_edge_p50", round(lat.edge.ms(50) / floor.edge.ms(50)));
+                for (ShapeResult s : shapes) {
+                    ratio.put(s.name + "_cpu_per_task_over_floor", round(s.cpuUsPerTask() / floor.cpuUsPerInstance()));
+                }
+            }
+        }
+        if (floor != null) {
+            floor.put(o);
         }
         if (scale != null) {
             o.put("scale_active_runs", scale.runs);
@@ -232,6 +244,9 @@ final class Report {
             t.append(String.format("  (the pause: %d ms, about the time between an edge's steps)%n", Baselines.IDLE_PAUSE.toMillis()));
             t.append(String.format("  %-34s %,.0f ops/s%n", "Redis GET, 8 connections", b.redisOpsPerS));
         }
+        if (floor != null) {
+            t.append(floor.table());
+        }
         t.append(String.format("%nShapes (noop)        runs nodes   tasks    tasks/s  edge p50   p95     p99     max  ms"
                 + "   RT/task  cmd/task  Kreq/task  CPU µs/task sched / worker / kafka clients / broker+other / redis%n"));
         List<ShapeResult> all = new ArrayList<>(shapes);
@@ -295,6 +310,13 @@ final class Report {
                 t.append(String.format("  ready → submitted p50 / EVALSHA p50 %5.2f×%n", lat.readyToSubmitted.ms(50) / baselines.redisScriptRtt.ms(50)));
                 t.append(String.format("  tasks/s / Kafka records/s          %6.3f%n", tasksPerS() / baselines.kafkaRecordsPerS));
                 t.append(String.format("  tasks/s / Redis ops/s              %6.3f%n", tasksPerS() / baselines.redisOpsPerS));
+                if (floor != null) {
+                    t.append(String.format("  floor edge p50 / two-hop p50       %6.2f×%n", floor.edge.ms(50) / baselines.kafkaTwoHop.ms(50)));
+                    t.append(String.format("  edge p50 / floor edge p50          %6.2f×%n", lat.edge.ms(50) / floor.edge.ms(50)));
+                    for (ShapeResult s : shapes) {
+                        t.append(String.format("  %-9s CPU per task / floor's      %6.2f×%n", s.name, s.cpuUsPerTask() / floor.cpuUsPerInstance()));
+                    }
+                }
             }
         }
         t.append(String.format("%n  RT/task: Redis connections taken per task instance (one round trip each, a pipeline once);%n"

@@ -55,4 +55,10 @@ final class ShapeResult {
     double cpuMsPerTask(String group) {
         return tasks == 0 ? Double.NaN : cpuMs.getOrDefault(group, 0.0) / tasks;
     }
+
+    /** CPU µs per task instance, every process included: this one's threads and redis-server. */
+    double cpuUsPerTask() {
+        double ms = redisCpuMs + cpuMs.values().stream().mapToDouble(Double::doubleValue).sum();
+        return tasks == 0 ? Double.NaN : 1000 * ms / tasks;
+    }
 }

@@ -32,7 +32,8 @@ class BenchCommandIT {
 
         int exit = BenchCommand.run("--no-warmup", "--chain", "3", "--chain-repeat", "2", "--chain-sizes", "1,3",
                 "--sweep-repeat", "1", "--fanout", "3", "--fanout-repeat", "1", "--wide", "5", "--runs", "3",
-                "--samples", "20", "--kafka-records", "200", "--scale-runs", "20", "--rates", "300",
+                "--samples", "20", "--kafka-records", "200", "--floor-instances", "200", "--floor-in-flight", "10",
+                "--scale-runs", "20", "--rates", "300",
                 "--rate-seconds", "1", "--json", json.toString(), "--chart", chart.toString());
 
         assertThat(exit).isZero();
@@ -64,6 +65,20 @@ class BenchCommandIT {
         for (String leg : List.of("hand_off", "operator", "finish_script")) {
             assertThat(steps.get(leg).get("count").asLong()).as(leg).isEqualTo(2 * 3);
         }
+        // the design floor: each instance of its loop, one at a time, gives one edge; many at once, all of them count
+        JsonNode floor = o.get("design_floor");
+        assertThat(floor.get("edge_count").asLong()).isEqualTo(20);
+        assertThat(floor.get("edge_p50_ms").asDouble()).isPositive();
+        assertThat(floor.get("instances").asLong()).isEqualTo(200);
+        assertThat(floor.get("in_flight").asInt()).isEqualTo(10);
+        assertThat(floor.get("instances_per_s").asDouble()).isPositive();
+        assertThat(floor.get("cpu_us_per_instance").get("total").asDouble())
+                .isGreaterThanOrEqualTo(floor.get("cpu_us_per_instance").get("process").asDouble()).isPositive();
+        // each instance produced a dispatch and an event, and each was fetched
+        assertThat(floor.get("kafka_requests_per_instance").get("produce").asDouble()).isPositive();
+        assertThat(floor.get("kafka_requests_per_instance").get("fetch").asDouble()).isPositive();
+        assertThat(o.get("ratios").get("edge_p50_over_floor_edge_p50").asDouble()).isPositive();
+        assertThat(o.get("ratios").get("runs_cpu_per_task_over_floor").asDouble()).isPositive();
         assertThat(o.get("shapes").get("wide").get("tasks").asLong()).isEqualTo(5);
         assertThat(o.get("shapes").get("runs").get("tasks").asLong()).isEqualTo(30);
         assertThat(o.get("shapes").get("fanout").get("tasks").asLong()).isEqualTo(5);
@@ -122,6 +137,7 @@ class BenchCommandIT {
             Path json = dir.resolve("bench.json");
             int exit = BenchCommand.run("--no-warmup", "--shapes", "chain", "--chain", "2", "--chain-repeat", "1",
                     "--chain-sizes", "1", "--sweep-repeat", "1", "--samples", "10", "--kafka-records", "50",
+                    "--floor-instances", "50", "--floor-in-flight", "5",
                     "--scale-runs", "0", "--kafka", kafka.getBrokersAsString(), "--redis", "127.0.0.1:" + port,
                     "--kafka-requests", "clients", "--json", json.toString());
 
@@ -136,6 +152,8 @@ class BenchCommandIT {
             assertThat(chain.get("kafka_requests_per_task").get("produce").asDouble()).isPositive();
             assertThat(chain.get("kafka_requests_per_task").get("fetch").asDouble()).isPositive();
             assertThat(chain.get("kafka_produced_records_per_task").asDouble()).isGreaterThanOrEqualTo(1);
+            // the floor's own clients count themselves, read before they close
+            assertThat(o.get("design_floor").get("kafka_requests_per_instance").get("produce").asDouble()).isPositive();
         } finally {
             redis.stop();
             kafka.destroy();
@@ -154,7 +172,8 @@ class BenchCommandIT {
             String nodes = cluster.nodes().stream().map(n -> n.getHost() + ":" + n.getPort())
                     .collect(java.util.stream.Collectors.joining(","));
             int exit = BenchCommand.run("--no-warmup", "--shapes", "runs", "--runs", "6", "--samples", "10",
-                    "--kafka-records", "50", "--scale-runs", "20", "--kafka", kafka.getBrokersAsString(),
+                    "--kafka-records", "50", "--floor-instances", "50", "--floor-in-flight", "5", "--scale-runs", "20",
+                    "--kafka", kafka.getBrokersAsString(),
                     "-p", "spring.data.redis.cluster.nodes=" + nodes, "--json", json.toString());
 
             assertThat(exit).isZero();
@@ -163,9 +182,16 @@ class BenchCommandIT {
             // summed over the three nodes: the commands of 60 task instances cannot be fewer than 60
             assertThat(o.get("shapes").get("runs").get("redis_commands_per_task").asDouble()).isGreaterThan(1);
             assertThat(o.get("scale_active_runs").asInt()).isEqualTo(20);
+            // the floor's keys share one hash slot, so its pipelines and scripts work on a Cluster too
+            assertThat(o.get("design_floor").get("instances").asLong()).isEqualTo(50);
         } finally {
             kafka.destroy();
         }
+    }
+
+    @Test
+    void aFloorWithNothingInFlightIsRefusedAsBadInput() {
+        assertThat(BenchCommand.run("--floor-in-flight", "0")).isEqualTo(2);
     }
 
     @Test

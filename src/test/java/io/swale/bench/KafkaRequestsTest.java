@@ -3,6 +3,7 @@ package io.swale.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class KafkaRequestsTest {
@@ -28,5 +29,14 @@ class KafkaRequestsTest {
 
         assertThat(d).isEqualTo(new KafkaRequests.Counts(4, 9, 2, 17, 12));
         assertThat(d.other()).isEqualTo(2);
+    }
+
+    @Test
+    void aFetchMeteredTwiceByTheBrokerCountsOnce() {
+        var counts = KafkaRequests.tally(Map.of("Produce", 3L, "Fetch", 5L, "FetchConsumer", 4L, "FetchFollower", 1L,
+                "OffsetCommit", 2L, "Heartbeat", 7L), 9);
+
+        assertThat(counts).isEqualTo(new KafkaRequests.Counts(3, 5, 2, 17, 9));
+        assertThat(counts.other()).isEqualTo(7);
     }
 }
