@@ -11,8 +11,9 @@ import redis.embedded.RedisServer;
 
 /**
  * The redis-server of local mode, a child process on a port of 127.0.0.1 chosen up front, started on a thread of
- * its own: the address is known at once, and the caller goes on while the library extracts the binary from its
- * jar (most of the cost) and waits for the server's ready line. Clients wait for {@link #awaitStarted()} first.
+ * its own: the address is known at once, and the caller goes on while the binary is extracted from the jar (most
+ * of the cost, when it is not reused: {@link RedisBinary}) and the server prints its ready line. Clients wait for
+ * {@link #awaitStarted()} first.
  */
 final class EmbeddedRedis implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(EmbeddedRedis.class);
@@ -39,8 +40,10 @@ final class EmbeddedRedis implements AutoCloseable {
     private void startServer() {
         long t0 = System.nanoTime();
         try {
-            // build() extracts the binary to a temporary file; start() runs it and reads until its ready line
+            // build() finds the binary (extracting it unless an identical one is there already, RedisBinary);
+            // start() runs it and reads its output until the ready line
             RedisServer server = RedisServer.newRedisServer()
+                    .executableProvider(RedisBinary.provider())
                     .port(port)
                     .bind(LoopbackKraftBroker.LOOPBACK)
                     .setting("appendonly no")
@@ -52,7 +55,7 @@ final class EmbeddedRedis implements AutoCloseable {
             synchronized (this) {
                 if (!closed) {
                     started.complete(server);
-                    log.info("embedded Redis at {} started in {} ms (binary extracted in {} ms)", address(),
+                    log.info("embedded Redis at {} started in {} ms (binary found or extracted in {} ms)", address(),
                             (System.nanoTime() - t0) / 1_000_000, (extracted - t0) / 1_000_000);
                     return;
                 }
