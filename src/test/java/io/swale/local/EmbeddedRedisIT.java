@@ -54,7 +54,7 @@ class EmbeddedRedisIT {
     void closeWhileStillStartingStopsTheServer() throws IOException {
         int port = freePort();
         EmbeddedRedis redis = EmbeddedRedis.starting(port);
-        redis.close(); // at once: the binary is most likely still being extracted
+        redis.close(); // at once: most likely while the binary is still being found or extracted
         awaitNothingServes(port);
         await().atMost(Duration.ofSeconds(30)).until(() -> serverProcesses(port) == 0);
     }
