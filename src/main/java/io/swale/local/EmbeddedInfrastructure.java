@@ -34,8 +34,9 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
     }
 
     /**
-     * Starts redis-server (about half a second, most of it extracting the binary) and the broker (seconds), each
-     * on a thread of its own, so that the caller can go on while they start: their addresses are known already.
+     * Starts redis-server (a fraction of a second, see {@link EmbeddedRedis}) and the broker (seconds), each on a
+     * thread of its own, so that the caller can go on while they start: their addresses are known already. The
+     * broker's preparation (its test kit, built before its thread starts) still runs on the caller's thread.
      */
     public static EmbeddedInfrastructure starting(int partitions) {
         long t0 = System.nanoTime();
