@@ -7,26 +7,24 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.embedded.RedisServer;
 
 /** An in-process KRaft broker and a real redis-server, every listener on a free port of 127.0.0.1. */
 public final class EmbeddedInfrastructure implements EmbeddedServers {
     private static final Logger log = LoggerFactory.getLogger(EmbeddedInfrastructure.class);
 
     private final LoopbackKraftBroker kafka;
-    private final RedisServer redis;
-    private final int redisPort;
+    private final EmbeddedRedis redis;
 
-    private EmbeddedInfrastructure(LoopbackKraftBroker kafka, RedisServer redis, int redisPort) {
+    private EmbeddedInfrastructure(LoopbackKraftBroker kafka, EmbeddedRedis redis) {
         this.kafka = kafka;
         this.redis = redis;
-        this.redisPort = redisPort;
     }
 
-    /** Starts both and waits until the broker serves. */
+    /** Starts both and waits until both serve. */
     public static EmbeddedInfrastructure start(int partitions) {
         EmbeddedInfrastructure infra = starting(partitions);
         try {
+            infra.awaitRedis();
             infra.awaitKafka();
         } catch (RuntimeException e) {
             infra.close();
@@ -36,25 +34,13 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
     }
 
     /**
-     * Starts redis-server (half a second) and waits for it; starts the broker (seconds) on a thread of its
-     * own, so that the caller can go on while it starts: its address is known already.
+     * Starts redis-server (a fraction of a second, see {@link EmbeddedRedis}) and the broker (seconds), each on a
+     * thread of its own, so that the caller can go on while they start: their addresses are known already. The
+     * broker's preparation (its test kit, built before its thread starts) still runs on the caller's thread.
      */
     public static EmbeddedInfrastructure starting(int partitions) {
         long t0 = System.nanoTime();
-        int redisPort = freePort();
-        RedisServer redis;
-        try {
-            redis = RedisServer.newRedisServer()
-                    .port(redisPort)
-                    .bind("127.0.0.1")
-                    .setting("appendonly no")
-                    .setting("save \"\"")
-                    .onShutdownForceStop(true)
-                    .build();
-            redis.start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start the embedded redis-server", e);
-        }
+        EmbeddedRedis redis = EmbeddedRedis.starting(freePort());
         Map<String, String> broker = new LinkedHashMap<>();
         broker.put("group.initial.rebalance.delay.ms", "0");
         broker.put("offsets.topic.num.partitions", "4");
@@ -63,15 +49,15 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
         try {
             kafka = LoopbackKraftBroker.starting(partitions, broker);
         } catch (RuntimeException e) {
-            stopQuietly(redis);
+            redis.close();
             throw e;
         }
-        log.info("embedded Redis at 127.0.0.1:{} started in {} ms; embedded Kafka at {} starting", redisPort,
-                (System.nanoTime() - t0) / 1_000_000, kafka.bootstrapServers());
+        log.info("embedded Redis at {} and embedded Kafka at {} starting ({} ms on this thread)", redis.address(),
+                kafka.bootstrapServers(), (System.nanoTime() - t0) / 1_000_000);
         LoopbackKraftBroker started = kafka;
         kafka.whenStarted(() -> log.info("embedded Kafka at {} started in {} ms", started.bootstrapServers(),
                 (System.nanoTime() - t0) / 1_000_000));
-        return new EmbeddedInfrastructure(kafka, redis, redisPort);
+        return new EmbeddedInfrastructure(kafka, redis);
     }
 
     @Override
@@ -85,8 +71,13 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
     }
 
     @Override
+    public void awaitRedis() {
+        redis.awaitStarted();
+    }
+
+    @Override
     public int redisPort() {
-        return redisPort;
+        return redis.port();
     }
 
     @Override
@@ -94,15 +85,7 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
         try {
             kafka.close();
         } finally {
-            stopQuietly(redis);
-        }
-    }
-
-    private static void stopQuietly(RedisServer redis) {
-        try {
-            redis.stop();
-        } catch (IOException | RuntimeException e) {
-            log.warn("embedded redis-server did not stop cleanly: {}", e.toString());
+            redis.close();
         }
     }
 

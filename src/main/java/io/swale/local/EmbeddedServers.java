@@ -9,6 +9,9 @@ interface EmbeddedServers extends AutoCloseable {
 
     int redisPort();
 
+    /** Blocks until redis-server, which may still be starting, serves; throws, naming it, if it could not start. */
+    void awaitRedis();
+
     /** Blocks until the broker, which may still be starting, serves; throws if it could not start. */
     void awaitKafka();
 

@@ -50,13 +50,21 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
         // Registered before any bean, so destroyed after every bean: clients stop before the broker goes away.
         ((org.springframework.beans.factory.support.DefaultSingletonBeanRegistry) context.getBeanFactory())
                 .registerDisposableBean("swaleEmbeddedInfrastructure", infra::close);
+        // redis-server starts while the beans are built too; every Redis connection is built from the one
+        // RedisClientFactory, so that bean waits for it, however early something asks for it.
+        context.getBeanFactory().addBeanPostProcessor(new EmbeddedRedisGate(infra::awaitRedis));
         // The broker starts while the beans are built; the first definition of the context waits for it once
         // they are, before any bean's own after-singletons step (topic creation) or lifecycle start (listeners).
+        // It waits for redis-server as well: a failed start fails the context even if nothing asked for Redis.
+        Runnable awaitBoth = () -> {
+            infra.awaitRedis();
+            infra.awaitKafka();
+        };
         if (context instanceof GenericApplicationContext generic) {
             generic.registerBean(EmbeddedKafkaGate.BEAN_NAME, EmbeddedKafkaGate.class,
-                    () -> new EmbeddedKafkaGate(infra::awaitKafka));
+                    () -> new EmbeddedKafkaGate(awaitBoth));
         } else {
-            infra.awaitKafka();
+            awaitBoth.run();
         }
     }
 

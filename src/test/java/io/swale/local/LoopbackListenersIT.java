@@ -54,6 +54,9 @@ class LoopbackListenersIT {
             // the broker started while the beans were built; the gate that waits for it must come first
             assertThat(Stream.of(app.getBeanDefinitionNames()).filter(n -> !n.startsWith("org.springframework")))
                     .first().isEqualTo(EmbeddedKafkaGate.BEAN_NAME);
+            // redis-server started alongside them too; the gate that holds back its clients must be in place
+            assertThat(((org.springframework.beans.factory.support.AbstractBeanFactory) app.getBeanFactory())
+                    .getBeanPostProcessors()).hasAtLeastOneElementOfType(EmbeddedRedisGate.class);
         }
     }
 

@@ -1,0 +1,130 @@
+package io.swale.local;
+
+import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.embedded.RedisServer;
+
+/**
+ * The redis-server of local mode, a child process on a port of 127.0.0.1 chosen up front, started on a thread of
+ * its own: the address is known at once, and the caller goes on while the binary is extracted from the jar (most
+ * of the cost, when it is not reused: {@link RedisBinary}) and the server prints its ready line. Clients wait for
+ * {@link #awaitStarted()} first.
+ */
+final class EmbeddedRedis implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedRedis.class);
+    /** How long close waits for a start still under way; a start that ends later stops its server itself. */
+    private static final long CLOSE_AWAITS_START_SECONDS = 60;
+
+    private final int port;
+    private final CompletableFuture<RedisServer> started = new CompletableFuture<>();
+    private boolean closed; // guarded by this
+
+    private EmbeddedRedis(int port) {
+        this.port = port;
+    }
+
+    /** Starts redis-server on {@code port} of 127.0.0.1 on a daemon thread; {@link #awaitStarted()} waits for it. */
+    static EmbeddedRedis starting(int port) {
+        EmbeddedRedis redis = new EmbeddedRedis(port);
+        Thread starter = new Thread(redis::startServer, "swale-embedded-redis-start");
+        starter.setDaemon(true);
+        starter.start();
+        return redis;
+    }
+
+    private void startServer() {
+        long t0 = System.nanoTime();
+        try {
+            // build() finds the binary (extracting it unless an identical one is there already, RedisBinary);
+            // start() runs it and reads its output until the ready line
+            RedisServer server = RedisServer.newRedisServer()
+                    .executableProvider(RedisBinary.provider())
+                    .port(port)
+                    .bind(LoopbackKraftBroker.LOOPBACK)
+                    .setting("appendonly no")
+                    .setting("save \"\"")
+                    .onShutdownForceStop(true)
+                    .build();
+            long extracted = System.nanoTime();
+            server.start();
+            synchronized (this) {
+                if (!closed) {
+                    started.complete(server);
+                    log.info("embedded Redis at {} started in {} ms (binary found or extracted in {} ms)", address(),
+                            (System.nanoTime() - t0) / 1_000_000, (extracted - t0) / 1_000_000);
+                    return;
+                }
+            }
+            // closed while it started, and close gave up waiting: nobody else will stop it
+            stopQuietly(server);
+            started.completeExceptionally(new IllegalStateException("closed while starting"));
+        } catch (Throwable e) {
+            started.completeExceptionally(e);
+        }
+    }
+
+    String address() {
+        return LoopbackKraftBroker.LOOPBACK + ":" + port;
+    }
+
+    int port() {
+        return port;
+    }
+
+    /** Blocks until redis-server serves; throws, naming it and the reason, if it could not start. */
+    void awaitStarted() {
+        try {
+            started.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the embedded redis-server at " + address()
+                    + " was starting", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot start the embedded redis-server at " + address() + ": "
+                    + reasons(e.getCause()), e.getCause());
+        }
+    }
+
+    /** Stops the server, waiting first for a start still under way. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            closed = true;
+        }
+        RedisServer server;
+        try {
+            server = started.get(CLOSE_AWAITS_START_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return; // the start, when it ends, sees closed and stops the server
+        } catch (ExecutionException | TimeoutException e) {
+            return; // nothing started, or the start stops it itself when it ends
+        }
+        stopQuietly(server);
+    }
+
+    private static void stopQuietly(RedisServer server) {
+        try {
+            server.stop();
+        } catch (IOException | RuntimeException e) {
+            log.warn("embedded redis-server did not stop cleanly: {}", e.toString());
+        }
+    }
+
+    /** The library wraps what redis-server printed in a cause of its exception: show every message. */
+    private static String reasons(Throwable e) {
+        StringBuilder out = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (!out.isEmpty()) {
+                out.append(": ");
+            }
+            out.append(t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage().strip());
+        }
+        return out.toString();
+    }
+}
