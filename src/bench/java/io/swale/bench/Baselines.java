@@ -76,8 +76,14 @@ final class Baselines {
     }
 
     private KafkaConsumer<String, byte[]> consumer(String topic, int partitions) {
+        return consumerAtEnd(consumerConfig, "bench-" + topic, topic, partitions);
+    }
+
+    /** A consumer of {@code group} assigned every partition of {@code topic}, positioned at its end already. */
+    static KafkaConsumer<String, byte[]> consumerAtEnd(Map<String, Object> consumerConfig, String group, String topic,
+            int partitions) {
         Map<String, Object> c = new HashMap<>(consumerConfig);
-        c.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-" + topic);
+        c.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(c);
         List<TopicPartition> tps = new ArrayList<>();
         for (int p = 0; p < partitions; p++) {

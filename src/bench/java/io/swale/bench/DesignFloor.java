@@ -3,7 +3,6 @@ package io.swale.bench;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -17,12 +16,10 @@ import java.util.function.DoubleSupplier;
 import java.util.function.LongConsumer;
 import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.UnifiedJedis;
 import tools.jackson.databind.node.ObjectNode;
@@ -183,7 +180,7 @@ final class DesignFloor {
         return instances == 0 ? Double.NaN : 1000 * (processCpuMs + redisCpuMs) / instances;
     }
 
-    /** Its figures under {@code design_floor}, and how the service compares, into the report's JSON. */
+    /** Its figures, under {@code design_floor} of the report's JSON (the report adds the ratios to the shapes). */
     void put(ObjectNode o) {
         ObjectNode f = o.putObject("design_floor");
         edge.put(f, "edge");
@@ -298,16 +295,8 @@ final class DesignFloor {
         }
 
         private Thread side(String name, String topic, Consumer<List<ConsumerRecord<String, byte[]>>> handler) {
-            Map<String, Object> c = new HashMap<>(consumerConfig);
-            c.put(ConsumerConfig.GROUP_ID_CONFIG, name + "-" + id);
-            KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(c);
-            List<TopicPartition> tps = new ArrayList<>();
-            for (int p = 0; p < partitions; p++) {
-                tps.add(new TopicPartition(topic, p));
-            }
-            consumer.assign(tps);
-            consumer.seekToEnd(tps);
-            tps.forEach(consumer::position);
+            KafkaConsumer<String, byte[]> consumer = Baselines.consumerAtEnd(consumerConfig, name + "-" + id, topic,
+                    partitions);
             Thread t = new Thread(() -> {
                 try (consumer) {
                     while (!stop.get()) {
