@@ -106,9 +106,9 @@ final class DesignFloor {
                 manyAtOnce(total, inFlight, cpu, redisCpuMs, requests);
             }
         } finally {
-            for (int t = 0; t < Math.max(1, inFlight); t++) {
-                redis.del(key(t));
-            }
+            // one hash slot: one command for every token's key, on a Cluster too
+            redis.del(java.util.stream.IntStream.range(0, Math.max(1, inFlight)).mapToObj(this::key)
+                    .toArray(String[]::new));
         }
     }
 
@@ -177,7 +177,16 @@ final class DesignFloor {
 
     /** CPU µs per instance, every process included. */
     double cpuUsPerInstance() {
-        return instances == 0 ? Double.NaN : 1000 * (processCpuMs + redisCpuMs) / instances;
+        return perInstanceUs(processCpuMs + redisCpuMs);
+    }
+
+    /** CPU time over wall time while many went round, every process included. */
+    private double coresBusy() {
+        return seconds <= 0 ? Double.NaN : (processCpuMs + redisCpuMs) / (1000 * seconds);
+    }
+
+    private double perInstanceUs(double cpuMs) {
+        return instances == 0 ? Double.NaN : 1000 * cpuMs / instances;
     }
 
     /** Its figures, under {@code design_floor} of the report's JSON (the report adds the ratios to the shapes). */
@@ -190,8 +199,8 @@ final class DesignFloor {
         f.put("seconds", Report.round(seconds));
         f.put("instances_per_s", Report.round(instancesPerS()));
         ObjectNode cpu = f.putObject("cpu_us_per_instance");
-        cpu.put("process", Report.round(instances == 0 ? Double.NaN : 1000 * processCpuMs / instances));
-        cpu.put("redis_server", Report.round(instances == 0 ? Double.NaN : 1000 * redisCpuMs / instances));
+        cpu.put("process", Report.round(perInstanceUs(processCpuMs)));
+        cpu.put("redis_server", Report.round(perInstanceUs(redisCpuMs)));
         cpu.put("total", Report.round(cpuUsPerInstance()));
         ObjectNode k = f.putObject("kafka_requests_per_instance");
         double n = Math.max(1, instances);
@@ -200,7 +209,7 @@ final class DesignFloor {
         k.put("offset_commit", Report.round(kafka.offsetCommit() / n));
         k.put("total", Report.round(kafka.total() / n));
         f.put("kafka_records_per_produce_request", Report.round(kafka.records() / (double) Math.max(1, kafka.produce())));
-        f.put("cpu_cores_busy", Report.round(seconds <= 0 ? Double.NaN : (processCpuMs + redisCpuMs) / (1000 * seconds)));
+        f.put("cpu_cores_busy", Report.round(coresBusy()));
     }
 
     /** Its lines of the report's table. */
@@ -211,8 +220,8 @@ final class DesignFloor {
         if (instances > 0) {
             t.append(String.format("  %-34s %,d instances, %d in flight: %,.0f instances/s, CPU %.0f µs/instance "
                     + "(this process %.0f + redis-server %.0f), %.2f cores busy%n", "many at once", instances, inFlight,
-                    instancesPerS(), cpuUsPerInstance(), 1000 * processCpuMs / instances, 1000 * redisCpuMs / instances,
-                    (processCpuMs + redisCpuMs) / (1000 * seconds)));
+                    instancesPerS(), cpuUsPerInstance(), perInstanceUs(processCpuMs), perInstanceUs(redisCpuMs),
+                    coresBusy()));
             t.append(String.format("  %-34s produce %.2f  fetch %.2f  commit %.2f  total %.2f  (%.1f records a produce)%n",
                     "  Kafka requests per instance", kafka.produce() / (double) instances,
                     kafka.fetch() / (double) instances, kafka.offsetCommit() / (double) instances,

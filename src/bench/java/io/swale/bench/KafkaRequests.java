@@ -110,11 +110,11 @@ final class KafkaRequests {
     static Counts tally(Map<String, Long> byType, long records) {
         long produce = 0, fetch = 0, commit = 0, total = 0;
         for (Map.Entry<String, Long> e : byType.entrySet()) {
+            if (e.getKey().equals("FetchConsumer") || e.getKey().equals("FetchFollower")) {
+                continue;
+            }
             long c = e.getValue();
             switch (e.getKey()) {
-                case "FetchConsumer", "FetchFollower" -> {
-                    continue;
-                }
                 case "Produce" -> produce += c;
                 // followers' fetches would count here too; a bench broker has none
                 case "Fetch" -> fetch += c;

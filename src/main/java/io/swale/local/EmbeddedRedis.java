@@ -60,7 +60,7 @@ final class EmbeddedRedis implements AutoCloseable {
                     return;
                 }
             }
-            // closed while it started, and close gave up waiting: nobody else will stop it
+            // closed while it started: close stops only a server handed over before it, so this one is ours to stop
             stopQuietly(server);
             started.completeExceptionally(new IllegalStateException("closed while starting"));
         } catch (Throwable e) {
