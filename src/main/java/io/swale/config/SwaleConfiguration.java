@@ -52,7 +52,6 @@ import io.swale.trigger.CronPump;
 import io.swale.trigger.TriggerHandler;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,9 +59,6 @@ import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
 import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -196,11 +192,7 @@ public class SwaleConfiguration {
      */
     @Bean
     DefaultKafkaProducerFactory<String, byte[]> swaleProducerFactory(KafkaProperties kafka) {
-        Map<String, Object> config = new HashMap<>(kafka.buildProducerProperties());
-        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        config.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 0);
-        return new DefaultKafkaProducerFactory<>(config);
+        return new DefaultKafkaProducerFactory<>(ProducerDefaults.apply(kafka.buildProducerProperties()));
     }
 
     @Bean

@@ -54,6 +54,10 @@ public final class LeaseKeeper {
     private final Timing timing;
     private final SwaleMetrics metrics;
     private final LongSupplier nanoTime;
+    // once per keeper rather than per claim: margin() divides through BigDecimal (3 % of the slots' CPU samples)
+    private final long leaseNanos;
+    private final long heartbeatNanos;
+    private final long marginNanos;
 
     public LeaseKeeper(TaskStore tasks, ScheduledExecutorService ticker, Timing timing, SwaleMetrics metrics) {
         this(tasks, ticker, timing, metrics, System::nanoTime);
@@ -66,6 +70,9 @@ public final class LeaseKeeper {
         this.timing = timing;
         this.metrics = metrics;
         this.nanoTime = nanoTime;
+        this.leaseNanos = timing.lease().toNanos();
+        this.heartbeatNanos = timing.heartbeat().toNanos();
+        this.marginNanos = timing.margin().toNanos();
     }
 
     long now() {
@@ -94,9 +101,6 @@ public final class LeaseKeeper {
         private final long token;
         private final String pool;
         private final Cancellation cancellation;
-        private final long leaseNanos = timing.lease().toNanos();
-        private final long heartbeatNanos = timing.heartbeat().toNanos();
-        private final long marginNanos = timing.margin().toNanos();
         // ticks of one lease never overlap (fixed delay); the settling thread only reads heldUntil
         private long extendedAt;
         private volatile long heldUntil;
