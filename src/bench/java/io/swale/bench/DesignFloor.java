@@ -14,6 +14,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongConsumer;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -107,7 +108,7 @@ final class DesignFloor {
             }
         } finally {
             // one hash slot: one command for every token's key, on a Cluster too
-            redis.del(java.util.stream.IntStream.range(0, Math.max(1, inFlight)).mapToObj(this::key)
+            redis.del(IntStream.range(0, Math.max(1, inFlight)).mapToObj(this::key)
                     .toArray(String[]::new));
         }
     }
@@ -189,6 +190,11 @@ final class DesignFloor {
         return instances == 0 ? Double.NaN : 1000 * cpuMs / instances;
     }
 
+    /** Kafka requests of one kind per instance (0 when none went round). */
+    private double perInstance(long requests) {
+        return requests / (double) Math.max(1, instances);
+    }
+
     /** Its figures, under {@code design_floor} of the report's JSON (the report adds the ratios to the shapes). */
     void put(ObjectNode o) {
         ObjectNode f = o.putObject("design_floor");
@@ -203,12 +209,11 @@ final class DesignFloor {
         cpu.put("redis_server", Report.round(perInstanceUs(redisCpuMs)));
         cpu.put("total", Report.round(cpuUsPerInstance()));
         ObjectNode k = f.putObject("kafka_requests_per_instance");
-        double n = Math.max(1, instances);
-        k.put("produce", Report.round(kafka.produce() / n));
-        k.put("fetch", Report.round(kafka.fetch() / n));
-        k.put("offset_commit", Report.round(kafka.offsetCommit() / n));
-        k.put("total", Report.round(kafka.total() / n));
-        f.put("kafka_records_per_produce_request", Report.round(kafka.records() / (double) Math.max(1, kafka.produce())));
+        k.put("produce", Report.round(perInstance(kafka.produce())));
+        k.put("fetch", Report.round(perInstance(kafka.fetch())));
+        k.put("offset_commit", Report.round(perInstance(kafka.offsetCommit())));
+        k.put("total", Report.round(perInstance(kafka.total())));
+        f.put("kafka_records_per_produce_request", Report.round(kafka.recordsPerProduce()));
         f.put("cpu_cores_busy", Report.round(coresBusy()));
     }
 
@@ -223,9 +228,9 @@ final class DesignFloor {
                     instancesPerS(), cpuUsPerInstance(), perInstanceUs(processCpuMs), perInstanceUs(redisCpuMs),
                     coresBusy()));
             t.append(String.format("  %-34s produce %.2f  fetch %.2f  commit %.2f  total %.2f  (%.1f records a produce)%n",
-                    "  Kafka requests per instance", kafka.produce() / (double) instances,
-                    kafka.fetch() / (double) instances, kafka.offsetCommit() / (double) instances,
-                    kafka.total() / (double) instances, kafka.records() / (double) Math.max(1, kafka.produce())));
+                    "  Kafka requests per instance", perInstance(kafka.produce()),
+                    perInstance(kafka.fetch()), perInstance(kafka.offsetCommit()), perInstance(kafka.total()),
+                    kafka.recordsPerProduce()));
         }
         t.append(String.format("  (per instance: read, submit, claim and finish scripts of one hash field each, a dispatch "
                 + "and an event of %d bytes;%n   a poll's scripts of one kind share one round trip)%n", PAYLOAD_BYTES));

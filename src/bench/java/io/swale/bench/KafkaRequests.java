@@ -43,6 +43,11 @@ final class KafkaRequests {
             return total - produce - fetch - offsetCommit;
         }
 
+        /** How well the producers batched: records written per produce request. */
+        double recordsPerProduce() {
+            return records / (double) Math.max(1, produce);
+        }
+
         /** The bench's own requests taken out of the others and the total. */
         Counts less(long ownRequests) {
             return new Counts(produce, fetch, offsetCommit, total - ownRequests, records);

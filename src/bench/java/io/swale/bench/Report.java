@@ -217,7 +217,7 @@ final class Report {
         kafka.put("other", round(k[3]));
         kafka.put("total", round(k[4]));
         o.put("kafka_produced_records_per_task", round(k[5]));
-        o.put("kafka_records_per_produce_request", round(s.kafka.records() / (double) Math.max(1, s.kafka.produce())));
+        o.put("kafka_records_per_produce_request", round(s.kafka.recordsPerProduce()));
         o.put("heap_after_gc_mb", round(s.heapAfterGcMb));
         return o;
     }
@@ -267,7 +267,7 @@ final class Report {
         for (ShapeResult s : all) {
             double[] k = s.kafkaPerTask();
             t.append(String.format("  %-18s %24.2f %6.2f %7.2f %6.2f %6.2f %9.2f %16.2f%n", s.name, k[0], k[1], k[2], k[3], k[4],
-                    k[5], s.kafka.records() / (double) Math.max(1, s.kafka.produce())));
+                    k[5], s.kafka.recordsPerProduce()));
         }
         if (!rates.isEmpty()) {
             t.append(String.format("%nSustained rate (2-node chains requested at a steady pace)%n"

@@ -21,6 +21,12 @@ class KafkaRequestsTest {
     }
 
     @Test
+    void recordsPerProduceRequestIsZeroWithoutAProduce() {
+        assertThat(new KafkaRequests.Counts(4, 0, 0, 4, 30).recordsPerProduce()).isEqualTo(7.5);
+        assertThat(new KafkaRequests.Counts(0, 3, 0, 3, 0).recordsPerProduce()).isZero();
+    }
+
+    @Test
     void countsSubtractAndLeaveTheBenchsOwnRequestsOutOfTheOthers() {
         var before = new KafkaRequests.Counts(10, 20, 5, 50, 30);
         var after = new KafkaRequests.Counts(14, 29, 7, 70, 42).less(3);
