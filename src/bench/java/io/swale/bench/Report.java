@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -78,6 +79,10 @@ final class Report {
         chainOf(10).ifPresent(c -> {
             o.put("chain10_makespan_p50_ms", round(c.makespan.ms(50)));
             o.put("chain10_makespan_max_ms", round(c.makespan.maxMs()));
+            o.put("chain10_requested_to_first_started_p50_ms", round(c.requestedToFirstStarted.ms(50)));
+            o.put("chain10_last_terminated_to_settled_p50_ms", round(c.lastTerminatedToSettled.ms(50)));
+            ObjectNode parts = o.putObject("chain10_in_edge_p50s");
+            chainParts(c).forEach(parts::put);
         });
         if (baselines != null) {
             baselines.kafkaHop.put(o, "kafka_hop");
@@ -136,6 +141,7 @@ final class Report {
             targets.put("edge_p50_le_3x_two_hop", lat.edge.ms(50) <= 3 * baselines.kafkaTwoHop.ms(50));
         }
         chainOf(10).ifPresent(c -> targets.put("chain10_le_50ms", c.makespan.ms(50) <= 50));
+        chainOf(10).ifPresent(c -> targets.put("chain10_le_12x_edge_p50", c.makespan.ms(50) <= 12 * c.edge.ms(50)));
         shape("wide").ifPresent(s -> targets.put("wide_ge_5000_per_s", s.tasksPerS() >= 5000));
         shape("runs").ifPresent(s -> targets.put("runs_ge_5000_per_s", s.tasksPerS() >= 5000));
         if (scale != null) {
@@ -200,6 +206,8 @@ final class Report {
         s.submittedToStarted.put(o, "submitted_to_started");
         s.startedToTerminated.put(o, "started_to_terminated");
         s.makespan.put(o, "makespan");
+        s.requestedToFirstStarted.put(o, "requested_to_first_started");
+        s.lastTerminatedToSettled.put(o, "last_terminated_to_settled");
         putSteps(o.putObject("steps"), s);
         ObjectNode cpu = o.putObject("cpu_ms");
         s.cpuMs.forEach((k, v) -> cpu.put(k, round(v)));
@@ -209,6 +217,10 @@ final class Report {
         perTask.put("redis_server", round(1000 * s.redisCpuMs / Math.max(1, s.tasks)));
         o.put("redis_round_trips_per_task", round(s.redisBorrows / (double) Math.max(1, s.tasks)));
         o.put("redis_commands_per_task", round(s.redisCommands / (double) Math.max(1, s.tasks)));
+        ObjectNode byCommand = o.putObject("redis_by_command_per_task");
+        s.redisByCommand.byCommand().forEach((name, c) -> byCommand.putObject(name)
+                .put("calls", round(c.calls() / (double) Math.max(1, s.tasks)))
+                .put("server_us", round(c.usec() / (double) Math.max(1, s.tasks))));
         ObjectNode kafka = o.putObject("kafka_requests_per_task");
         double[] k = s.kafkaPerTask();
         kafka.put("produce", round(k[0]));
@@ -220,6 +232,14 @@ final class Report {
         o.put("kafka_records_per_produce_request", round(s.kafka.recordsPerProduce()));
         o.put("heap_after_gc_mb", round(s.heapAfterGcMb));
         return o;
+    }
+
+    /** The ten most called commands of a shape, per task instance. */
+    private static String commandLine(ShapeResult s) {
+        double n = Math.max(1, s.tasks);
+        return s.redisByCommand.byCommand().entrySet().stream().limit(10)
+                .map(e -> String.format("%s %.2f (%.0f µs)", e.getKey(), e.getValue().calls() / n, e.getValue().usec() / n))
+                .collect(java.util.stream.Collectors.joining(", "));
     }
 
     void writeJson(Path file) throws IOException {
@@ -268,6 +288,11 @@ final class Report {
             double[] k = s.kafkaPerTask();
             t.append(String.format("  %-18s %24.2f %6.2f %7.2f %6.2f %6.2f %9.2f %16.2f%n", s.name, k[0], k[1], k[2], k[3], k[4],
                     k[5], s.kafka.recordsPerProduce()));
+        }
+        t.append(String.format("%nRedis per task instance by command (calls, µs in the server; a script's commands also"
+                + " under their own names)%n"));
+        for (ShapeResult s : all) {
+            t.append(String.format("  %-18s %s%n", s.name, commandLine(s)));
         }
         if (!rates.isEmpty()) {
             t.append(String.format("%nSustained rate (2-node chains requested at a steady pace)%n"
@@ -329,10 +354,19 @@ final class Report {
         if (!sweep.isEmpty()) {
             t.append(String.format("%nChain makespan (run requested → settled) by node count%n"));
             for (ShapeResult s : sweep) {
-                t.append(String.format("  %3d nodes  p50 %7.1f ms  max %7.1f ms  (%d runs)   edge p50 %.3f ms%n", s.nodesPerRun,
-                        s.makespan.ms(50), s.makespan.maxMs(), s.runs, s.edge.ms(50)));
+                t.append(String.format("  %3d nodes  p50 %7.1f ms  max %7.1f ms  (%d runs)   edge p50 %.3f, mean %.3f ms   requested"
+                        + " → first started p50 %.3f ms, last terminated → settled p50 %.3f ms%n", s.nodesPerRun,
+                        s.makespan.ms(50), s.makespan.maxMs(), s.runs, s.edge.ms(50), s.edge.meanMs(),
+                        s.requestedToFirstStarted.ms(50),
+                        s.lastTerminatedToSettled.ms(50)));
             }
         }
+        chainOf(10).filter(c -> c.edge.count() > 0).ifPresent(c -> {
+            Map<String, Double> p = chainParts(c);
+            t.append(String.format("%n10-node chain in edge p50s (%d runs): makespan p50 %.2f ≈ edges at their mean %.2f"
+                    + " + instances at their mean %.2f + start %.2f + end %.2f%n", c.runs, p.get("makespan"),
+                    p.get("edges_at_their_mean"), p.get("instances_at_their_mean"), p.get("start"), p.get("end")));
+        });
         if (scale != null) {
             ScaleBench s = scale;
             t.append(String.format("%nReconciler over %,d active runs (created in %.1f s)%n", s.runs, s.createS));
@@ -346,6 +380,21 @@ final class Report {
         json().get("targets").properties().forEach(e -> t.append(String.format("  %-28s %s%n", e.getKey(),
                 e.getValue().asBoolean() ? "met" : "MISSED")));
         return t.toString();
+    }
+
+    /**
+     * A chain's makespan p50 and its parts, in edge p50s (the unit of issue 18's target): the edges and the
+     * instances summed at their mean (a run adds them up), the run's start and end at their p50.
+     */
+    static Map<String, Double> chainParts(ShapeResult c) {
+        double edge = c.edge.ms(50);
+        Map<String, Double> parts = new LinkedHashMap<>();
+        parts.put("makespan", round(c.makespan.ms(50) / edge));
+        parts.put("edges_at_their_mean", round((c.nodesPerRun - 1) * c.edge.meanMs() / edge));
+        parts.put("instances_at_their_mean", round(c.nodesPerRun * c.startedToTerminated.meanMs() / edge));
+        parts.put("start", round(c.requestedToFirstStarted.ms(50) / edge));
+        parts.put("end", round(c.lastTerminatedToSettled.ms(50) / edge));
+        return parts;
     }
 
     /** Each recorded leg of {@code s}: p50, p95, mean, count. */

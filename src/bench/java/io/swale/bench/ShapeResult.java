@@ -23,6 +23,10 @@ final class ShapeResult {
     final Map<String, Dist> steps = StepTrace.emptyLegs();
     /** run record requested → settled, ms resolution (the scheduler's clock). */
     final Dist makespan = new Dist();
+    /** run record requested (ms resolution) → its first instance started: the run's start before its first edge. */
+    final Dist requestedToFirstStarted = new Dist();
+    /** its last instance terminated → run record settled (ms resolution): the run's end after its last edge. */
+    final Dist lastTerminatedToSettled = new Dist();
     /** first ready → last terminated of the shape. */
     double spanS;
     /** start call → last run seen settled by the bench. */
@@ -31,6 +35,8 @@ final class ShapeResult {
     double redisCpuMs;
     long redisBorrows;
     long redisCommands;
+    /** Commands by name, scripts' inner commands included (so they add up to more than {@link #redisCommands}). */
+    RedisCommandStats redisByCommand = RedisCommandStats.EMPTY;
     double heapAfterGcMb;
     /** Kafka requests and produced records while the shape ran (see {@link KafkaRequests} for whose). */
     KafkaRequests.Counts kafka = new KafkaRequests.Counts(0, 0, 0, 0, 0);

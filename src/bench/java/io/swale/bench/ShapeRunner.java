@@ -44,6 +44,8 @@ final class ShapeRunner {
     private final KafkaRequests kafka;
     /** Commands the bench sent on its own connection, left out of the application's counts. */
     private long ownCommands;
+    /** Of those, the run reads while waiting for runs to settle, left out of the application's {@code get} calls. */
+    private long ownGets;
     private final Map<String, String> hashes = new HashMap<>();
 
     ShapeRunner(DefinitionCatalog catalog, Adoption adoption, GraphRuns graphRuns, UnifiedJedis pool, String keyPrefix,
@@ -134,6 +136,8 @@ final class ShapeRunner {
         double redisCpu0 = redisCpuMs();
         long borrows0 = borrows(pool);
         long commands0 = redisCommands();
+        RedisCommandStats byCommand0 = redisCommandStats();
+        long ownGets0 = ownGets;
         KafkaRequests.Counts kafka0 = kafka.snapshot();
         java.util.Optional<StepTrace> trace = traceSteps ? java.util.Optional.of(StepTrace.start())
                 : java.util.Optional.empty();
@@ -153,6 +157,7 @@ final class ShapeRunner {
         r.redisCpuMs = redisCpuMs() - redisCpu0;
         r.redisBorrows = borrows(pool) - borrows0;
         r.redisCommands = redisCommands() - commands0;
+        r.redisByCommand = redisCommandStats().minus(byCommand0).lessCalls("get", ownGets - ownGets0);
         java.util.Optional<StepTrace.Steps> steps = trace.map(t -> t.stop(graph.name()));
         collect(graph, partitions, r, steps);
         r.heapAfterGcMb = CpuMeter.heapAfterGcMb();
@@ -179,6 +184,7 @@ final class ShapeRunner {
                 String json = clusterReads.isPresent() ? clusterReads.get().get(keys.run(open.peek()))
                         : own.getFirst().get(keys.run(open.peek()));
                 ownCommands++;
+                ownGets++;
                 if (json == null || RunRecordCodec.decode(keys.run(open.peek()), json)
                         .state() == RunState.ACTIVE) {
                     break;
@@ -226,6 +232,10 @@ final class ShapeRunner {
                             us(o, "started_us"), us(o, "ended_us")});
                 });
                 r.tasks += stamps.size();
+                long firstStarted = stamps.values().stream().mapToLong(st -> st[2]).min().orElseThrow();
+                long lastTerminated = stamps.values().stream().mapToLong(st -> st[3]).max().orElseThrow();
+                r.requestedToFirstStarted.recordUs(firstStarted - run.requestedAtMs() * 1000);
+                run.settledAtMs().ifPresent(settled -> r.lastTerminatedToSettled.recordUs(settled * 1000 - lastTerminated));
                 Map<String, String> lastUpstream = new HashMap<>();
                 for (var e : stamps.entrySet()) {
                     long[] s = e.getValue();
@@ -270,6 +280,12 @@ final class ShapeRunner {
             }
         }
         return ms;
+    }
+
+    /** Calls and server time per command; the bench's own {@code info} calls are dropped by the difference. */
+    RedisCommandStats redisCommandStats() {
+        ownCommands += own.size(); // one INFO to each node
+        return RedisCommandStats.read(own);
     }
 
     /** Commands the server processed, less those this bench sent on its own connection. */

@@ -84,6 +84,12 @@ class BenchCommandIT {
         assertThat(o.get("shapes").get("fanout").get("tasks").asLong()).isEqualTo(5);
         assertThat(o.get("ratios").get("edge_p50_over_kafka_two_hop_p50").isNumber()).isTrue();
         assertThat(o.get("makespan_vs_nodes").size()).isEqualTo(2);
+        // each chain run's start (requested → first started) and end (last terminated → settled), once a run
+        JsonNode chainShape = o.get("shapes").get("chain");
+        assertThat(chainShape.get("requested_to_first_started_count").asLong()).isEqualTo(2);
+        assertThat(chainShape.get("requested_to_first_started_p50_ms").asDouble()).isPositive();
+        assertThat(chainShape.get("last_terminated_to_settled_count").asLong()).isEqualTo(2);
+        assertThat(chainShape.get("edge_mean_ms").asDouble()).isPositive();
         assertThat(o.get("scale_active_runs").asInt()).isEqualTo(20);
         assertThat(o.get("targets").has("edge_p50_le_2ms")).isTrue();
         assertThat(Files.size(chart)).isPositive();
@@ -102,6 +108,11 @@ class BenchCommandIT {
         assertThat(runs.get("kafka_produced_records_per_task").asDouble()).isGreaterThanOrEqualTo(1);
         assertThat(runs.get("kafka_records_per_produce_request").asDouble()).isPositive();
         assertThat(o.get("runs_kafka_requests_per_task").asDouble()).isPositive();
+        // every task instance is claimed and finished by a script, and their commands count under their own names
+        JsonNode byCommand = runs.get("redis_by_command_per_task");
+        assertThat(byCommand.get("evalsha").get("calls").asDouble()).isGreaterThanOrEqualTo(2);
+        assertThat(byCommand.get("hset").get("calls").asDouble()).isGreaterThanOrEqualTo(2);
+        assertThat(byCommand.has("info")).isFalse();
 
         // the sustained-rate shape: 1 s at 300 task instances/s of 2-node chains, so 150 runs and 150 edges
         JsonNode sustained = o.get("sustained");
@@ -181,6 +192,8 @@ class BenchCommandIT {
             assertThat(o.get("shapes").get("runs").get("tasks").asLong()).isEqualTo(60);
             // summed over the three nodes: the commands of 60 task instances cannot be fewer than 60
             assertThat(o.get("shapes").get("runs").get("redis_commands_per_task").asDouble()).isGreaterThan(1);
+            assertThat(o.get("shapes").get("runs").get("redis_by_command_per_task").get("evalsha").get("calls")
+                    .asDouble()).isGreaterThanOrEqualTo(2);
             assertThat(o.get("scale_active_runs").asInt()).isEqualTo(20);
             // the floor's keys share one hash slot, so its pipelines and scripts work on a Cluster too
             assertThat(o.get("design_floor").get("instances").asLong()).isEqualTo(50);
