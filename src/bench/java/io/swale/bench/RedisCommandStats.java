@@ -79,4 +79,12 @@ record RedisCommandStats(Map<String, Count> byCommand) {
         less.computeIfPresent(name, (k, c) -> new Count(Math.max(0, c.calls() - calls), c.usec()));
         return new RedisCommandStats(less);
     }
+
+    /** The {@code limit} most called commands, per task instance of {@code tasks}: calls and server µs. */
+    String perTask(long tasks, int limit) {
+        double n = Math.max(1, tasks);
+        return byCommand.entrySet().stream().limit(limit)
+                .map(e -> String.format("%s %.2f (%.0f µs)", e.getKey(), e.getValue().calls() / n, e.getValue().usec() / n))
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
 }

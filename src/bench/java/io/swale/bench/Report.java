@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -82,7 +81,7 @@ final class Report {
             o.put("chain10_requested_to_first_started_p50_ms", round(c.requestedToFirstStarted.ms(50)));
             o.put("chain10_last_terminated_to_settled_p50_ms", round(c.lastTerminatedToSettled.ms(50)));
             ObjectNode parts = o.putObject("chain10_in_edge_p50s");
-            chainParts(c).forEach(parts::put);
+            ChainParts.of(c).forEach(parts::put);
         });
         if (baselines != null) {
             baselines.kafkaHop.put(o, "kafka_hop");
@@ -234,14 +233,6 @@ final class Report {
         return o;
     }
 
-    /** The ten most called commands of a shape, per task instance. */
-    private static String commandLine(ShapeResult s) {
-        double n = Math.max(1, s.tasks);
-        return s.redisByCommand.byCommand().entrySet().stream().limit(10)
-                .map(e -> String.format("%s %.2f (%.0f µs)", e.getKey(), e.getValue().calls() / n, e.getValue().usec() / n))
-                .collect(java.util.stream.Collectors.joining(", "));
-    }
-
     void writeJson(Path file) throws IOException {
         if (file.toAbsolutePath().getParent() != null) {
             Files.createDirectories(file.toAbsolutePath().getParent());
@@ -292,7 +283,7 @@ final class Report {
         t.append(String.format("%nRedis per task instance by command (calls, µs in the server; a script's commands also"
                 + " under their own names)%n"));
         for (ShapeResult s : all) {
-            t.append(String.format("  %-18s %s%n", s.name, commandLine(s)));
+            t.append(String.format("  %-18s %s%n", s.name, s.redisByCommand.perTask(s.tasks, 10)));
         }
         if (!rates.isEmpty()) {
             t.append(String.format("%nSustained rate (2-node chains requested at a steady pace)%n"
@@ -357,16 +348,10 @@ final class Report {
                 t.append(String.format("  %3d nodes  p50 %7.1f ms  max %7.1f ms  (%d runs)   edge p50 %.3f, mean %.3f ms   requested"
                         + " → first started p50 %.3f ms, last terminated → settled p50 %.3f ms%n", s.nodesPerRun,
                         s.makespan.ms(50), s.makespan.maxMs(), s.runs, s.edge.ms(50), s.edge.meanMs(),
-                        s.requestedToFirstStarted.ms(50),
-                        s.lastTerminatedToSettled.ms(50)));
+                        s.requestedToFirstStarted.ms(50), s.lastTerminatedToSettled.ms(50)));
             }
         }
-        chainOf(10).filter(c -> c.edge.count() > 0).ifPresent(c -> {
-            Map<String, Double> p = chainParts(c);
-            t.append(String.format("%n10-node chain in edge p50s (%d runs): makespan p50 %.2f ≈ edges at their mean %.2f"
-                    + " + instances at their mean %.2f + start %.2f + end %.2f%n", c.runs, p.get("makespan"),
-                    p.get("edges_at_their_mean"), p.get("instances_at_their_mean"), p.get("start"), p.get("end")));
-        });
+        chainOf(10).filter(c -> c.edge.count() > 0).ifPresent(c -> t.append(String.format("%n")).append(ChainParts.line(c)));
         if (scale != null) {
             ScaleBench s = scale;
             t.append(String.format("%nReconciler over %,d active runs (created in %.1f s)%n", s.runs, s.createS));
@@ -380,21 +365,6 @@ final class Report {
         json().get("targets").properties().forEach(e -> t.append(String.format("  %-28s %s%n", e.getKey(),
                 e.getValue().asBoolean() ? "met" : "MISSED")));
         return t.toString();
-    }
-
-    /**
-     * A chain's makespan p50 and its parts, in edge p50s (the unit of issue 18's target): the edges and the
-     * instances summed at their mean (a run adds them up), the run's start and end at their p50.
-     */
-    static Map<String, Double> chainParts(ShapeResult c) {
-        double edge = c.edge.ms(50);
-        Map<String, Double> parts = new LinkedHashMap<>();
-        parts.put("makespan", round(c.makespan.ms(50) / edge));
-        parts.put("edges_at_their_mean", round((c.nodesPerRun - 1) * c.edge.meanMs() / edge));
-        parts.put("instances_at_their_mean", round(c.nodesPerRun * c.startedToTerminated.meanMs() / edge));
-        parts.put("start", round(c.requestedToFirstStarted.ms(50) / edge));
-        parts.put("end", round(c.lastTerminatedToSettled.ms(50) / edge));
-        return parts;
     }
 
     /** Each recorded leg of {@code s}: p50, p95, mean, count. */

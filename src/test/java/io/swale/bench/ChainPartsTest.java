@@ -21,7 +21,7 @@ class ChainPartsTest {
         chain.lastTerminatedToSettled.recordUs(1_000);
         chain.makespan.recordUs(54_000);
 
-        assertThat(Report.chainParts(chain)).containsExactly(
+        assertThat(ChainParts.of(chain)).containsExactly(
                 java.util.Map.entry("makespan", 13.5),
                 java.util.Map.entry("edges_at_their_mean", 11.0),
                 java.util.Map.entry("instances_at_their_mean", 2.0),

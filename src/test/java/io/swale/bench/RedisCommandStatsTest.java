@@ -38,4 +38,13 @@ class RedisCommandStatsTest {
         assertThat(delta.byCommand().get("hget")).isEqualTo(new RedisCommandStats.Count(18, 60));
         assertThat(delta.byCommand()).doesNotContainKey("absent");
     }
+
+    @Test
+    void theTableLineGivesTheMostCalledCommandsPerTaskInstance() {
+        RedisCommandStats delta = RedisCommandStats.parse(AFTER).minus(RedisCommandStats.parse(BEFORE));
+
+        assertThat(delta.perTask(10, 1)).isEqualTo(String.format("hget %.2f (%.0f µs)", 3.0, 6.0));
+        assertThat(delta.perTask(10, 10)).isEqualTo(String.format("hget %.2f (%.0f µs), evalsha %.2f (%.0f µs)", 3.0, 6.0,
+                0.7, 70.0));
+    }
 }
