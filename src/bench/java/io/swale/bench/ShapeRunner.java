@@ -224,7 +224,6 @@ final class ShapeRunner {
                 if (run.state() != RunState.COMPLETE) {
                     throw new IllegalStateException("run " + k.id() + " settled " + run.state().wireName());
                 }
-                run.settledAtMs().ifPresent(s -> r.makespan.recordUs((s - run.requestedAtMs()) * 1000));
                 Map<String, long[]> stamps = new HashMap<>();
                 instances.get(i).get().forEach((runId, json) -> {
                     JsonNode o = RecordCodec.JSON.readTree(json);
@@ -232,15 +231,14 @@ final class ShapeRunner {
                             us(o, "started_us"), us(o, "ended_us")});
                 });
                 r.tasks += stamps.size();
-                long firstStarted = stamps.values().stream().mapToLong(st -> st[2]).min().orElseThrow();
-                long lastTerminated = stamps.values().stream().mapToLong(st -> st[3]).max().orElseThrow();
-                r.requestedToFirstStarted.recordUs(firstStarted - run.requestedAtMs() * 1000);
-                run.settledAtMs().ifPresent(settled -> r.lastTerminatedToSettled.recordUs(settled * 1000 - lastTerminated));
+                long runFirstStarted = Long.MAX_VALUE;
+                long runLastEnded = Long.MIN_VALUE;
                 Map<String, String> lastUpstream = new HashMap<>();
                 for (var e : stamps.entrySet()) {
                     long[] s = e.getValue();
                     firstReady = Math.min(firstReady, s[0]);
-                    lastEnded = Math.max(lastEnded, s[3]);
+                    runFirstStarted = Math.min(runFirstStarted, s[2]);
+                    runLastEnded = Math.max(runLastEnded, s[3]);
                     r.readyToSubmitted.recordUs(s[1] - s[0]);
                     r.submittedToStarted.recordUs(s[2] - s[1]);
                     r.startedToTerminated.recordUs(s[3] - s[2]);
@@ -252,6 +250,13 @@ final class ShapeRunner {
                                 r.terminatedToReady.recordUs(s[0] - upstreamEnded);
                                 lastUpstream.put(e.getKey(), up);
                             });
+                }
+                lastEnded = Math.max(lastEnded, runLastEnded);
+                r.requestedToFirstStarted.recordUs(runFirstStarted - run.requestedAtMs() * 1000);
+                if (run.settledAtMs().isPresent()) {
+                    long settled = run.settledAtMs().get();
+                    r.makespan.recordUs((settled - run.requestedAtMs()) * 1000);
+                    r.lastTerminatedToSettled.recordUs(settled * 1000 - runLastEnded);
                 }
                 steps.ifPresent(t -> t.addLegs(stamps.keySet(), k.partition().key(), lastUpstream, r.steps));
             }
