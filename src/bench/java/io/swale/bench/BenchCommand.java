@@ -79,6 +79,14 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--no-warmup", description = "Measure without warming up first.")
     boolean noWarmup;
 
+    @Option(names = "--warmup-rounds", description = "Warm-up rounds at most; they stop once the JIT is quiet "
+            + "(default: ${DEFAULT-VALUE}).")
+    int warmupRounds = 40;
+
+    @Option(names = "--jit-quiet", description = "The JIT is quiet when it compiles for less than this percent of a "
+            + "warm-up round's wall time (default: ${DEFAULT-VALUE}).")
+    double jitQuietPercent = 10;
+
     @Option(names = "--samples", description = "Samples of each latency baseline (default: ${DEFAULT-VALUE}).")
     int samples = 2000;
 
@@ -136,6 +144,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         System.setProperty("java.awt.headless", "true");
+        if (warmupRounds < 1 || !(jitQuietPercent > 0)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--warmup-rounds " + warmupRounds
+                    + " --jit-quiet " + jitQuietPercent + ": at least one round, and a positive percent");
+        }
         if (floorInstances < 0 || floorInFlight <= 0) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--floor-instances " + floorInstances
                     + " --floor-in-flight " + floorInFlight + ": instances must be 0 or more, in flight 1 or more");
@@ -165,11 +177,16 @@ public final class BenchCommand implements Callable<Integer> {
             long timeoutMs = timeoutS * 1000L;
             try {
                 if (!noWarmup) {
-                    // enough task instances for the JIT to compile the hot path (C2 needs thousands of calls)
                     progress("warming up");
-                    runner.run("warmup", Shapes.diamond("bench_warm_runs_" + id), Math.min(runs, 300), false, timeoutMs);
-                    runner.run("warmup", Shapes.wide("bench_warm_wide_" + id, Math.min(wide, 1000)), 1, false, timeoutMs);
-                    runner.run("warmup", Shapes.chain("bench_warm_chain_" + id, 10), 30, true, timeoutMs);
+                    // each round's graphs are its own: a partition of a settled run would not run again
+                    report.warmUp = new WarmUp(round -> {
+                        String suffix = id + "_" + round;
+                        runner.run("warmup", Shapes.diamond("bench_warm_runs_" + suffix), Math.min(runs, 300), false,
+                                timeoutMs);
+                        runner.run("warmup", Shapes.wide("bench_warm_wide_" + suffix, Math.min(wide, 1000)), 1, false,
+                                timeoutMs);
+                        runner.run("warmup", Shapes.chain("bench_warm_chain_" + suffix, 10), 30, true, timeoutMs);
+                    }, CpuMeter::jitMs).run(warmupRounds, jitQuietPercent / 100, BenchCommand::progress);
                 }
                 progress("baselines: Kafka hop, two-hop ping-pong, records/s; Redis round trip");
                 Baselines baselines = new Baselines(report.producerConfig, report.consumerConfig,
@@ -304,6 +321,8 @@ public final class BenchCommand implements Callable<Integer> {
         o.put("wide", wide);
         o.put("runs", runs);
         o.put("warmup", !noWarmup);
+        o.put("warmup_rounds", warmupRounds);
+        o.put("jit_quiet_percent", jitQuietPercent);
         o.put("samples", samples);
         o.put("kafka_records", kafkaRecords);
         o.put("floor_instances", floorInstances);

@@ -1,5 +1,6 @@
 package io.swale.bench;
 
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -10,13 +11,17 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * CPU time of this process's threads by role, from ThreadMXBean: the scheduler (events listener), the
- * worker (dispatch listener, attempt executor, heartbeat ticker), the Kafka clients' I/O threads, the
- * bench itself, and the rest (the embedded broker, Spring). Threads that end between two snapshots are
- * lost, which the long-lived role threads never do.
+ * CPU time of this process by role: its Java threads from ThreadMXBean (the scheduler's events listeners,
+ * the worker's dispatch listener, attempt executor and heartbeat ticker, the Kafka clients' I/O threads, the
+ * bench itself, and the rest: the embedded broker, Spring), and {@code jvm_internal}, the process's CPU less
+ * its Java threads': the garbage collector and the JIT compilers, which ThreadMXBean does not show. A Java
+ * thread that ends between two snapshots is counted there too, which the long-lived role threads never do.
  */
 final class CpuMeter {
-    static final String[] GROUPS = {"scheduler", "worker", "kafka_clients", "broker_and_other", "bench"};
+    static final String[] GROUPS = {"scheduler", "worker", "kafka_clients", "broker_and_other", "bench", "jvm_internal"};
+    private static final int JVM_INTERNAL = GROUPS.length - 1;
+    /** The snapshot's key of the whole process's CPU time. */
+    static final long PROCESS = -1;
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
@@ -42,9 +47,13 @@ final class CpuMeter {
         return "broker_and_other";
     }
 
-    /** CPU ns per thread id, with each thread's group. */
+    /** CPU ns per thread id, with each thread's group, and the whole process's under {@link #PROCESS}. */
     Map<Long, long[]> snapshot() {
         Map<Long, long[]> out = new HashMap<>();
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                && os.getProcessCpuTime() >= 0) {
+            out.put(PROCESS, new long[] {os.getProcessCpuTime(), JVM_INTERNAL});
+        }
         for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
             if (info == null) {
                 continue;
@@ -60,10 +69,19 @@ final class CpuMeter {
     /** CPU ms by group between two snapshots. */
     static Map<String, Double> delta(Map<Long, long[]> before, Map<Long, long[]> after) {
         long[] ns = new long[GROUPS.length];
-        after.forEach((id, a) -> {
-            long[] b = before.get(id);
-            ns[(int) a[1]] += a[0] - (b == null ? 0 : b[0]);
-        });
+        long threads = 0;
+        for (Map.Entry<Long, long[]> e : after.entrySet()) {
+            if (e.getKey() != PROCESS) {
+                long[] b = before.get(e.getKey());
+                long d = e.getValue()[0] - (b == null ? 0 : b[0]);
+                ns[(int) e.getValue()[1]] += d;
+                threads += d;
+            }
+        }
+        if (before.containsKey(PROCESS) && after.containsKey(PROCESS)) {
+            // the process's clock and the threads' are read a moment apart: never less than nothing
+            ns[JVM_INTERNAL] = Math.max(0, after.get(PROCESS)[0] - before.get(PROCESS)[0] - threads);
+        }
         Map<String, Double> out = new LinkedHashMap<>();
         for (int i = 0; i < GROUPS.length; i++) {
             out.put(GROUPS[i], ns[i] / 1e6);
@@ -78,6 +96,12 @@ final class CpuMeter {
             }
         }
         throw new IllegalArgumentException(group);
+    }
+
+    /** The JIT compilers' time since the JVM started, ms (0 where the JVM does not keep it). */
+    static long jitMs() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
     }
 
     /** Heap in use after a full collection, MB. */

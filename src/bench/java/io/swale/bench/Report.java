@@ -24,6 +24,8 @@ final class Report {
     final List<ShapeResult> shapes = new ArrayList<>();
     final List<ShapeResult> sweep = new ArrayList<>();
     ScaleBench scale;
+    /** Empty when the bench was told not to warm up. */
+    List<WarmUp.Round> warmUp = List.of();
     KafkaRequests.Source kafkaRequestsSource = KafkaRequests.Source.BROKER;
     final List<SustainedRate.Result> rates = new ArrayList<>();
 
@@ -59,6 +61,7 @@ final class Report {
         o.put("load_average_1m_after", round(loadAfter));
         o.put("cpus", Runtime.getRuntime().availableProcessors());
         o.put("java", System.getProperty("java.version"));
+        WarmUp.put(o.putArray("warmup"), warmUp);
         ShapeResult lat = latencyShape();
         o.put("edge_shape", lat.name);
         lat.edge.put(o, "edge");
@@ -214,6 +217,8 @@ final class Report {
         ObjectNode perTask = o.putObject("cpu_us_per_task");
         s.cpuMs.forEach((k, v) -> perTask.put(k, round(1000 * s.cpuMsPerTask(k))));
         perTask.put("redis_server", round(1000 * s.redisCpuMs / Math.max(1, s.tasks)));
+        o.put("jit_compile_ms", round(s.jitMs));
+        o.put("jit_share_of_wall", round(s.jitShareOfWall()));
         o.put("redis_round_trips_per_task", round(s.redisBorrows / (double) Math.max(1, s.tasks)));
         o.put("redis_commands_per_task", round(s.redisCommands / (double) Math.max(1, s.tasks)));
         ObjectNode byCommand = o.putObject("redis_by_command_per_task");
@@ -244,6 +249,9 @@ final class Report {
         StringBuilder t = new StringBuilder();
         t.append(String.format("%nSwale bench   load average %.2f before, %.2f after   %d cpus   Java %s%n", loadBefore,
                 loadAfter, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version")));
+        if (!warmUp.isEmpty()) {
+            t.append(WarmUp.line(warmUp));
+        }
         if (baselines != null) {
             Baselines b = baselines;
             t.append(String.format("%nBaselines (the application's client settings)%n"));
@@ -261,16 +269,18 @@ final class Report {
             t.append(floor.table());
         }
         t.append(String.format("%nShapes (noop)        runs nodes   tasks    tasks/s  edge p50   p95     p99     max  ms"
-                + "   RT/task  cmd/task  Kreq/task  CPU µs/task sched / worker / kafka clients / broker+other / redis%n"));
+                + "   RT/task  cmd/task  Kreq/task  CPU µs/task sched / worker / kafka clients / broker+other / GC+JIT / redis"
+                + "   JIT %% of wall%n"));
         List<ShapeResult> all = new ArrayList<>(shapes);
         rates.forEach(r -> all.add(r.shape));
         for (ShapeResult s : all) {
-            t.append(String.format("  %-18s %5d %5d %7d %10.0f  %7.3f %7.3f %7.3f %7.3f   %7.2f  %8.2f  %9.2f  %6.0f / %6.0f / %6.0f / %6.0f / %6.0f%n",
+            t.append(String.format("  %-18s %5d %5d %7d %10.0f  %7.3f %7.3f %7.3f %7.3f   %7.2f  %8.2f  %9.2f  %6.0f / %6.0f / %6.0f / %6.0f / %6.0f / %6.0f   %5.0f%n",
                     s.name, s.runs, s.nodesPerRun, s.tasks, s.tasksPerS(), s.edge.ms(50), s.edge.ms(95), s.edge.ms(99),
                     s.edge.maxMs(), s.redisBorrows / (double) Math.max(1, s.tasks),
                     s.redisCommands / (double) Math.max(1, s.tasks), s.kafkaPerTask()[4], 1000 * s.cpuMsPerTask("scheduler"),
                     1000 * s.cpuMsPerTask("worker"), 1000 * s.cpuMsPerTask("kafka_clients"),
-                    1000 * s.cpuMsPerTask("broker_and_other"), 1000 * s.redisCpuMs / Math.max(1, s.tasks)));
+                    1000 * s.cpuMsPerTask("broker_and_other"), 1000 * s.cpuMsPerTask("jvm_internal"),
+                    1000 * s.redisCpuMs / Math.max(1, s.tasks), 100 * s.jitShareOfWall()));
         }
         t.append(String.format("%nKafka per task instance (%s)  produce  fetch  commit  other  total   records  records/produce%n",
                 kafkaRequestsSource == KafkaRequests.Source.BROKER ? "the broker's request metrics"

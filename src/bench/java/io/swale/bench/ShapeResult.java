@@ -33,6 +33,8 @@ final class ShapeResult {
     double wallS;
     Map<String, Double> cpuMs = new LinkedHashMap<>();
     double redisCpuMs;
+    /** The JIT compilers' time while the shape ran, ms: a JVM still compiling measures slower than it runs later. */
+    double jitMs;
     long redisBorrows;
     long redisCommands;
     /** Commands by name, scripts' inner commands included (so they add up to more than {@link #redisCommands}). */
@@ -62,7 +64,12 @@ final class ShapeResult {
         return tasks == 0 ? Double.NaN : cpuMs.getOrDefault(group, 0.0) / tasks;
     }
 
-    /** CPU µs per task instance, every process included: this one's threads and redis-server. */
+    /** The JIT's compile time as a share of the shape's wall time (2 compiler threads can make it exceed 1). */
+    double jitShareOfWall() {
+        return wallS <= 0 ? Double.NaN : jitMs / (1000 * wallS);
+    }
+
+    /** CPU µs per task instance, every process included: this one (GC and JIT too) and redis-server. */
     double cpuUsPerTask() {
         double ms = redisCpuMs + cpuMs.values().stream().mapToDouble(Double::doubleValue).sum();
         return tasks == 0 ? Double.NaN : 1000 * ms / tasks;

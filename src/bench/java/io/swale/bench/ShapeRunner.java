@@ -133,6 +133,7 @@ final class ShapeRunner {
         }
         ShapeResult r = new ShapeResult(name, runs, graph.nodes().size());
         Map<Long, long[]> cpu0 = cpu.snapshot();
+        long jit0 = CpuMeter.jitMs();
         double redisCpu0 = redisCpuMs();
         long borrows0 = borrows(pool);
         long commands0 = redisCommands();
@@ -154,6 +155,7 @@ final class ShapeRunner {
         r.wallS = (System.nanoTime() - t0) / 1e9;
         r.kafka = kafka.snapshot().minus(kafka0);
         r.cpuMs = CpuMeter.delta(cpu0, cpu.snapshot());
+        r.jitMs = CpuMeter.jitMs() - jit0;
         r.redisCpuMs = redisCpuMs() - redisCpu0;
         r.redisBorrows = borrows(pool) - borrows0;
         r.redisCommands = redisCommands() - commands0;

@@ -30,7 +30,9 @@ class BenchCommandIT {
         Path json = dir.resolve("bench.json");
         Path chart = dir.resolve("bench.png");
 
-        int exit = BenchCommand.run("--no-warmup", "--chain", "3", "--chain-repeat", "2", "--chain-sizes", "1,3",
+        // one warm-up round, whatever the JIT does: a share of 1,000 times the wall is always quiet
+        int exit = BenchCommand.run("--warmup-rounds", "3", "--jit-quiet", "100000", "--chain", "3", "--chain-repeat",
+                "2", "--chain-sizes", "1,3",
                 "--sweep-repeat", "1", "--fanout", "3", "--fanout-repeat", "1", "--wide", "5", "--runs", "3",
                 "--samples", "20", "--kafka-records", "200", "--floor-instances", "200", "--floor-in-flight", "10",
                 "--scale-runs", "20", "--rates", "300",
@@ -47,6 +49,9 @@ class BenchCommandIT {
             assertThat(o.get(field).isNumber()).as(field).isTrue();
         }
         assertThat(o.get("edge_count").asLong()).isEqualTo(2 * 2);
+        assertThat(o.get("warmup").size()).isEqualTo(1);
+        assertThat(o.get("warmup").get(0).get("seconds").asDouble()).isPositive();
+        assertThat(o.get("warmup").get(0).get("jit_compile_ms").asLong()).isNotNegative();
         for (String field : new String[] {"kafka_two_hop_after_pause_p50_ms", "redis_script_rtt_after_pause_p50_ms"}) {
             assertThat(o.get(field).asDouble()).as(field).isPositive();
         }
@@ -106,6 +111,11 @@ class BenchCommandIT {
         assertThat(requests.get("total").asDouble()).isGreaterThanOrEqualTo(
                 requests.get("produce").asDouble() + requests.get("fetch").asDouble());
         assertThat(runs.get("kafka_produced_records_per_task").asDouble()).isGreaterThanOrEqualTo(1);
+        // the JVM's own threads (GC, JIT) are counted beside its Java threads, and what the JIT took
+        assertThat(runs.get("cpu_us_per_task").get("jvm_internal").asDouble()).isNotNegative();
+        assertThat(runs.get("cpu_us_per_task").get("scheduler").asDouble()).isPositive();
+        assertThat(runs.get("jit_compile_ms").asDouble()).isNotNegative();
+        assertThat(runs.get("jit_share_of_wall").isNumber()).isTrue();
         assertThat(runs.get("kafka_records_per_produce_request").asDouble()).isPositive();
         assertThat(o.get("runs_kafka_requests_per_task").asDouble()).isPositive();
         // every task instance is claimed and finished by a script, and their commands count under their own names
@@ -205,6 +215,13 @@ class BenchCommandIT {
     @Test
     void aFloorWithNothingInFlightIsRefusedAsBadInput() {
         assertThat(BenchCommand.run("--floor-in-flight", "0")).isEqualTo(2);
+    }
+
+    @Test
+    void aWarmUpOfNoRoundsOrANonPositiveQuietShareIsRefusedAsBadInput() {
+        assertThat(BenchCommand.run("--warmup-rounds", "0")).isEqualTo(2);
+        assertThat(BenchCommand.run("--jit-quiet", "0")).isEqualTo(2);
+        assertThat(BenchCommand.run("--jit-quiet", "NaN")).isEqualTo(2);
     }
 
     @Test
