@@ -16,12 +16,16 @@ import java.util.Map;
  * bench itself, and the rest: the embedded broker, Spring), and {@code jvm_internal}, the process's CPU less
  * its Java threads': the garbage collector and the JIT compilers, which ThreadMXBean does not show. A Java
  * thread that ends between two snapshots is counted there too, which the long-lived role threads never do.
+ * Also the heap each role allocates ({@link #allocatedKb}): less noisy than CPU on a machine whose speed
+ * drifts, since the same work allocates the same bytes however fast it runs.
  */
 final class CpuMeter {
     static final String[] GROUPS = {"scheduler", "worker", "kafka_clients", "broker_and_other", "bench", "jvm_internal"};
     private static final int JVM_INTERNAL = GROUPS.length - 1;
     /** The snapshot's key of the whole process's CPU time. */
     static final long PROCESS = -1;
+    /** The allocation group of the threads that ended between two snapshots. */
+    static final String ENDED_THREADS = "ended_threads";
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
@@ -47,12 +51,18 @@ final class CpuMeter {
         return "broker_and_other";
     }
 
-    /** CPU ns per thread id, with each thread's group, and the whole process's under {@link #PROCESS}. */
+    /**
+     * CPU ns and heap bytes allocated per thread id, with each thread's group: {cpu, group, allocated}; the
+     * whole process's under {@link #PROCESS}, its allocation that of every thread since the start, ended or not.
+     */
     Map<Long, long[]> snapshot() {
         Map<Long, long[]> out = new HashMap<>();
+        com.sun.management.ThreadMXBean allocation = threads instanceof com.sun.management.ThreadMXBean t
+                && t.isThreadAllocatedMemorySupported() ? t : null;
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
                 && os.getProcessCpuTime() >= 0) {
-            out.put(PROCESS, new long[] {os.getProcessCpuTime(), JVM_INTERNAL});
+            out.put(PROCESS, new long[] {os.getProcessCpuTime(), JVM_INTERNAL,
+                    allocation == null ? -1 : allocation.getTotalThreadAllocatedBytes()});
         }
         for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
             if (info == null) {
@@ -60,9 +70,40 @@ final class CpuMeter {
             }
             long cpu = threads.getThreadCpuTime(info.getThreadId());
             if (cpu >= 0) {
-                out.put(info.getThreadId(), new long[] {cpu, index(group(info.getThreadName()))});
+                long allocated = allocation == null ? -1 : allocation.getThreadAllocatedBytes(info.getThreadId());
+                out.put(info.getThreadId(), new long[] {cpu, index(group(info.getThreadName())), allocated});
             }
         }
+        return out;
+    }
+
+    /**
+     * Heap KB allocated by group between two snapshots, the Java threads' groups and {@code ended_threads}: what
+     * threads that ended in between allocated (the process's total less the live threads'). Empty where the JVM
+     * does not count allocation.
+     */
+    static Map<String, Double> allocatedKb(Map<Long, long[]> before, Map<Long, long[]> after) {
+        long[] bytes = new long[GROUPS.length];
+        long threads = 0;
+        for (Map.Entry<Long, long[]> e : after.entrySet()) {
+            long[] b = before.get(e.getKey());
+            if (e.getKey() == PROCESS || e.getValue().length < 3 || e.getValue()[2] < 0) {
+                continue;
+            }
+            long d = e.getValue()[2] - (b == null || b.length < 3 ? 0 : Math.max(0, b[2]));
+            bytes[(int) e.getValue()[1]] += d;
+            threads += d;
+        }
+        long[] p0 = before.get(PROCESS);
+        long[] p1 = after.get(PROCESS);
+        if (p0 == null || p1 == null || p0.length < 3 || p0[2] < 0 || p1[2] < 0) {
+            return Map.of();
+        }
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (int i = 0; i < JVM_INTERNAL; i++) {
+            out.put(GROUPS[i], bytes[i] / 1024.0);
+        }
+        out.put(ENDED_THREADS, Math.max(0, p1[2] - p0[2] - threads) / 1024.0);
         return out;
     }
 

@@ -217,6 +217,9 @@ final class Report {
         ObjectNode perTask = o.putObject("cpu_us_per_task");
         s.cpuMs.forEach((k, v) -> perTask.put(k, round(1000 * s.cpuMsPerTask(k))));
         perTask.put("redis_server", round(1000 * s.redisCpuMs / Math.max(1, s.tasks)));
+        ObjectNode allocated = o.putObject("allocated_kb_per_task");
+        s.allocatedKb.forEach((g, kb) -> allocated.put(g, round(kb / Math.max(1, s.tasks))));
+        allocated.put("total", round(s.allocatedKbPerTask()));
         o.put("jit_compile_ms", round(s.jitMs));
         o.put("jit_share_of_wall", round(s.jitShareOfWall()));
         o.put("redis_round_trips_per_task", round(s.redisBorrows / (double) Math.max(1, s.tasks)));
@@ -270,17 +273,17 @@ final class Report {
         }
         t.append(String.format("%nShapes (noop)        runs nodes   tasks    tasks/s  edge p50   p95     p99     max  ms"
                 + "   RT/task  cmd/task  Kreq/task  CPU µs/task sched / worker / kafka clients / broker+other / GC+JIT / redis"
-                + "   JIT %% of wall%n"));
+                + "   JIT %% of wall  alloc KB/task%n"));
         List<ShapeResult> all = new ArrayList<>(shapes);
         rates.forEach(r -> all.add(r.shape));
         for (ShapeResult s : all) {
-            t.append(String.format("  %-18s %5d %5d %7d %10.0f  %7.3f %7.3f %7.3f %7.3f   %7.2f  %8.2f  %9.2f  %6.0f / %6.0f / %6.0f / %6.0f / %6.0f / %6.0f   %5.0f%n",
+            t.append(String.format("  %-18s %5d %5d %7d %10.0f  %7.3f %7.3f %7.3f %7.3f   %7.2f  %8.2f  %9.2f  %6.0f / %6.0f / %6.0f / %6.0f / %6.0f / %6.0f   %5.0f   %12.1f%n",
                     s.name, s.runs, s.nodesPerRun, s.tasks, s.tasksPerS(), s.edge.ms(50), s.edge.ms(95), s.edge.ms(99),
                     s.edge.maxMs(), s.redisBorrows / (double) Math.max(1, s.tasks),
                     s.redisCommands / (double) Math.max(1, s.tasks), s.kafkaPerTask()[4], 1000 * s.cpuMsPerTask("scheduler"),
                     1000 * s.cpuMsPerTask("worker"), 1000 * s.cpuMsPerTask("kafka_clients"),
                     1000 * s.cpuMsPerTask("broker_and_other"), 1000 * s.cpuMsPerTask("jvm_internal"),
-                    1000 * s.redisCpuMs / Math.max(1, s.tasks), 100 * s.jitShareOfWall()));
+                    1000 * s.redisCpuMs / Math.max(1, s.tasks), 100 * s.jitShareOfWall(), s.allocatedKbPerTask()));
         }
         t.append(String.format("%nKafka per task instance (%s)  produce  fetch  commit  other  total   records  records/produce%n",
                 kafkaRequestsSource == KafkaRequests.Source.BROKER ? "the broker's request metrics"

@@ -33,6 +33,8 @@ final class ShapeResult {
     double wallS;
     Map<String, Double> cpuMs = new LinkedHashMap<>();
     double redisCpuMs;
+    /** Heap allocated by thread group while the shape ran, KB (empty where the JVM does not count it). */
+    Map<String, Double> allocatedKb = new LinkedHashMap<>();
     /** The JIT compilers' time while the shape ran, ms: a JVM still compiling measures slower than it runs later. */
     double jitMs;
     long redisBorrows;
@@ -67,6 +69,12 @@ final class ShapeResult {
     /** The JIT's compile time as a share of the shape's wall time (2 compiler threads can make it exceed 1). */
     double jitShareOfWall() {
         return wallS <= 0 ? Double.NaN : jitMs / (1000 * wallS);
+    }
+
+    /** Heap KB allocated per task instance by every thread of this process, NaN where not counted. */
+    double allocatedKbPerTask() {
+        return tasks == 0 || allocatedKb.isEmpty() ? Double.NaN
+                : allocatedKb.values().stream().mapToDouble(Double::doubleValue).sum() / tasks;
     }
 
     /** CPU µs per task instance, every process included: this one (GC and JIT too) and redis-server. */

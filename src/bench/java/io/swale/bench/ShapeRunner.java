@@ -154,7 +154,9 @@ final class ShapeRunner {
         }
         r.wallS = (System.nanoTime() - t0) / 1e9;
         r.kafka = kafka.snapshot().minus(kafka0);
-        r.cpuMs = CpuMeter.delta(cpu0, cpu.snapshot());
+        Map<Long, long[]> cpu1 = cpu.snapshot();
+        r.cpuMs = CpuMeter.delta(cpu0, cpu1);
+        r.allocatedKb = CpuMeter.allocatedKb(cpu0, cpu1);
         r.jitMs = CpuMeter.jitMs() - jit0;
         r.redisCpuMs = redisCpuMs() - redisCpu0;
         r.redisBorrows = borrows(pool) - borrows0;

@@ -1,8 +1,11 @@
 package io.swale.graph;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +28,8 @@ public final class Graph {
     private final Map<String, SortedSet<String>> downstreams;
     private final Map<String, String> grownBy;
     private final Map<String, SortedSet<String>> extraUpstreams;
+    // readiness walks it on every event of a run: computed once per graph
+    private final List<String> topologicalOrder;
 
     public Graph(String name, Optional<String> schedule, Optional<Duration> catchup, Partitioning partitioning,
             List<Node> nodes) {
@@ -77,6 +82,39 @@ public final class Graph {
         down.replaceAll((k, v) -> Collections.unmodifiableSortedSet(v));
         this.upstreams = Collections.unmodifiableMap(up);
         this.downstreams = Collections.unmodifiableMap(down);
+        this.topologicalOrder = kahnOrder();
+    }
+
+    /**
+     * Kahn's order in O(nodes + edges): roots in definition order, then each node as soon as its last upstream
+     * is placed. A checked graph is acyclic; any node left on a cycle is left out.
+     */
+    private List<String> kahnOrder() {
+        Map<String, Integer> pending = new HashMap<>();
+        Deque<String> ready = new ArrayDeque<>();
+        for (Node n : nodes) {
+            int ups = upstreams(n.name()).size();
+            pending.put(n.name(), ups);
+            if (ups == 0) {
+                ready.add(n.name());
+            }
+        }
+        List<String> order = new ArrayList<>(pending.size());
+        while (!ready.isEmpty()) {
+            String next = ready.poll();
+            order.add(next);
+            for (String d : downstreams(next)) {
+                if (pending.merge(d, -1, Integer::sum) == 0) {
+                    ready.add(d);
+                }
+            }
+        }
+        return List.copyOf(order);
+    }
+
+    /** Every node with its upstreams before it (see {@link #kahnOrder}). */
+    public List<String> topologicalOrder() {
+        return topologicalOrder;
     }
 
     /**

@@ -11,7 +11,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,7 +46,7 @@ public final class Readiness {
     /** The state of every node, in definition order. */
     public static Map<String, NodeState> nodeStates(Graph graph, Map<String, NodeRecord> current) {
         Map<String, NodeState> states = new LinkedHashMap<>();
-        for (String name : topologicalOrder(graph)) {
+        for (String name : graph.topologicalOrder()) {
             states.put(name, stateOf(graph, name, current, states));
         }
         Map<String, NodeState> inDefinitionOrder = new LinkedHashMap<>();
@@ -115,32 +114,5 @@ public final class Readiness {
     private static boolean hasStatus(Map<String, NodeRecord> current, String node, NodeStatus status) {
         NodeRecord r = current.get(node);
         return r != null && r.status() == status;
-    }
-
-    /**
-     * Kahn's order in O(nodes + edges): roots in definition order, then each node as soon as its last upstream
-     * is placed. The graph is acyclic once checked; any node left on a cycle is left out, as before.
-     */
-    private static List<String> topologicalOrder(Graph graph) {
-        Map<String, Integer> pending = new HashMap<>();
-        Deque<String> ready = new ArrayDeque<>();
-        for (Node n : graph.nodes()) {
-            int ups = graph.upstreams(n.name()).size();
-            pending.put(n.name(), ups);
-            if (ups == 0) {
-                ready.add(n.name());
-            }
-        }
-        List<String> order = new ArrayList<>(pending.size());
-        while (!ready.isEmpty()) {
-            String name = ready.poll();
-            order.add(name);
-            for (String d : graph.downstreams(name)) {
-                if (pending.merge(d, -1, Integer::sum) == 0) {
-                    ready.add(d);
-                }
-            }
-        }
-        return order;
     }
 }

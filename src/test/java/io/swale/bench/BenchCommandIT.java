@@ -115,6 +115,10 @@ class BenchCommandIT {
         assertThat(runs.get("cpu_us_per_task").get("jvm_internal").asDouble()).isNotNegative();
         assertThat(runs.get("cpu_us_per_task").get("scheduler").asDouble()).isPositive();
         assertThat(runs.get("jit_compile_ms").asDouble()).isNotNegative();
+        // the heap each role allocated per task instance: the scheduler's events threads do allocate
+        JsonNode allocated = runs.get("allocated_kb_per_task");
+        assertThat(allocated.get("scheduler").asDouble()).isPositive();
+        assertThat(allocated.get("total").asDouble()).isGreaterThanOrEqualTo(allocated.get("scheduler").asDouble());
         assertThat(runs.get("jit_share_of_wall").isNumber()).isTrue();
         assertThat(runs.get("kafka_records_per_produce_request").asDouble()).isPositive();
         assertThat(o.get("runs_kafka_requests_per_task").asDouble()).isPositive();

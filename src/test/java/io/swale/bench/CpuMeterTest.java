@@ -61,4 +61,41 @@ class CpuMeterTest {
         assertThat(second.get(CpuMeter.PROCESS)[0]).isGreaterThan(first.get(CpuMeter.PROCESS)[0]);
         assertThat(CpuMeter.jitMs()).isNotNegative();
     }
+
+    @Test
+    void whatEndedThreadsAllocatedIsTheProcessTotalLessTheLiveThreads() {
+        Map<Long, long[]> before = Map.of(1L, new long[] {0, SCHEDULER, 1_024}, 2L, new long[] {0, BROKER, 0},
+                CpuMeter.PROCESS, new long[] {0, JVM, 10_240});
+        // thread 2 ended between the snapshots, thread 3 started: its bytes count whole
+        Map<Long, long[]> after = Map.of(1L, new long[] {0, SCHEDULER, 5_120}, 3L, new long[] {0, WORKER, 2_048},
+                CpuMeter.PROCESS, new long[] {0, JVM, 22_528});
+
+        Map<String, Double> kb = CpuMeter.allocatedKb(before, after);
+
+        assertThat(kb).containsEntry("scheduler", 4.0).containsEntry("worker", 2.0).containsEntry("broker_and_other", 0.0)
+                .containsEntry(CpuMeter.ENDED_THREADS, 6.0).doesNotContainKey("jvm_internal");
+        assertThat(kb.values().stream().mapToDouble(Double::doubleValue).sum()).isEqualTo(12.0);
+    }
+
+    @Test
+    void withoutAllocationCountsThereIsNoAllocationFigure() {
+        Map<Long, long[]> before = Map.of(1L, new long[] {0, SCHEDULER, -1}, CpuMeter.PROCESS, new long[] {0, JVM, -1});
+        Map<Long, long[]> after = Map.of(1L, new long[] {MS, SCHEDULER, -1}, CpuMeter.PROCESS, new long[] {MS, JVM, -1});
+
+        assertThat(CpuMeter.allocatedKb(before, after)).isEmpty();
+    }
+
+    @Test
+    void aRealSnapshotCountsWhatThisThreadAllocates() {
+        CpuMeter meter = new CpuMeter();
+        Map<Long, long[]> first = meter.snapshot();
+        byte[][] kept = new byte[64][];
+        for (int i = 0; i < kept.length; i++) {
+            kept[i] = new byte[16_384];
+        }
+        Map<String, Double> kb = CpuMeter.allocatedKb(first, meter.snapshot());
+
+        assertThat(kept[63]).hasSize(16_384);
+        assertThat(kb.values().stream().mapToDouble(Double::doubleValue).sum()).isGreaterThanOrEqualTo(1_024);
+    }
 }

@@ -6,7 +6,8 @@ import io.swale.store.InstanceStatus;
 import io.swale.store.PendingInstance;
 import io.swale.store.TaskInstance;
 import java.util.Optional;
-import tools.jackson.databind.JsonNode;
+import java.util.function.Consumer;
+import tools.jackson.core.JsonParser;
 import tools.jackson.databind.node.ObjectNode;
 
 /** The small JSON document the Redis scripts keep per task instance. */
@@ -35,23 +36,68 @@ final class InstanceCodec {
         return RecordCodec.text(o);
     }
 
+    /** Lenient as the scripts write it: a missing number is 0 (max 1), a missing text empty. */
     static TaskInstance decode(String runId, String json) {
-        JsonNode o = RecordCodec.parseObject("instance " + runId, json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        String state = o.path("state").asString("");
-        InstanceStatus status = InstanceStatus.fromWireName(state)
-                .orElseThrow(() -> new RecordException("instance " + runId, "unknown state `" + state + "`"));
-        return new TaskInstance(runId, status, o.path("node").asString(""),
-                o.hasNonNull("asset") ? Optional.of(o.get("asset").asString()) : Optional.empty(),
-                o.path("definition").asString(""), o.path("rerun").asLong(),
-                o.path("pool").asString(""), o.path("step").asLong(), o.path("attempt").asLong(),
-                o.path("max").asLong(1), o.path("token").asLong(), optLong(o, "lease"), optLong(o, "due"),
-                o.path("dispatched").asLong(), optLong(o, "started"),
-                o.hasNonNull("err") ? Optional.of(o.get("err").asString()) : Optional.empty(),
-                o.hasNonNull("worker") ? Optional.of(o.get("worker").asString()) : Optional.empty());
+        return decode(runId, fields -> StoredObject.read("instance " + runId, json, fields));
     }
 
-    private static Optional<Long> optLong(JsonNode o, String field) {
-        JsonNode v = o.get(field);
-        return v == null || !v.isNumber() ? Optional.empty() : Optional.of(v.asLong());
+    /** As {@link #decode(String, String)}, from the UTF-8 bytes Redis sent. */
+    static TaskInstance decode(String runId, byte[] utf8) {
+        return decode(runId, fields -> StoredObject.read("instance " + runId, utf8, fields));
+    }
+
+    private static TaskInstance decode(String runId, Consumer<StoredObject.Fields> read) {
+        Fields f = new Fields();
+        read.accept((name, p) -> {
+            switch (name) {
+                case "state" -> f.state = p.getValueAsString("");
+                case "node" -> f.node = p.getValueAsString("");
+                case "asset" -> f.asset = p.getValueAsString();
+                case "definition" -> f.definition = p.getValueAsString("");
+                case "rerun" -> f.rerun = p.getValueAsLong(0);
+                case "pool" -> f.pool = p.getValueAsString("");
+                case "step" -> f.step = p.getValueAsLong(0);
+                case "attempt" -> f.attempt = p.getValueAsLong(0);
+                case "max" -> f.max = p.getValueAsLong(1);
+                case "token" -> f.token = p.getValueAsLong(0);
+                case "lease" -> f.lease = number(p);
+                case "due" -> f.due = number(p);
+                case "dispatched" -> f.dispatched = p.getValueAsLong(0);
+                case "started" -> f.started = number(p);
+                case "err" -> f.err = p.getValueAsString();
+                case "worker" -> f.worker = p.getValueAsString();
+                default -> { }
+            }
+        });
+        String state = f.state;
+        InstanceStatus status = InstanceStatus.fromWireName(state)
+                .orElseThrow(() -> new RecordException("instance " + runId, "unknown state `" + state + "`"));
+        return new TaskInstance(runId, status, f.node, Optional.ofNullable(f.asset), f.definition, f.rerun, f.pool,
+                f.step, f.attempt, f.max, f.token, f.lease, f.due, f.dispatched, f.started, Optional.ofNullable(f.err),
+                Optional.ofNullable(f.worker));
+    }
+
+    private static Optional<Long> number(JsonParser p) {
+        return p.currentToken().isNumeric() ? Optional.of(p.getValueAsLong()) : Optional.empty();
+    }
+
+    /** An instance's fields as they are read, each at its value when absent. */
+    private static final class Fields {
+        String state = "";
+        String node = "";
+        String asset;
+        String definition = "";
+        long rerun;
+        String pool = "";
+        long step;
+        long attempt;
+        long max = 1;
+        long token;
+        Optional<Long> lease = Optional.empty();
+        Optional<Long> due = Optional.empty();
+        long dispatched;
+        Optional<Long> started = Optional.empty();
+        String err;
+        String worker;
     }
 }

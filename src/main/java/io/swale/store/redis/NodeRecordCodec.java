@@ -1,14 +1,13 @@
 package io.swale.store.redis;
 
-import static io.swale.store.redis.RecordFields.requiredLong;
-import static io.swale.store.redis.RecordFields.requiredText;
-
 import io.swale.record.NodeRecord;
 import io.swale.record.NodeStatus;
 import io.swale.record.RecordCodec;
 import io.swale.record.RecordException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import java.util.function.Consumer;
+import tools.jackson.core.JsonToken;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -47,21 +46,64 @@ final class NodeRecordCodec {
 
     /** @param key names the record in a {@link RecordException} */
     static NodeRecord decode(String key, String text) {
-        JsonNode o = RecordCodec.parseObject(key, text.getBytes(StandardCharsets.UTF_8));
-        String statusText = requiredText(key, o, "status");
+        return decode(key, fields -> StoredObject.read(key, text, fields));
+    }
+
+    /** As {@link #decode(String, String)}, from the UTF-8 bytes Redis sent. */
+    static NodeRecord decode(String key, byte[] utf8) {
+        return decode(key, fields -> StoredObject.read(key, utf8, fields));
+    }
+
+    private static NodeRecord decode(String key, Consumer<StoredObject.Fields> read) {
+        Fields f = new Fields();
+        read.accept((name, p) -> {
+            switch (name) {
+                case "status" -> f.status = StoredObject.requiredText(key, p, name);
+                case "run_id" -> f.runId = StoredObject.requiredText(key, p, name);
+                case "definition" -> f.definition = StoredObject.requiredText(key, p, name);
+                case "rerun" -> f.rerun = StoredObject.requiredUnsigned(key, p, name);
+                case "terminated_at_ms" -> f.terminatedAtMs = StoredObject.requiredUnsigned(key, p, name);
+                case "output" -> f.output = StoredObject.tree(p);
+                case "output_omitted" -> {
+                    if (!p.currentToken().isBoolean()) {
+                        throw new RecordException(key, "`output_omitted` is not a boolean");
+                    }
+                    f.outputOmitted = p.getBooleanValue();
+                }
+                case "error" -> {
+                    if (p.currentToken() != JsonToken.VALUE_STRING) {
+                        throw new RecordException(key, "`error` is not a string");
+                    }
+                    f.error = p.getString();
+                }
+                default -> { }
+            }
+        });
+        if (f.status == null) {
+            throw RecordFields.notText(key, "status");
+        }
+        String statusText = f.status;
         NodeStatus status = NodeStatus.fromWireName(statusText)
                 .orElseThrow(() -> new RecordException(key, "unknown status `" + statusText + "`"));
-        JsonNode omitted = o.get("output_omitted");
-        if (omitted != null && !omitted.isBoolean()) {
-            throw new RecordException(key, "`output_omitted` is not a boolean");
+        if (f.runId == null || f.definition == null) {
+            throw RecordFields.notText(key, f.runId == null ? "run_id" : "definition");
         }
-        JsonNode error = o.get("error");
-        if (error != null && !error.isString()) {
-            throw new RecordException(key, "`error` is not a string");
+        if (f.rerun < 0 || f.terminatedAtMs < 0) {
+            throw RecordFields.notUnsigned(key, f.rerun < 0 ? "rerun" : "terminated_at_ms");
         }
-        return new NodeRecord(status, requiredText(key, o, "run_id"), requiredText(key, o, "definition"),
-                requiredLong(key, o, "rerun"), requiredLong(key, o, "terminated_at_ms"),
-                Optional.ofNullable(o.get("output")), omitted != null && omitted.asBoolean(),
-                Optional.ofNullable(error).map(JsonNode::asString));
+        return new NodeRecord(status, f.runId, f.definition, f.rerun, f.terminatedAtMs, Optional.ofNullable(f.output),
+                f.outputOmitted, Optional.ofNullable(f.error));
+    }
+
+    /** A record's fields as they are read; a number still negative was not there. */
+    private static final class Fields {
+        String status;
+        String runId;
+        String definition;
+        long rerun = -1;
+        long terminatedAtMs = -1;
+        JsonNode output;
+        boolean outputOmitted;
+        String error;
     }
 }

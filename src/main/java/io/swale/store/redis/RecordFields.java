@@ -10,7 +10,7 @@ final class RecordFields {
     static String requiredText(String key, JsonNode o, String field) {
         JsonNode v = o.get(field);
         if (v == null || !v.isString()) {
-            throw new RecordException(key, "`" + field + "` is missing or not a string");
+            throw notText(key, field);
         }
         return v.asString();
     }
@@ -18,8 +18,16 @@ final class RecordFields {
     static long requiredLong(String key, JsonNode o, String field) {
         JsonNode v = o.get(field);
         if (v == null || !v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < 0) {
-            throw new RecordException(key, "`" + field + "` is missing or not an unsigned integer");
+            throw notUnsigned(key, field);
         }
         return v.asLong();
+    }
+
+    static RecordException notText(String key, String field) {
+        return new RecordException(key, "`" + field + "` is missing or not a string");
+    }
+
+    static RecordException notUnsigned(String key, String field) {
+        return new RecordException(key, "`" + field + "` is missing or not an unsigned integer");
     }
 }

@@ -77,14 +77,14 @@ public final class RedisRunStore implements RunStore {
 
     private List<Read> read(List<RunKey> runKeys, boolean each) {
         List<Response<String>> runs = new ArrayList<>();
-        List<Response<Map<String, String>>> nodes = new ArrayList<>();
-        List<Response<Map<String, String>>> instances = new ArrayList<>();
+        List<Response<Map<String, byte[]>>> nodes = new ArrayList<>();
+        List<Response<Map<String, byte[]>>> instances = new ArrayList<>();
         List<Response<Map<String, String>>> growths = new ArrayList<>();
         try (AbstractPipeline p = redis.pipelined()) {
             for (RunKey key : runKeys) {
                 runs.add(p.get(keys.run(key)));
-                nodes.add(p.hgetAll(keys.nodeRecords(key)));
-                instances.add(p.hgetAll(keys.instances(key)));
+                nodes.add(RawHashReads.hgetAll(p, keys.nodeRecords(key)));
+                instances.add(RawHashReads.hgetAll(p, keys.instances(key)));
                 // after the records, never before: finish.lua writes a record and its growth in one script, so a
                 // succeeded declaring record read here always comes with its growth (a newer growth whose record
                 // was not read yet is ignored, its rerun or record not matching: docs/dynamic-graphs.md §8.7)
@@ -287,19 +287,19 @@ public final class RedisRunStore implements RunStore {
      * nothing never needs them, a wide run has many, and a malformed one fails only the caller that reads it.
      */
     private static final class LazyDecoded<T> extends java.util.AbstractMap<String, T> {
-        private final Map<String, String> raw;
-        private final java.util.function.BiFunction<String, String, T> decode;
+        private final Map<String, byte[]> raw;
+        private final java.util.function.BiFunction<String, byte[], T> decode;
         private final Map<String, T> decoded = new java.util.HashMap<>();
         private Set<Entry<String, T>> entries;
 
-        LazyDecoded(Map<String, String> raw, java.util.function.BiFunction<String, String, T> decode) {
+        LazyDecoded(Map<String, byte[]> raw, java.util.function.BiFunction<String, byte[], T> decode) {
             this.raw = raw;
             this.decode = decode;
         }
 
         @Override
         public T get(Object field) {
-            String json = raw.get(field);
+            byte[] json = raw.get(field);
             return json == null ? null : decoded.computeIfAbsent((String) field, f -> decode.apply(f, json));
         }
 

@@ -53,4 +53,18 @@ class InstanceCodecTest {
         assertThatThrownBy(() -> InstanceCodec.decode("r", "{\"state\":\"sleeping\"}"))
                 .isInstanceOf(RecordException.class).hasMessageContaining("sleeping");
     }
+
+    @Test
+    void anInstanceReadsLenientlyAsTheScriptsWriteIt() {
+        // cjson writes a large number in exponent form; fields the reader does not know are skipped
+        TaskInstance i = InstanceCodec.decode("r", "{\"state\":\"pending\",\"node\":\"n\",\"lease\":1.7e+12,"
+                + "\"future\":{\"a\":[1,2]},\"asset\":null,\"dispatched\":\"12\"}");
+        assertThat(i.leaseUntilMs()).contains(1_700_000_000_000L);
+        assertThat(i.asset()).isEmpty();
+        assertThat(i.dispatchedMs()).isEqualTo(12);
+        assertThat(i.maxAttempts()).isEqualTo(1);
+        assertThat(i.definition()).isEmpty();
+        assertThatThrownBy(() -> InstanceCodec.decode("r", "{\"state\":\"pending\"")).isInstanceOf(RecordException.class)
+                .hasMessageContaining("instance r");
+    }
 }

@@ -45,4 +45,44 @@ class NodeRecordCodecTest {
         assertThat(stored.outputOmitted()).isTrue();
         assertThat(stored.runId()).isEqualTo("r");
     }
+
+    @Test
+    void fieldsAreReadInAnyOrderAndUnknownOnesSkippedWhateverTheyHold() {
+        NodeRecord r = NodeRecordCodec.decode("k", "{\"later\":{\"deep\":[1,{\"x\":[]}]},\"rerun\":2,"
+                + "\"output\":{\"rows\":[3,4],\"n\":{\"m\":null}},\"terminated_at_ms\":9,\"definition\":\"h\","
+                + "\"run_id\":\"g-p-n-r2\",\"extra\":[[]],\"status\":\"failed\",\"error\":\"boom\"}");
+
+        assertThat(r).isEqualTo(new NodeRecord(NodeStatus.FAILED, "g-p-n-r2", "h", 2, 9,
+                Optional.of(RecordCodec.JSON.readTree("{\"rows\":[3,4],\"n\":{\"m\":null}}")), false,
+                Optional.of("boom")));
+    }
+
+    @Test
+    void aNullOutputIsNoOutput() {
+        assertThat(NodeRecordCodec.decode("k", "{\"status\":\"succeeded\",\"run_id\":\"r\",\"definition\":\"h\","
+                + "\"rerun\":0,\"terminated_at_ms\":1,\"output\":null}").output()).isEmpty();
+    }
+
+    @Test
+    void eachMalformedShapeIsARecordErrorThatSaysWhat() {
+        String ok = "\"status\":\"succeeded\",\"run_id\":\"r\",\"definition\":\"h\",\"terminated_at_ms\":1";
+        assertThat(malformed("[1]")).contains("not a JSON object");
+        assertThat(malformed("")).contains("not a JSON object");
+        assertThat(malformed("{" + ok + ",\"rerun\":0} {}")).contains("content after the JSON object");
+        assertThat(malformed("{" + ok + ",\"rerun\":0")).contains("k");
+        assertThat(malformed("{" + ok + "}")).contains("`rerun` is missing or not an unsigned integer");
+        assertThat(malformed("{" + ok + ",\"rerun\":-1}")).contains("`rerun` is missing or not an unsigned integer");
+        assertThat(malformed("{" + ok + ",\"rerun\":1.5}")).contains("`rerun` is missing or not an unsigned integer");
+        assertThat(malformed("{" + ok + ",\"rerun\":99999999999999999999}"))
+                .contains("`rerun` is missing or not an unsigned integer");
+        assertThat(malformed("{" + ok.replace("\"r\"", "7") + ",\"rerun\":0}"))
+                .contains("`run_id` is missing or not a string");
+        assertThat(malformed("{" + ok + ",\"rerun\":0,\"output_omitted\":\"yes\"}")).contains("`output_omitted`");
+        assertThat(malformed("{" + ok + ",\"rerun\":0,\"error\":{}}")).contains("`error` is not a string");
+    }
+
+    private static String malformed(String text) {
+        return org.assertj.core.api.Assertions.catchThrowableOfType(RecordException.class,
+                () -> NodeRecordCodec.decode("k", text)).getMessage();
+    }
 }

@@ -10,10 +10,12 @@ import redis.embedded.RedisServer;
 final class TestRedis implements AutoCloseable {
     private final RedisServer server;
     final UnifiedJedis pool;
+    final int port;
 
-    private TestRedis(RedisServer server, UnifiedJedis pool) {
+    private TestRedis(RedisServer server, UnifiedJedis pool, int port) {
         this.server = server;
         this.pool = pool;
+        this.port = port;
     }
 
     static TestRedis start() throws IOException {
@@ -23,7 +25,7 @@ final class TestRedis implements AutoCloseable {
         }
         RedisServer server = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
         server.start();
-        return new TestRedis(server, new JedisPooled("127.0.0.1", port));
+        return new TestRedis(server, new JedisPooled("127.0.0.1", port), port);
     }
 
     @Override
