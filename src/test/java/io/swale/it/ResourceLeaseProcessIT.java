@@ -55,7 +55,8 @@ class ResourceLeaseProcessIT {
         Path log = dir.resolve("log");
         List<String> graphs = List.of(IntegrationTest.unique("ka"), IntegrationTest.unique("kb"));
         for (String g : graphs) {
-            String who = "{{ run.id }}-$SWALE_ATTEMPT";
+            // the node in it too: both nodes of a run share its id and attempt 1, and a kill leaves one start open
+            String who = "{{ run.id }}-$SWALE_NODE-$SWALE_ATTEMPT";
             assertThat(api.publish("""
                     [graph]
                     name = "%1$s"
