@@ -84,7 +84,7 @@ final class CpuMeter {
      */
     static Map<String, Double> allocatedKb(Map<Long, long[]> before, Map<Long, long[]> after) {
         long[] bytes = new long[GROUPS.length];
-        long threads = 0;
+        long live = 0;
         for (Map.Entry<Long, long[]> e : after.entrySet()) {
             long[] b = before.get(e.getKey());
             if (e.getKey() == PROCESS || e.getValue().length < 3 || e.getValue()[2] < 0) {
@@ -92,7 +92,7 @@ final class CpuMeter {
             }
             long d = e.getValue()[2] - (b == null || b.length < 3 ? 0 : Math.max(0, b[2]));
             bytes[(int) e.getValue()[1]] += d;
-            threads += d;
+            live += d;
         }
         long[] p0 = before.get(PROCESS);
         long[] p1 = after.get(PROCESS);
@@ -103,25 +103,25 @@ final class CpuMeter {
         for (int i = 0; i < JVM_INTERNAL; i++) {
             out.put(GROUPS[i], bytes[i] / 1024.0);
         }
-        out.put(ENDED_THREADS, Math.max(0, p1[2] - p0[2] - threads) / 1024.0);
+        out.put(ENDED_THREADS, Math.max(0, p1[2] - p0[2] - live) / 1024.0);
         return out;
     }
 
     /** CPU ms by group between two snapshots. */
     static Map<String, Double> delta(Map<Long, long[]> before, Map<Long, long[]> after) {
         long[] ns = new long[GROUPS.length];
-        long threads = 0;
+        long live = 0;
         for (Map.Entry<Long, long[]> e : after.entrySet()) {
             if (e.getKey() != PROCESS) {
                 long[] b = before.get(e.getKey());
                 long d = e.getValue()[0] - (b == null ? 0 : b[0]);
                 ns[(int) e.getValue()[1]] += d;
-                threads += d;
+                live += d;
             }
         }
         if (before.containsKey(PROCESS) && after.containsKey(PROCESS)) {
             // the process's clock and the threads' are read a moment apart: never less than nothing
-            ns[JVM_INTERNAL] = Math.max(0, after.get(PROCESS)[0] - before.get(PROCESS)[0] - threads);
+            ns[JVM_INTERNAL] = Math.max(0, after.get(PROCESS)[0] - before.get(PROCESS)[0] - live);
         }
         Map<String, Double> out = new LinkedHashMap<>();
         for (int i = 0; i < GROUPS.length; i++) {

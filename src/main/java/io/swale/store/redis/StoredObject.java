@@ -2,6 +2,7 @@ package io.swale.store.redis;
 
 import io.swale.record.RecordCodec;
 import io.swale.record.RecordException;
+import java.util.function.Supplier;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -30,16 +31,16 @@ final class StoredObject {
     private StoredObject() {}
 
     static void read(String key, String text, Fields fields) {
-        try (JsonParser p = RecordCodec.JSON.createParser(text)) {
-            walk(key, p, fields);
-        } catch (JacksonException e) {
-            throw new RecordException(key, e.getOriginalMessage());
-        }
+        read(key, () -> RecordCodec.JSON.createParser(text), fields);
     }
 
     /** As {@link #read(String, String, Fields)}, from the UTF-8 bytes Redis sent. */
     static void read(String key, byte[] utf8, Fields fields) {
-        try (JsonParser p = RecordCodec.JSON.createParser(utf8)) {
+        read(key, () -> RecordCodec.JSON.createParser(utf8), fields);
+    }
+
+    private static void read(String key, Supplier<JsonParser> parser, Fields fields) {
+        try (JsonParser p = parser.get()) {
             walk(key, p, fields);
         } catch (JacksonException e) {
             throw new RecordException(key, e.getOriginalMessage());

@@ -3,9 +3,12 @@ package io.swale.store.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import redis.clients.jedis.AbstractPipeline;
@@ -53,16 +56,16 @@ class RawHashReadsIT {
         }
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void aClusterPipelineRoutesTheReadToTheKeysNode() throws Exception {
         try (TestRedisCluster cluster = TestRedisCluster.start()) {
             // keys of other slots in one pipeline: each read goes to the node that holds its key
-            for (String key : java.util.List.of("{a}raw", "{b}raw", "{c}raw")) {
+            for (String key : List.of("{a}raw", "{b}raw", "{c}raw")) {
                 cluster.redis.hset(key, "f", key);
             }
-            java.util.List<Response<Map<String, byte[]>>> reads = new java.util.ArrayList<>();
+            List<Response<Map<String, byte[]>>> reads = new ArrayList<>();
             try (AbstractPipeline p = cluster.redis.pipelined()) {
-                for (String key : java.util.List.of("{a}raw", "{b}raw", "{c}raw")) {
+                for (String key : List.of("{a}raw", "{b}raw", "{c}raw")) {
                     reads.add(RawHashReads.hgetAll(p, key));
                 }
                 p.sync();
