@@ -53,8 +53,9 @@ public class RedisTopologyConfiguration {
     @Bean
     FailoverReconcile failoverReconcile(RedisConnectionSettings settings, Reconciler reconciler,
             LockingTaskExecutor locks, SwaleProperties props, ObjectProvider<MeterRegistry> registry) {
-        return new FailoverReconcile(settings.topology().describe(), reconciler, locks,
-                () -> props.hasRole("scheduler"), registry.getIfAvailable(SimpleMeterRegistry::new));
+        return new FailoverReconcile(settings.topology().describe(), reconciler::pass, locks,
+                () -> props.hasRole("scheduler"), registry.getIfAvailable(SimpleMeterRegistry::new),
+                FailoverReconcile.DEFAULT_RETRY);
     }
 
     @Bean
