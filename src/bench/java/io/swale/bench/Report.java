@@ -26,6 +26,8 @@ final class Report {
     ScaleBench scale;
     /** Empty when the bench was told not to warm up. */
     List<WarmUp.Round> warmUp = List.of();
+    /** The rounds after the baselines, before the shapes; empty when the bench was told not to warm up. */
+    List<WarmUp.Round> warmUpAgain = List.of();
     KafkaRequests.Source kafkaRequestsSource = KafkaRequests.Source.BROKER;
     final List<SustainedRate.Result> rates = new ArrayList<>();
 
@@ -62,6 +64,7 @@ final class Report {
         o.put("cpus", Runtime.getRuntime().availableProcessors());
         o.put("java", System.getProperty("java.version"));
         WarmUp.put(o.putArray("warmup"), warmUp);
+        WarmUp.put(o.putArray("warmup_after_baselines"), warmUpAgain);
         ShapeResult lat = latencyShape();
         o.put("edge_shape", lat.name);
         lat.edge.put(o, "edge");
@@ -253,7 +256,10 @@ final class Report {
         t.append(String.format("%nSwale bench   load average %.2f before, %.2f after   %d cpus   Java %s%n", loadBefore,
                 loadAfter, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version")));
         if (!warmUp.isEmpty()) {
-            t.append(WarmUp.line(warmUp));
+            t.append(WarmUp.line("Warm-up", warmUp));
+        }
+        if (!warmUpAgain.isEmpty()) {
+            t.append(WarmUp.line("Warm-up after the baselines", warmUpAgain));
         }
         if (baselines != null) {
             Baselines b = baselines;

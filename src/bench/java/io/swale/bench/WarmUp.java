@@ -30,16 +30,19 @@ final class WarmUp {
         this.jitMs = jitMs;
     }
 
-    /** Runs at most {@code maxRounds} rounds, stopping after the first whose JIT share is below {@code quietShare}. */
-    List<Round> run(int maxRounds, double quietShare, Consumer<String> progress) {
+    /**
+     * Runs at most {@code maxRounds} rounds, stopping after the first whose JIT share is below {@code quietShare};
+     * the rounds are numbered from {@code first}, so a second warm-up's graphs are not the first one's.
+     */
+    List<Round> run(int first, int maxRounds, double quietShare, Consumer<String> progress) {
         List<Round> rounds = new ArrayList<>();
         while (rounds.size() < maxRounds) {
             long jit0 = jitMs.getAsLong();
             long t0 = System.nanoTime();
-            round.accept(rounds.size());
+            round.accept(first + rounds.size());
             Round done = new Round((System.nanoTime() - t0) / 1e9, jitMs.getAsLong() - jit0);
             rounds.add(done);
-            progress.accept(String.format("warm-up round %d: %.1f s, the JIT compiling %.0f %% of it", rounds.size(),
+            progress.accept(String.format("warm-up round %d: %.1f s, the JIT compiling %.0f %% of it", first + rounds.size(),
                     done.seconds(), 100 * done.jitShare()));
             if (done.jitShare() < quietShare) {
                 break;
@@ -54,9 +57,9 @@ final class WarmUp {
                 .put("jit_share_of_wall", Report.round(r.jitShare())));
     }
 
-    /** The table's line: how many rounds, and the JIT's share of each. */
-    static String line(List<Round> rounds) {
-        return String.format("Warm-up: %d round(s), the JIT compiling %s of each%n", rounds.size(), rounds.stream()
+    /** The table's line, {@code title} then how many rounds and the JIT's share of each. */
+    static String line(String title, List<Round> rounds) {
+        return String.format("%s: %d round(s), the JIT compiling %s of each%n", title, rounds.size(), rounds.stream()
                 .map(r -> String.format("%.0f %%", 100 * r.jitShare())).collect(Collectors.joining(", ")));
     }
 }

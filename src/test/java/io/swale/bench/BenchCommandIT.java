@@ -52,6 +52,8 @@ class BenchCommandIT {
         assertThat(o.get("warmup").size()).isEqualTo(1);
         assertThat(o.get("warmup").get(0).get("seconds").asDouble()).isPositive();
         assertThat(o.get("warmup").get(0).get("jit_compile_ms").asLong()).isNotNegative();
+        assertThat(o.get("warmup_after_baselines").size()).isEqualTo(1);
+        assertThat(o.get("warmup_after_baselines").get(0).get("seconds").asDouble()).isPositive();
         for (String field : new String[] {"kafka_two_hop_after_pause_p50_ms", "redis_script_rtt_after_pause_p50_ms"}) {
             assertThat(o.get(field).asDouble()).as(field).isPositive();
         }
