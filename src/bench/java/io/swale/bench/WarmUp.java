@@ -42,8 +42,8 @@ final class WarmUp {
             round.accept(first + rounds.size());
             Round done = new Round((System.nanoTime() - t0) / 1e9, jitMs.getAsLong() - jit0);
             rounds.add(done);
-            progress.accept(String.format("warm-up round %d: %.1f s, the JIT compiling %.0f %% of it", first + rounds.size(),
-                    done.seconds(), 100 * done.jitShare()));
+            progress.accept(String.format("warm-up round %d: %.1f s, the JIT compiling %.0f %% of it",
+                    first + rounds.size(), done.seconds(), 100 * done.jitShare()));
             if (done.jitShare() < quietShare) {
                 break;
             }

@@ -110,8 +110,9 @@ class BenchCommandIT {
             assertThat(requests.get(kind).asDouble()).as(kind).isPositive();
         }
         assertThat(requests.get("offset_commit").asDouble()).isGreaterThanOrEqualTo(0);
+        // each figure is rounded to three decimals on its own, so the sum may pass the total by 0.0015
         assertThat(requests.get("total").asDouble()).isGreaterThanOrEqualTo(
-                requests.get("produce").asDouble() + requests.get("fetch").asDouble());
+                requests.get("produce").asDouble() + requests.get("fetch").asDouble() - 0.002);
         assertThat(runs.get("kafka_produced_records_per_task").asDouble()).isGreaterThanOrEqualTo(1);
         // the JVM's own threads (GC, JIT) are counted beside its Java threads, and what the JIT took
         assertThat(runs.get("cpu_us_per_task").get("jvm_internal").asDouble()).isNotNegative();

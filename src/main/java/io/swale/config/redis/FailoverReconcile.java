@@ -83,8 +83,9 @@ public final class FailoverReconcile implements Consumer<Failover> {
                     new LockConfiguration(ClockProvider.now(), lock, Duration.ofMinutes(5), Duration.ofMinutes(1))));
         } catch (RuntimeException e) {
             // the periodic pass will still come; say why this one did not run
+            Throwable cause = e instanceof PassFailed ? e.getCause() : e;
             log.warn("reconcile pass after redis failover gave up tries={} error={}",
-                    retry.getRetryConfig().getMaxAttempts(), String.valueOf(e instanceof PassFailed ? e.getCause() : e));
+                    retry.getRetryConfig().getMaxAttempts(), String.valueOf(cause));
         }
     }
 
