@@ -83,21 +83,23 @@ final class CpuMeter {
      * does not count allocation.
      */
     static Map<String, Double> allocatedKb(Map<Long, long[]> before, Map<Long, long[]> after) {
+        long[] p0 = before.get(PROCESS);
+        long[] p1 = after.get(PROCESS);
+        if (p0 == null || p1 == null || p0[2] < 0 || p1[2] < 0) {
+            return Map.of();
+        }
         long[] bytes = new long[GROUPS.length];
         long live = 0;
         for (Map.Entry<Long, long[]> e : after.entrySet()) {
-            long[] b = before.get(e.getKey());
-            if (e.getKey() == PROCESS || e.getValue().length < 3 || e.getValue()[2] < 0) {
+            long[] now = e.getValue();
+            // -1: the thread ended between being listed and being asked
+            if (e.getKey() == PROCESS || now[2] < 0) {
                 continue;
             }
-            long d = e.getValue()[2] - (b == null || b.length < 3 ? 0 : Math.max(0, b[2]));
-            bytes[(int) e.getValue()[1]] += d;
+            long[] b = before.get(e.getKey());
+            long d = now[2] - (b == null ? 0 : Math.max(0, b[2]));
+            bytes[(int) now[1]] += d;
             live += d;
-        }
-        long[] p0 = before.get(PROCESS);
-        long[] p1 = after.get(PROCESS);
-        if (p0 == null || p1 == null || p0.length < 3 || p0[2] < 0 || p1[2] < 0) {
-            return Map.of();
         }
         Map<String, Double> out = new LinkedHashMap<>();
         for (int i = 0; i < JVM_INTERNAL; i++) {

@@ -6,7 +6,6 @@ import io.swale.record.RecordCodec;
 import io.swale.record.RecordException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
-import java.util.function.Consumer;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -44,19 +43,14 @@ final class NodeRecordCodec {
         return o;
     }
 
-    /** @param key names the record in a {@link RecordException} */
-    static NodeRecord decode(String key, String text) {
-        return decode(key, fields -> StoredObject.read(key, text, fields));
-    }
-
-    /** As {@link #decode(String, String)}, from the UTF-8 bytes Redis sent. */
+    /**
+     * From the UTF-8 bytes Redis sent.
+     *
+     * @param key names the record in a {@link RecordException}
+     */
     static NodeRecord decode(String key, byte[] utf8) {
-        return decode(key, fields -> StoredObject.read(key, utf8, fields));
-    }
-
-    private static NodeRecord decode(String key, Consumer<StoredObject.Fields> read) {
         Fields f = new Fields();
-        read.accept((name, p) -> {
+        StoredObject.read(key, utf8, (name, p) -> {
             switch (name) {
                 case "status" -> f.status = StoredObject.requiredText(key, p, name);
                 case "run_id" -> f.runId = StoredObject.requiredText(key, p, name);

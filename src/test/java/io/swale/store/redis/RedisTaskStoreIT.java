@@ -18,6 +18,7 @@ import io.swale.store.RunVersion;
 import io.swale.store.TaskInput;
 import io.swale.store.TaskStore;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -194,7 +195,7 @@ class RedisTaskStoreIT {
 
         String stored = rawRecord(k);
         assertThat(stored).contains("\"rerun\":1");
-        assertThat(NodeRecordCodec.decode("t:n", stored).rerun()).isEqualTo(1);
+        assertThat(NodeRecordCodec.decode("t:n", stored.getBytes(StandardCharsets.UTF_8)).rerun()).isEqualTo(1);
     }
 
     @Test
