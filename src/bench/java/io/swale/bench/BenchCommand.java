@@ -199,7 +199,8 @@ public final class BenchCommand implements Callable<Integer> {
                             + floorInstances + " with " + floorInFlight + " in flight");
                     DesignFloor floor = new DesignFloor(report.producerConfig, report.consumerConfig, adminConfig, pool,
                             id, props.kafka().partitions());
-                    floor.run(samples, floorInstances, floorInFlight, new CpuMeter(), runner::redisCpuMs, requests);
+                    floor.run(samples, floorInstances, floorInFlight, new CpuMeter(), runner::redisCpuMs, requests,
+                            runner.redisPids());
                     report.floor = floor;
                 }
                 if (!noWarmup) {

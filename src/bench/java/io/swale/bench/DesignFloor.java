@@ -71,6 +71,8 @@ final class DesignFloor {
     double redisCpuMs;
     /** Kafka requests while many went round (whose: as the bench's {@link KafkaRequests} counts them). */
     KafkaRequests.Counts kafka = new KafkaRequests.Counts(0, 0, 0, 0, 0);
+    /** Context switches by thread group while many went round (empty where not counted). */
+    Map<String, Long> contextSwitches = Map.of();
 
     DesignFloor(Map<String, Object> producerConfig, Map<String, Object> consumerConfig, Map<String, Object> adminConfig,
             UnifiedJedis redis, String id, int partitions) {
@@ -88,10 +90,11 @@ final class DesignFloor {
     /**
      * {@code samples} edges one at a time, then {@code total} instances with {@code inFlight} going round at once
      * (none when {@code total} is 0), timing CPU with {@code cpu} and redis-server's with {@code redisCpuMs}, and
-     * counting Kafka requests with {@code requests}.
+     * counting Kafka requests with {@code requests} and context switches of this process and of the redis-servers
+     * {@code redisPids}.
      */
-    void run(int samples, long total, int inFlight, CpuMeter cpu, DoubleSupplier redisCpuMs, KafkaRequests requests)
-            throws Exception {
+    void run(int samples, long total, int inFlight, CpuMeter cpu, DoubleSupplier redisCpuMs, KafkaRequests requests,
+            List<Long> redisPids) throws Exception {
         try (AdminClient admin = AdminClient.create(adminConfig)) {
             admin.createTopics(List.of(new NewTopic(events, partitions, (short) 1),
                     new NewTopic(dispatches, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
@@ -104,7 +107,7 @@ final class DesignFloor {
         try {
             oneAtATime(samples);
             if (total > 0) {
-                manyAtOnce(total, inFlight, cpu, redisCpuMs, requests);
+                manyAtOnce(total, inFlight, cpu, redisCpuMs, requests, redisPids);
             }
         } finally {
             // one hash slot: one command for every token's key, on a Cluster too
@@ -136,8 +139,8 @@ final class DesignFloor {
         }
     }
 
-    private void manyAtOnce(long total, int tokens, CpuMeter cpu, DoubleSupplier redisCpu, KafkaRequests requests)
-            throws Exception {
+    private void manyAtOnce(long total, int tokens, CpuMeter cpu, DoubleSupplier redisCpu, KafkaRequests requests,
+            List<Long> redisPids) throws Exception {
         AtomicLong finished = new AtomicLong();
         AtomicLong endedAt = new AtomicLong();
         CountDownLatch done = new CountDownLatch(1);
@@ -153,6 +156,7 @@ final class DesignFloor {
             }
             return n < total;
         })) {
+            Map<String, ContextSwitches.ThreadCount> switches0 = ContextSwitches.snapshot(redisPids);
             cpu0 = cpu.snapshot();
             redis0 = redisCpu.getAsDouble();
             kafka0 = requests.snapshot();
@@ -164,6 +168,7 @@ final class DesignFloor {
             }
             processCpuMs = CpuMeter.delta(cpu0, cpu.snapshot()).values().stream().mapToDouble(Double::doubleValue).sum();
             redisCpuMs = redisCpu.getAsDouble() - redis0;
+            contextSwitches = ContextSwitches.delta(switches0, ContextSwitches.snapshot(redisPids));
             // before the loop's clients close: against a broker elsewhere their own meters are the counts
             kafka = requests.snapshot().minus(kafka0);
         }
@@ -215,6 +220,8 @@ final class DesignFloor {
         k.put("total", Report.round(perInstance(kafka.total())));
         f.put("kafka_records_per_produce_request", Report.round(kafka.recordsPerProduce()));
         f.put("cpu_cores_busy", Report.round(coresBusy()));
+        ObjectNode switches = f.putObject("context_switches_per_instance");
+        contextSwitches.forEach((g, n) -> switches.put(g, Report.round(perInstance(n))));
     }
 
     /** Its lines of the report's table. */
@@ -231,6 +238,8 @@ final class DesignFloor {
                     "  Kafka requests per instance", perInstance(kafka.produce()),
                     perInstance(kafka.fetch()), perInstance(kafka.offsetCommit()), perInstance(kafka.total()),
                     kafka.recordsPerProduce()));
+            t.append(String.format("  %-34s %s%n", "  Context switches per instance",
+                    ContextSwitches.line(contextSwitches, instances)));
         }
         t.append(String.format("  (per instance: read, submit, claim and finish scripts of one hash field each, a dispatch "
                 + "and an event of %d bytes;%n   a poll's scripts of one kind share one round trip)%n", PAYLOAD_BYTES));

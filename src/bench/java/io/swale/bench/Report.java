@@ -223,6 +223,8 @@ final class Report {
         ObjectNode allocated = o.putObject("allocated_kb_per_task");
         s.allocatedKb.forEach((g, kb) -> allocated.put(g, round(kb / Math.max(1, s.tasks))));
         allocated.put("total", round(s.allocatedKbPerTask()));
+        ObjectNode switches = o.putObject("context_switches_per_task");
+        s.contextSwitches.forEach((g, n) -> switches.put(g, round(n / (double) Math.max(1, s.tasks))));
         o.put("jit_compile_ms", round(s.jitMs));
         o.put("jit_share_of_wall", round(s.jitShareOfWall()));
         o.put("redis_round_trips_per_task", round(s.redisBorrows / (double) Math.max(1, s.tasks)));
@@ -298,6 +300,10 @@ final class Report {
             double[] k = s.kafkaPerTask();
             t.append(String.format("  %-18s %24.2f %6.2f %7.2f %6.2f %6.2f %9.2f %16.2f%n", s.name, k[0], k[1], k[2], k[3], k[4],
                     k[5], s.kafka.recordsPerProduce()));
+        }
+        t.append(String.format("%nContext switches per task instance (/proc: voluntary and involuntary)%n"));
+        for (ShapeResult s : all) {
+            t.append(String.format("  %-18s %s%n", s.name, ContextSwitches.line(s.contextSwitches, s.tasks)));
         }
         t.append(String.format("%nRedis per task instance by command (calls, µs in the server; a script's commands also"
                 + " under their own names)%n"));

@@ -35,6 +35,8 @@ final class ShapeResult {
     double redisCpuMs;
     /** Heap allocated by thread group while the shape ran, KB (empty where the JVM does not count it). */
     Map<String, Double> allocatedKb = new LinkedHashMap<>();
+    /** Context switches by thread group while the shape ran, with their total (empty where not counted). */
+    Map<String, Long> contextSwitches = new LinkedHashMap<>();
     /** The JIT compilers' time while the shape ran, ms: a JVM still compiling measures slower than it runs later. */
     double jitMs;
     long redisBorrows;

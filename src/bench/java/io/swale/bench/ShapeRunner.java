@@ -140,6 +140,8 @@ final class ShapeRunner {
         RedisCommandStats byCommand0 = redisCommandStats();
         long ownGets0 = ownGets;
         KafkaRequests.Counts kafka0 = kafka.snapshot();
+        List<Long> redisPids = redisPids();
+        Map<String, ContextSwitches.ThreadCount> switches0 = ContextSwitches.snapshot(redisPids);
         java.util.Optional<StepTrace> trace = traceSteps ? java.util.Optional.of(StepTrace.start())
                 : java.util.Optional.empty();
         long t0 = System.nanoTime();
@@ -155,6 +157,7 @@ final class ShapeRunner {
         r.wallS = (System.nanoTime() - t0) / 1e9;
         r.kafka = kafka.snapshot().minus(kafka0);
         Map<Long, long[]> cpu1 = cpu.snapshot();
+        r.contextSwitches = ContextSwitches.delta(switches0, ContextSwitches.snapshot(redisPids));
         r.cpuMs = CpuMeter.delta(cpu0, cpu1);
         r.allocatedKb = CpuMeter.allocatedKb(cpu0, cpu1);
         r.jitMs = CpuMeter.jitMs() - jit0;
@@ -289,6 +292,20 @@ final class ShapeRunner {
             }
         }
         return ms;
+    }
+
+    /** The process id of each Redis node, as the server reports it (on this machine or not). */
+    List<Long> redisPids() {
+        ownCommands += own.size(); // one INFO to each node
+        List<Long> pids = new ArrayList<>();
+        for (Jedis j : own) {
+            for (String line : j.info("server").split("\r?\n")) {
+                if (line.startsWith("process_id:")) {
+                    pids.add(Long.parseLong(line.substring(line.indexOf(':') + 1).trim()));
+                }
+            }
+        }
+        return pids;
     }
 
     /** Calls and server time per command; the bench's own {@code info} calls are dropped by the difference. */

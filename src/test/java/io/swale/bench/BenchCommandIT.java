@@ -84,10 +84,21 @@ class BenchCommandIT {
         // each instance produced a dispatch and an event, and each was fetched
         assertThat(floor.get("kafka_requests_per_instance").get("produce").asDouble()).isPositive();
         assertThat(floor.get("kafka_requests_per_instance").get("fetch").asDouble()).isPositive();
+        if (Files.isDirectory(java.nio.file.Path.of("/proc/self/task"))) {
+            assertThat(floor.get("context_switches_per_instance").get("redis_server").asDouble()).isPositive();
+        }
         assertThat(o.get("ratios").get("edge_p50_over_floor_edge_p50").asDouble()).isPositive();
         assertThat(o.get("ratios").get("runs_cpu_per_task_over_floor").asDouble()).isPositive();
         assertThat(o.get("shapes").get("wide").get("tasks").asLong()).isEqualTo(5);
         assertThat(o.get("shapes").get("runs").get("tasks").asLong()).isEqualTo(30);
+        // the service's threads hand each instance on (listener, slot, producer): every hand-off is a switch
+        JsonNode switches = o.get("shapes").get("runs").get("context_switches_per_task");
+        if (Files.isDirectory(java.nio.file.Path.of("/proc/self/task"))) {
+            assertThat(switches.get("scheduler").asDouble()).isPositive();
+            assertThat(switches.get("worker").asDouble()).isPositive();
+            assertThat(switches.get("redis_server").asDouble()).isPositive();
+            assertThat(switches.get("total").asDouble()).isGreaterThanOrEqualTo(switches.get("involuntary").asDouble());
+        }
         assertThat(o.get("shapes").get("fanout").get("tasks").asLong()).isEqualTo(5);
         assertThat(o.get("ratios").get("edge_p50_over_kafka_two_hop_p50").isNumber()).isTrue();
         assertThat(o.get("makespan_vs_nodes").size()).isEqualTo(2);
