@@ -78,6 +78,24 @@ class GroupCommitTest {
         assertThat(later.get(3).get(10, TimeUnit.SECONDS)).isEqualTo(50);
         assertThat(sent).hasSize(2);
         assertThat(sent.get(1)).containsExactlyInAnyOrder(2, 3, -4, 5);
+        // the first batch's end woke only the one who sent the next; the other three slept until it was back
+        assertThat(commit.idleWakeUps()).isZero();
+    }
+
+    @Test
+    void manyCallersEachGetTheirOwnOutcomeAndNoneIsLeftWaiting() throws Exception {
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(r -> r * 10, this::together);
+        List<CompletableFuture<Integer>> calls = new ArrayList<>();
+        for (int r = 1; r <= 4_000; r++) {
+            int request = r;
+            calls.add(CompletableFuture.supplyAsync(() -> commit.call(request), threads));
+        }
+
+        for (int r = 1; r <= 4_000; r++) {
+            assertThat(calls.get(r - 1).get(30, TimeUnit.SECONDS)).isEqualTo(r * 10);
+        }
+        assertThat(commit.queued()).isZero();
+        assertThat(commit.idleWakeUps()).isZero();
     }
 
     @Test
