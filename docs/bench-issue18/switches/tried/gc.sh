@@ -1,0 +1,14 @@
+#!/bin/sh
+export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64; export PATH=$JAVA_HOME/bin:$PATH
+out=${OUT:?}
+cd /work/main
+for i in $(seq ${FIRST:-1} ${LAST:-2}); do
+  for side in ${SIDES:-G1 PAR SER}; do
+    case $side in G1) opts="";; PAR) opts="-XX:+UseParallelGC";; SER) opts="-XX:+UseSerialGC";; esac
+    echo "$(date +%T) $side$i load $(cut -d' ' -f1 /proc/loadavg)" >> $out/log
+    JAVA_OPTS="$opts" SWALE_JAR=${JAR:?} SWALE_BENCH=${BENCH:?} bin/swale bench --shapes chain,runs,wide --runs 500 \
+      --chain-repeat 30 --scale-runs 0 --samples 1000 --kafka-records 20000 --chain-sizes 10 --sweep-repeat 1 \
+      --floor-instances 0 ${EXTRA:-} --json $out/$side$i.json > $out/$side$i.txt 2> $out/$side$i.err
+  done
+done
+echo "$(date +%T) done" >> $out/log
