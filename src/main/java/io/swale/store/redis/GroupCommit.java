@@ -16,8 +16,8 @@ import java.util.function.Supplier;
  *
  * <p>A batch's end wakes its own callers and the first one queued behind it, who sends the next batch; the
  * rest stay asleep until their batch is back. Waking every waiter at each batch's end (one condition for all)
- * cost each queued caller a second wake-up for nothing, a context switch that on two shared cores costs more
- * than the call's own work.
+ * cost each queued caller a second wake-up for nothing: about 0.7 context switches per task instance of the
+ * bench's {@code runs} (docs/performance.md, "Context switches per task instance").
  */
 final class GroupCommit<R, T> {
     private final Function<R, T> alone;
