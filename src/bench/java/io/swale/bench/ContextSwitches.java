@@ -20,9 +20,9 @@ import java.util.stream.Stream;
  * takes its switches with it (the role threads live as long as the service).
  */
 final class ContextSwitches {
-    static final String[] GROUPS = {"scheduler", "worker", "kafka_clients", "broker_and_other", "bench",
-        "jvm_internal", "redis_server"};
-    private static final int BROKER_AND_OTHER = 3;
+    /** The CPU meter's groups, then redis-server's threads. */
+    static final String[] GROUPS = java.util.stream.Stream.concat(java.util.Arrays.stream(CpuMeter.GROUPS),
+            java.util.stream.Stream.of("redis_server")).toArray(String[]::new);
     private static final int REDIS = GROUPS.length - 1;
     private static final Path PROC = Path.of("/proc");
 
@@ -95,24 +95,27 @@ final class ContextSwitches {
      * thread) are named by HotSpot.
      */
     static int group(String comm) {
-        String name = comm.strip();
+        return CpuMeter.index(groupName(comm.strip()));
+    }
+
+    private static String groupName(String name) {
         if (name.startsWith("swale-swale.eve")) {
-            return 0;
+            return "scheduler";
         }
         if (name.startsWith("swale-swale.poo") || name.startsWith("swale-pool-") || name.startsWith("swale-heartbea")) {
-            return 1;
+            return "worker";
         }
         if (name.startsWith("kafka-producer-") || name.startsWith("kafka-coordinat")) {
-            return 2;
+            return "kafka_clients";
         }
         if (name.startsWith("bench")) {
-            return 4;
+            return "bench";
         }
         if (name.startsWith("GC Thread") || name.startsWith("G1 ") || name.startsWith("C1 CompilerThre")
                 || name.startsWith("C2 CompilerThre") || name.startsWith("VM Thread") || name.startsWith("VM Periodic")) {
-            return 5;
+            return "jvm_internal";
         }
-        return BROKER_AND_OTHER;
+        return "broker_and_other";
     }
 
     /** {voluntary, involuntary} from the text of a {@code /proc/.../status}; {0, 0} where it says neither. */

@@ -132,7 +132,7 @@ final class CpuMeter {
         return out;
     }
 
-    private static int index(String group) {
+    static int index(String group) {
         for (int i = 0; i < GROUPS.length; i++) {
             if (GROUPS[i].equals(group)) {
                 return i;

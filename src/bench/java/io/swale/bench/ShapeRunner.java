@@ -38,6 +38,8 @@ final class ShapeRunner {
     private final RedisKeys keys;
     /** The bench's own connections: one to the standalone server, or one to each node of a Cluster. */
     private final List<Jedis> own;
+    /** The process id of each Redis node, read once: they do not change while the bench runs. */
+    private final List<Long> redisPids;
     /** On a Cluster, the bench's own client for reading runs, routed by key; not one of the application's. */
     private final java.util.Optional<JedisCluster> clusterReads;
     private final CpuMeter cpu = new CpuMeter();
@@ -67,6 +69,7 @@ final class ShapeRunner {
                 ? java.util.Optional.of(new JedisCluster(c.getClusterNodes().keySet().stream().map(HostAndPort::from)
                         .collect(java.util.stream.Collectors.toSet())))
                 : java.util.Optional.empty();
+        this.redisPids = readRedisPids();
     }
 
     /** Connections the application borrowed from its pool (its pools, on a Cluster) so far. */
@@ -140,7 +143,6 @@ final class ShapeRunner {
         RedisCommandStats byCommand0 = redisCommandStats();
         long ownGets0 = ownGets;
         KafkaRequests.Counts kafka0 = kafka.snapshot();
-        List<Long> redisPids = redisPids();
         Map<String, ContextSwitches.ThreadCount> switches0 = ContextSwitches.snapshot(redisPids);
         java.util.Optional<StepTrace> trace = traceSteps ? java.util.Optional.of(StepTrace.start())
                 : java.util.Optional.empty();
@@ -296,6 +298,10 @@ final class ShapeRunner {
 
     /** The process id of each Redis node, as the server reports it (on this machine or not). */
     List<Long> redisPids() {
+        return redisPids;
+    }
+
+    private List<Long> readRedisPids() {
         ownCommands += own.size(); // one INFO to each node
         List<Long> pids = new ArrayList<>();
         for (Jedis j : own) {
