@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.kafka.listener.BatchListenerFailedException;
@@ -22,8 +23,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * Handles task-terminated events: advance the downstreams of the node (spec §7.6). The events of one poll
  * are coalesced by graph run, so a run whose nodes end faster than the scheduler reads it is read once per
- * poll rather than once per event, and the runs of one poll are read together in one round trip before any
- * is advanced; one event at a time behaves exactly as before.
+ * poll rather than once per event; the runs of one poll are read together in one round trip before any is
+ * advanced, and their submissions sent together in another; one event at a time behaves exactly as before.
  */
 public final class EventsListener {
     private final GraphRuns graphRuns;
@@ -75,13 +76,24 @@ public final class EventsListener {
         }
         groups.forEach((key, g) -> g.nodes().forEach(
                 n -> TaskStep.reached(TaskStep.Kind.RUN_READ, key.graph(), key.partition().key(), n)));
-        for (Map.Entry<RunKey, Group> g : groups.entrySet()) {
-            Set<String> nodes = g.getValue().nodes();
-            try (LogContext ignored = LogContext.of(g.getKey().graph(), g.getKey().partition().key(),
-                    nodes.size() == 1 ? nodes.iterator().next() : null, null)) {
-                graphRuns.onTasksTerminated(g.getKey(), new ArrayList<>(g.getValue().nodes()), read);
-            } catch (RuntimeException e) {
-                throw new BatchListenerFailedException(String.valueOf(e.getMessage()), e, g.getValue().first());
+        List<GraphRuns.Ended> ended = new ArrayList<>(groups.size());
+        List<Group> order = new ArrayList<>(groups.size());
+        groups.forEach((key, g) -> {
+            ended.add(new GraphRuns.Ended(key, List.copyOf(g.nodes())));
+            order.add(g);
+        });
+        List<Optional<RuntimeException>> failures;
+        try {
+            failures = graphRuns.onTasksTerminated(ended, read);
+        } catch (RuntimeException e) {
+            // the submissions got no answer, so none of them was dispatched: the whole poll comes again
+            throw new BatchListenerFailedException(String.valueOf(e.getMessage()), e, order.getFirst().first());
+        }
+        // every run went as far as it could; the first that failed is retried, the runs after it come again
+        for (int i = 0; i < failures.size(); i++) {
+            if (failures.get(i).isPresent()) {
+                RuntimeException e = failures.get(i).get();
+                throw new BatchListenerFailedException(String.valueOf(e.getMessage()), e, order.get(i).first());
             }
         }
         groups.clear();

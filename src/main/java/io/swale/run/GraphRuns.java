@@ -22,6 +22,7 @@ import io.swale.task.SwaleException;
 import io.swale.task.SwaleMetrics;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -114,7 +115,7 @@ public final class GraphRuns {
     }
 
     /**
-     * The runs of several keys, read in one round trip, for {@link #onTasksTerminated(RunKey, List, Map)}: the
+     * The runs of several keys, read in one round trip, for {@link #onTasksTerminated(List, Map)}: the
      * events of one poll name many runs, and each would otherwise cost a read of its own.
      */
     public Map<RunKey, RunStore.Read> readRuns(List<RunKey> keys) {
@@ -123,23 +124,67 @@ public final class GraphRuns {
         return out;
     }
 
-    /**
-     * As {@link #onTasksTerminated(RunKey, List)} on a run read by {@link #readRuns}; a run absent from
-     * {@code read} does not exist, and an unreadable one is read again alone so it fails as it would have.
-     */
-    public void onTasksTerminated(RunKey key, List<String> nodes, Map<RunKey, RunStore.Read> read) {
-        onTasksTerminated(switch (read.get(key)) {
-            case null -> Optional.<RunView>empty();
-            case RunStore.Read.Found f -> Optional.of(f.view());
-            case RunStore.Read.Unreadable u -> runs.read(key);
-        }, nodes);
-    }
-
     private void onTasksTerminated(Optional<RunView> view, List<String> nodes) {
         if (view.isEmpty() || view.get().run().state() != RunState.ACTIVE) {
             return;
         }
-        Graph graph = RunGraphs.of(definitions, view.get());
+        candidates(RunGraphs.of(definitions, view.get()), nodes).ifPresent(c -> advance(view.get(), c));
+    }
+
+    /** The nodes that ended in one run, from the events of one poll. */
+    public record Ended(RunKey key, List<String> nodes) {}
+
+    /**
+     * Advances the runs of one poll's events, read by {@link #readRuns}, with the submissions of them all sent to
+     * Redis in one round trip, where a run advanced alone pays a round trip of its own. Every run goes as far
+     * as it can before any failure is reported: the failures come back by run, in the order of {@code ended},
+     * for the caller to retry (advancing is idempotent). A store that does not answer the submissions throws,
+     * and then none of the instances they carried has been dispatched.
+     */
+    public List<Optional<RuntimeException>> onTasksTerminated(List<Ended> ended, Map<RunKey, RunStore.Read> read) {
+        List<Optional<RuntimeException>> failures =
+                new ArrayList<>(Collections.nCopies(ended.size(), Optional.empty()));
+        List<Plan> plans = new ArrayList<>();
+        List<Integer> planned = new ArrayList<>();
+        for (int i = 0; i < ended.size(); i++) {
+            Ended e = ended.get(i);
+            try (LogContext ignored = logContext(e)) {
+                Optional<RunView> view = switch (read.get(e.key())) {
+                    case null -> Optional.empty();
+                    case RunStore.Read.Found f -> Optional.of(f.view());
+                    case RunStore.Read.Unreadable u -> runs.read(e.key());
+                };
+                if (view.isEmpty() || view.get().run().state() != RunState.ACTIVE) {
+                    continue;
+                }
+                Optional<List<String>> candidates = candidates(RunGraphs.of(definitions, view.get()), e.nodes());
+                if (candidates.isPresent()) {
+                    plans.add(plan(view.get(), candidates.get(), false));
+                    planned.add(i);
+                }
+            } catch (RuntimeException failed) {
+                failures.set(i, Optional.of(failed));
+            }
+        }
+        List<Submission.Submitted> sent = submission.submitEach(plans.stream().map(Plan::batch).toList());
+        for (int j = 0; j < plans.size(); j++) {
+            int i = planned.get(j);
+            try (LogContext ignored = logContext(ended.get(i))) {
+                finish(plans.get(j), results(sent.get(j)));
+            } catch (RuntimeException failed) {
+                failures.set(i, Optional.of(failed));
+            }
+        }
+        return failures;
+    }
+
+    private static LogContext logContext(Ended e) {
+        return LogContext.of(e.key().graph(), e.key().partition().key(),
+                e.nodes().size() == 1 ? e.nodes().getFirst() : null, null);
+    }
+
+    /** The nodes to look at once {@code nodes} ended: the downstreams of each, a mapped node for its items. */
+    private static Optional<List<String>> candidates(Graph graph, List<String> nodes) {
         Set<String> candidates = new LinkedHashSet<>();
         boolean known = false;
         for (String node : nodes) {
@@ -153,9 +198,7 @@ public final class GraphRuns {
                 candidates.addAll(graph.downstreams(node));
             }
         }
-        if (known) {
-            advance(view.get(), List.copyOf(candidates));
-        }
+        return known ? Optional.of(List.copyOf(candidates)) : Optional.empty();
     }
 
     /** Submits the candidates that are ready, then settles the run if nothing is left to run. */
@@ -169,6 +212,25 @@ public final class GraphRuns {
      * a running instance, which the event path reports).
      */
     private Advanced advance(RunView view, List<String> candidates, boolean skipActive) {
+        Plan plan = plan(view, candidates, skipActive);
+        return finish(plan, results(submission.submitEach(List.of(plan.batch())).getFirst()));
+    }
+
+    private static List<Submission.Result> results(Submission.Submitted sent) {
+        return switch (sent) {
+            case Submission.Submitted.Done d -> d.results();
+            case Submission.Submitted.Failed f -> throw f.error();
+        };
+    }
+
+    /**
+     * An advance up to its submissions, which are built but not sent: the run as read, what it found, and
+     * what its mapped nodes did (their items go to Redis at once, each node in one step of its own).
+     */
+    private record Plan(RunView view, Graph graph, Map<String, NodeRecord> records, Map<String, NodeState> states,
+            Submission.Batch batch, int mappedSubmitted, List<String> derived) {}
+
+    private Plan plan(RunView view, List<String> candidates, boolean skipActive) {
         GraphRunRecord run = view.run();
         Graph graph = RunGraphs.of(definitions, view);
         Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
@@ -196,19 +258,22 @@ public final class GraphRuns {
             if (skipActive && RunRecords.isActive(view, view.key().runId(name, rerun))) {
                 continue;
             }
-            ready.add(new Submission.Request(graph.node(name).orElseThrow(), rerun));
+            ready.add(new Submission.Request(candidate, rerun));
         }
-        for (Submission.Result r : submission.submitAll(graph, run.definition(), view.key().partition(), ready, current,
-                readyAt)) {
-            if (r.isNew()) {
-                submitted++;
-            }
-        }
-        if (!derived.isEmpty()) {
+        Submission.Batch batch = submission.prepare(graph, run.definition(), view.key().partition(), ready, current,
+                readyAt);
+        return new Plan(view, graph, records, states, batch, submitted, derived);
+    }
+
+    /** The rest of an advance once its submissions are answered: a derived record's downstreams, or the settle. */
+    private Advanced finish(Plan plan, List<Submission.Result> results) {
+        int submitted = plan.mappedSubmitted() + (int) results.stream().filter(Submission.Result::isNew).count();
+        RunView view = plan.view();
+        if (!plan.derived().isEmpty()) {
             // a mapped node's record is written by the scheduler, not a worker: no event announces it, so its
             // downstreams are advanced here, on a fresh read (a crash before this is repaired by the reconciler)
             Set<String> next = new LinkedHashSet<>();
-            derived.forEach(d -> next.addAll(graph.downstreams(d)));
+            plan.derived().forEach(d -> next.addAll(plan.graph().downstreams(d)));
             Optional<RunView> fresh = runs.read(view.key());
             if (fresh.isPresent() && fresh.get().run().state() == RunState.ACTIVE) {
                 Advanced after = advance(fresh.get(), List.copyOf(next), false);
@@ -216,7 +281,7 @@ public final class GraphRuns {
             }
             return new Advanced(submitted, false);
         }
-        boolean settled = submitted == 0 && settle(view, graph, records, states);
+        boolean settled = submitted == 0 && settle(view, plan.graph(), plan.records(), plan.states());
         return new Advanced(submitted, settled);
     }
 

@@ -133,6 +133,48 @@ public final class Submission {
      */
     public List<Result> submitAll(Graph graph, String definition, Partition partition, List<Request> requests,
             Map<String, NodeRecord> current, OptionalLong readyUs) {
+        Batch batch = prepare(graph, definition, partition, requests, current, readyUs);
+        if (batch.isEmpty()) {
+            return List.of();
+        }
+        batch.identities().forEach(id -> TaskStep.reached(TaskStep.Kind.SUBMITTING, id));
+        List<TaskStore.Submit> outcomes = tasks.submitAll(batch.key(), batch.submits());
+        return complete(batch, outcomes);
+    }
+
+    /**
+     * The submissions of one run, built and checked but not sent: {@link #submitEach} sends those of several
+     * runs together.
+     */
+    public record Batch(Graph graph, Partition partition, List<Request> requests, List<TaskIdentity> identities,
+            List<TaskStore.SubmitRequest> submits, long readyUs) {
+        public Batch {
+            requests = List.copyOf(requests);
+            identities = List.copyOf(identities);
+            submits = List.copyOf(submits);
+        }
+
+        boolean isEmpty() {
+            return identities.isEmpty();
+        }
+
+        RunKey key() {
+            return identities.getFirst().runKey();
+        }
+    }
+
+    /** What became of one {@link Batch} of {@link #submitEach}: its results, or why they are not known. */
+    public sealed interface Submitted {
+        record Done(List<Result> results) implements Submitted {}
+
+        record Failed(RuntimeException error) implements Submitted {}
+    }
+
+    /**
+     * Builds the submissions of one run; fails fast, sending nothing, on a node whose pool is not configured.
+     */
+    public Batch prepare(Graph graph, String definition, Partition partition, List<Request> requests,
+            Map<String, NodeRecord> current, OptionalLong readyUs) {
         long ready = readyUs.orElseGet(this::nowUs);
         List<TaskIdentity> identities = new ArrayList<>();
         List<TaskStore.SubmitRequest> submits = new ArrayList<>();
@@ -149,11 +191,43 @@ public final class Submission {
                             node.maxAttempts(), OptionalLong.of(ready)),
                     TaskInputs.of(graph, node, current)));
         }
-        if (identities.isEmpty()) {
-            return List.of();
+        return new Batch(graph, partition, requests, identities, submits, ready);
+    }
+
+    /**
+     * Submits the batches of several runs in one round trip to Redis, then dispatches each run's new instances
+     * as {@link #submitAll} does, every run's before any failure is known to its caller: a run whose script
+     * failed, or whose inputs did not match, does not keep the others' new instances from their workers. A store
+     * that does not answer throws, and nothing is dispatched.
+     */
+    public List<Submitted> submitEach(List<Batch> batches) {
+        List<Batch> sent = batches.stream().filter(b -> !b.isEmpty()).toList();
+        sent.forEach(b -> b.identities().forEach(id -> TaskStep.reached(TaskStep.Kind.SUBMITTING, id)));
+        List<TaskStore.RunSubmitted> answers = sent.isEmpty() ? List.of()
+                : tasks.submitEach(sent.stream().map(b -> new TaskStore.RunSubmits(b.key(), b.submits())).toList());
+        List<Submitted> out = new ArrayList<>(batches.size());
+        int next = 0;
+        for (Batch b : batches) {
+            if (b.isEmpty()) {
+                out.add(new Submitted.Done(List.of()));
+                continue;
+            }
+            try {
+                out.add(switch (answers.get(next++)) {
+                    case TaskStore.RunSubmitted.Done d -> new Submitted.Done(complete(b, d.outcomes()));
+                    case TaskStore.RunSubmitted.Failed f -> new Submitted.Failed(f.error());
+                });
+            } catch (RuntimeException e) {
+                // a mismatch, or a dispatch that failed: this run's, not the others'
+                out.add(new Submitted.Failed(e));
+            }
         }
-        identities.forEach(id -> TaskStep.reached(TaskStep.Kind.SUBMITTING, id));
-        List<TaskStore.Submit> outcomes = tasks.submitAll(identities.getFirst().runKey(), submits);
+        return out;
+    }
+
+    /** Dispatches the new instances of a sent batch, in order; a mismatch is reported once they all are. */
+    private List<Result> complete(Batch batch, List<TaskStore.Submit> outcomes) {
+        List<TaskIdentity> identities = batch.identities();
         identities.forEach(id -> TaskStep.reached(TaskStep.Kind.SUBMITTED, id));
         List<Result> results = new ArrayList<>();
         SwaleException.InputMismatch mismatch = null;
@@ -161,10 +235,10 @@ public final class Submission {
             TaskIdentity identity = identities.get(i);
             switch (outcomes.get(i)) {
                 case NEW -> {
-                    recordSubmitted(requests.get(i).node(), ready);
-                    dispatcher.dispatch(requests.get(i).node().pool(), identity);
-                    log.debug("submitted graph={} partition={} node={} runId={}", graph.name(), partition,
-                            identity.node(), identity.runId());
+                    recordSubmitted(batch.requests().get(i).node(), batch.readyUs());
+                    dispatcher.dispatch(batch.requests().get(i).node().pool(), identity);
+                    log.debug("submitted graph={} partition={} node={} runId={}", batch.graph().name(),
+                            batch.partition(), identity.node(), identity.runId());
                     results.add(new Result(identity.runId(), true));
                 }
                 case EXISTS -> results.add(new Result(identity.runId(), false));

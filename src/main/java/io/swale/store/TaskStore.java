@@ -120,6 +120,35 @@ public interface TaskStore {
         return requests.stream().map(r -> submit(key, r.runId(), r.instance(), r.input())).toList();
     }
 
+    /** The submissions of one graph run in {@link #submitEach}. */
+    record RunSubmits(RunKey key, List<SubmitRequest> requests) {}
+
+    /** What became of one graph run's submissions in {@link #submitEach}. */
+    sealed interface RunSubmitted {
+        /** Each submission's outcome, in the order of the requests. */
+        record Done(List<Submit> outcomes) implements RunSubmitted {}
+
+        /** A script of this run failed; the other runs' submissions stand. */
+        record Failed(RuntimeException error) implements RunSubmitted {}
+    }
+
+    /**
+     * The submissions of several graph runs, each its own atomic script as {@link #submit}, sent together: one
+     * round trip for the events of a whole poll. A script that fails fails its own run only; a store that does
+     * not answer throws, and then any of them may have committed.
+     */
+    default List<RunSubmitted> submitEach(List<RunSubmits> runs) {
+        List<RunSubmitted> out = new java.util.ArrayList<>(runs.size());
+        for (RunSubmits r : runs) {
+            try {
+                out.add(new RunSubmitted.Done(submitAll(r.key(), r.requests())));
+            } catch (RuntimeException e) {
+                out.add(new RunSubmitted.Failed(e));
+            }
+        }
+        return out;
+    }
+
     Heartbeat heartbeat(RunKey key, String runId, long token, long leaseMs);
 
     /**

@@ -8,6 +8,7 @@ import io.swale.kafka.EventsListener;
 import io.swale.record.NodeStatus;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
+import io.swale.store.TaskStore;
 import io.swale.store.redis.RedisKeys;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -18,13 +19,19 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.springframework.kafka.listener.BatchListenerFailedException;
 
-/** The events of one poll: their runs read together in one round trip, each advanced as it was alone. */
+/**
+ * The events of one poll: their runs read together in one round trip, their submissions sent together in
+ * another, each run advanced as it was alone.
+ */
 class EventsOfOnePollIT {
     private final Map<String, AtomicInteger> reads = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> submits = new ConcurrentHashMap<>();
 
     private RunHarness harness() throws Exception {
         return new RunHarness(r -> RunHarness.before(RunStore.class, r,
-                (method, args) -> reads.computeIfAbsent(method, m -> new AtomicInteger()).incrementAndGet()), t -> t);
+                (method, args) -> reads.computeIfAbsent(method, m -> new AtomicInteger()).incrementAndGet()),
+                t -> RunHarness.before(TaskStore.class, t,
+                        (method, args) -> submits.computeIfAbsent(method, m -> new AtomicInteger()).incrementAndGet()));
     }
 
     private static ConsumerRecord<String, byte[]> event(RunKey key, String node, long offset) {
@@ -47,12 +54,15 @@ class EventsOfOnePollIT {
             }
             h.dispatches.clear();
             reads.clear();
+            submits.clear();
 
             new EventsListener(h.graphRuns).onEvents(List.of(event(one, "a", 0), event(none, "a", 1),
                     event(two, "a", 2), event(one, "a", 3)));
 
             assertThat(reads.get("readEach")).hasValue(1);
             assertThat(reads).doesNotContainKey("read");
+            assertThat(submits.get("submitEach")).hasValue(1);
+            assertThat(submits).doesNotContainKeys("submit", "submitAll");
             assertThat(h.dispatches).extracting(d -> d.identity().runId())
                     .containsExactly(one.runId("b", 0), two.runId("b", 0));
         }
@@ -77,6 +87,31 @@ class EventsOfOnePollIT {
                     event(bad, "a", 2)))).isInstanceOfSatisfying(BatchListenerFailedException.class,
                             e -> assertThat(e.getRecord()).isSameAs(badFirst));
             assertThat(h.dispatches).extracting(d -> d.identity().runId()).containsExactly(good.runId("b", 0));
+        }
+    }
+
+    @Test
+    void aRunWhoseSubmissionFailsFailsItsOwnFirstRecordAndTheRunsAfterItAreStillDispatched() throws Exception {
+        try (RunHarness h = harness()) {
+            String g = RunHarness.graphName("poll");
+            String hash = h.chain(g);
+            RunKey bad = new RunKey(g, Partition.of("bad"));
+            RunKey good = new RunKey(g, Partition.of("good"));
+            for (RunKey k : List.of(bad, good)) {
+                assertThat(h.graphRuns.startRun(hash, k.partition()).started()).isTrue();
+                h.finish(k, "a", 0, NodeStatus.SUCCEEDED, hash);
+            }
+            // the run reads well, but its submit script fails on a key of the wrong type
+            h.pool.set(new RedisKeys(h.prefix).inputs(bad), "not a hash");
+            h.dispatches.clear();
+            ConsumerRecord<String, byte[]> badFirst = event(bad, "a", 0);
+
+            assertThatThrownBy(() -> new EventsListener(h.graphRuns).onEvents(List.of(badFirst, event(good, "a", 1))))
+                    .isInstanceOfSatisfying(BatchListenerFailedException.class,
+                            e -> assertThat(e.getRecord()).isSameAs(badFirst));
+            // the good run's instance is dispatched now, not left pending for the reconciler
+            assertThat(h.dispatches).extracting(d -> d.identity().runId()).containsExactly(good.runId("b", 0));
+            assertThat(submits.get("submitEach")).hasValue(1);
         }
     }
 }

@@ -104,6 +104,45 @@ public final class RedisTaskStore implements TaskStore {
                 }, true);
     }
 
+    /** One submission of {@link #submitEach}, with its run. */
+    private record RunSubmit(RunKey key, SubmitRequest request) {}
+
+    /** The answer to one submission of {@link #submitEach}: an outcome, or the failure of its script. */
+    private record SubmitAnswer(Submit outcome, RuntimeException error) {}
+
+    @Override
+    public List<RunSubmitted> submitEach(List<RunSubmits> runs) {
+        List<RunSubmit> flat = new ArrayList<>();
+        runs.forEach(r -> r.requests().forEach(q -> flat.add(new RunSubmit(r.key(), q))));
+        if (flat.size() < 2) {
+            return TaskStore.super.submitEach(runs);
+        }
+        List<SubmitAnswer> answers = calls.pipelined(scripts.submit, flat,
+                q -> List.of(keys.instances(q.key()), keys.inputs(q.key()), keys.run(q.key())),
+                q -> List.of(q.request().runId(), InstanceCodec.pending(q.request().instance()),
+                        TaskInputCodec.encode(q.request().input())),
+                r -> new SubmitAnswer(submitOutcome((String) r), null),
+                q -> new SubmitAnswer(submit(q.key(), q.request().runId(), q.request().instance(), q.request().input()),
+                        null),
+                e -> new SubmitAnswer(null, e), true);
+        List<RunSubmitted> out = new ArrayList<>(runs.size());
+        int next = 0;
+        for (RunSubmits r : runs) {
+            List<Submit> outcomes = new ArrayList<>(r.requests().size());
+            RuntimeException failed = null;
+            for (int i = 0; i < r.requests().size(); i++) {
+                SubmitAnswer a = answers.get(next++);
+                if (a.error() != null) {
+                    failed = failed == null ? a.error() : failed;
+                } else {
+                    outcomes.add(a.outcome());
+                }
+            }
+            out.add(failed == null ? new RunSubmitted.Done(outcomes) : new RunSubmitted.Failed(failed));
+        }
+        return out;
+    }
+
     @Override
     public List<ItemSubmit> submitItems(RunKey key, String itemPrefix, int maxActive, List<SubmitRequest> requests) {
         if (requests.isEmpty()) {

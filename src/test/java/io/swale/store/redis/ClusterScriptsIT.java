@@ -83,6 +83,11 @@ class ClusterScriptsIT {
         for (RunKey k : others) {
             tasks.submit(k, k.runId("n", 0), pending("n"), input());
         }
+        // the submissions of several runs of different shards in one round trip, each run's outcomes its own
+        assertThat(tasks.submitEach(others.stream().map(k -> new TaskStore.RunSubmits(k, List.of(
+                new TaskStore.SubmitRequest(k.runId("e", 0), pending("e"), input()),
+                new TaskStore.SubmitRequest(k.runId("n", 0), pending("n"), input())))).toList()))
+                .containsOnly(new TaskStore.RunSubmitted.Done(List.of(TaskStore.Submit.NEW, TaskStore.Submit.EXISTS)));
         assertThat(tasks.claimAll(others.stream().map(k -> new TaskStore.ClaimRequest(k, k.runId("n", 0))).toList(),
                 60_000, "w")).allMatch(c -> c instanceof TaskStore.Claim.Claimed);
         assertThat(tasks.heartbeat(a, a.runId("n", 0), token, 60_000)).isEqualTo(TaskStore.Heartbeat.RUNNING);
