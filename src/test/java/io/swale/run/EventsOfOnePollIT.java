@@ -40,19 +40,28 @@ class EventsOfOnePollIT {
         return new ConsumerRecord<>("swale.events", 0, offset, key.id(), json.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** Runs of a fresh chain, one per partition, each started and its node `a` succeeded; dispatches cleared. */
+    private static List<RunKey> runsWithAEnded(RunHarness h, String... partitions) throws Exception {
+        String g = RunHarness.graphName("poll");
+        String hash = h.chain(g);
+        List<RunKey> keys = new java.util.ArrayList<>();
+        for (String p : partitions) {
+            RunKey k = new RunKey(g, Partition.of(p));
+            assertThat(h.graphRuns.startRun(hash, k.partition()).started()).isTrue();
+            h.finish(k, "a", 0, NodeStatus.SUCCEEDED, hash);
+            keys.add(k);
+        }
+        h.dispatches.clear();
+        return keys;
+    }
+
     @Test
     void theRunsOfOnePollAreReadInOneRoundTripAndEachIsAdvanced() throws Exception {
         try (RunHarness h = harness()) {
-            String g = RunHarness.graphName("poll");
-            String hash = h.chain(g);
-            RunKey one = new RunKey(g, Partition.of("one"));
-            RunKey two = new RunKey(g, Partition.of("two"));
-            RunKey none = new RunKey(g, Partition.of("none"));
-            for (RunKey k : List.of(one, two)) {
-                assertThat(h.graphRuns.startRun(hash, k.partition()).started()).isTrue();
-                h.finish(k, "a", 0, NodeStatus.SUCCEEDED, hash);
-            }
-            h.dispatches.clear();
+            List<RunKey> keys = runsWithAEnded(h, "one", "two");
+            RunKey one = keys.get(0);
+            RunKey two = keys.get(1);
+            RunKey none = new RunKey(one.graph(), Partition.of("none"));
             reads.clear();
             submits.clear();
 
@@ -71,16 +80,10 @@ class EventsOfOnePollIT {
     @Test
     void anUnreadableRunFailsItsOwnFirstRecordAfterTheRunsBeforeItAdvanced() throws Exception {
         try (RunHarness h = harness()) {
-            String g = RunHarness.graphName("poll");
-            String hash = h.chain(g);
-            RunKey good = new RunKey(g, Partition.of("good"));
-            RunKey bad = new RunKey(g, Partition.of("bad"));
-            for (RunKey k : List.of(good, bad)) {
-                assertThat(h.graphRuns.startRun(hash, k.partition()).started()).isTrue();
-                h.finish(k, "a", 0, NodeStatus.SUCCEEDED, hash);
-            }
+            List<RunKey> keys = runsWithAEnded(h, "good", "bad");
+            RunKey good = keys.get(0);
+            RunKey bad = keys.get(1);
             h.pool.set(new RedisKeys(h.prefix).run(bad), "not a run record");
-            h.dispatches.clear();
             ConsumerRecord<String, byte[]> badFirst = event(bad, "a", 1);
 
             assertThatThrownBy(() -> new EventsListener(h.graphRuns).onEvents(List.of(event(good, "a", 0), badFirst,
@@ -93,17 +96,11 @@ class EventsOfOnePollIT {
     @Test
     void aRunWhoseSubmissionFailsFailsItsOwnFirstRecordAndTheRunsAfterItAreStillDispatched() throws Exception {
         try (RunHarness h = harness()) {
-            String g = RunHarness.graphName("poll");
-            String hash = h.chain(g);
-            RunKey bad = new RunKey(g, Partition.of("bad"));
-            RunKey good = new RunKey(g, Partition.of("good"));
-            for (RunKey k : List.of(bad, good)) {
-                assertThat(h.graphRuns.startRun(hash, k.partition()).started()).isTrue();
-                h.finish(k, "a", 0, NodeStatus.SUCCEEDED, hash);
-            }
+            List<RunKey> keys = runsWithAEnded(h, "bad", "good");
+            RunKey bad = keys.get(0);
+            RunKey good = keys.get(1);
             // the run reads well, but its submit script fails on a key of the wrong type
             h.pool.set(new RedisKeys(h.prefix).inputs(bad), "not a hash");
-            h.dispatches.clear();
             ConsumerRecord<String, byte[]> badFirst = event(bad, "a", 0);
 
             assertThatThrownBy(() -> new EventsListener(h.graphRuns).onEvents(List.of(badFirst, event(good, "a", 1))))
