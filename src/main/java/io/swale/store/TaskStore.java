@@ -134,8 +134,9 @@ public interface TaskStore {
 
     /**
      * The submissions of several graph runs, each its own atomic script as {@link #submit}, sent together: one
-     * round trip for the events of a whole poll. A script that fails fails its own run only; a store that does
-     * not answer throws, and then any of them may have committed.
+     * round trip for the events of a whole poll. A script that fails fails its own run only. A store that does
+     * not answer fails the call (this default, sending each run alone, fails each run instead), and any of the
+     * submissions may then have committed.
      */
     default List<RunSubmitted> submitEach(List<RunSubmits> runs) {
         List<RunSubmitted> out = new java.util.ArrayList<>(runs.size());
