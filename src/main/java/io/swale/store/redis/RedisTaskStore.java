@@ -29,6 +29,7 @@ public final class RedisTaskStore implements TaskStore {
     private final RedisScripts scripts = new RedisScripts();
 
     private final long requestTtlMs;
+    private final RedisSubmissions submissions;
 
     /** Request records written with a submission get no TTL: only the retention pass removes them. */
     public RedisTaskStore(UnifiedJedis redis, String prefix) {
@@ -41,32 +42,13 @@ public final class RedisTaskStore implements TaskStore {
         this.calls = new ScriptCalls(redis, durability);
         this.keys = new RedisKeys(prefix);
         this.requestTtlMs = RedisRequestStore.ttlMs(retention);
+        this.submissions = new RedisSubmissions(redis, calls, keys, scripts, requestTtlMs);
     }
 
     @Override
     public Submit submit(RunKey key, String runId, PendingInstance instance, TaskInput input,
             Optional<RequestWrite> request) {
-        List<String> k = new ArrayList<>(List.of(keys.instances(key), keys.inputs(key), keys.run(key)));
-        List<String> a = new ArrayList<>(List.of(runId, InstanceCodec.pending(instance), TaskInputCodec.encode(input)));
-        request.map(RequestWrite::record).ifPresent(r -> {
-            // a rerun's record is in its run's shard, so it commits in this script's slot (RedisKeys.shardOf)
-            if (!(r.request() instanceof io.swale.record.AdminRequest.Rerun rerun)
-                    || !new RunKey(rerun.graph(), rerun.partition()).equals(key)) {
-                throw new IllegalArgumentException("request " + r.id() + " is not a rerun of run " + key.id()
-                        + ": only a rerun's request record commits with its submission");
-            }
-            // its record is in the run's shard, other requests' in the id's: the id's reservation decides
-            if (!RedisRequestStore.reserve(redis, keys, scripts, r.id(), r.request(), requestTtlMs)) {
-                throw new IllegalStateException("request id `" + r.id() + "` is held by a different request");
-            }
-            k.add(keys.request(RedisKeys.shardOf(r), r.id()));
-            k.add(keys.expiry(key));
-            a.add(RequestCodec.encode(r));
-            a.add(Long.toString(r.handledAtMs()));
-            a.add(RedisKeys.requestExpiryMember(r.id()));
-            a.add(Long.toString(requestTtlMs));
-        });
-        return submitOutcome((String) calls.durable(scripts.submit, k, a));
+        return submissions.submit(key, runId, instance, input, request);
     }
 
     @Override
@@ -93,75 +75,18 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public List<Submit> submitAll(RunKey key, List<SubmitRequest> requests) {
-        if (requests.size() < 2) {
-            return TaskStore.super.submitAll(key, requests);
-        }
-        List<String> k = List.of(keys.instances(key), keys.inputs(key), keys.run(key));
-        return calls.pipelined(scripts.submit, requests, r -> k,
-                r -> List.of(r.runId(), InstanceCodec.pending(r.instance()), TaskInputCodec.encode(r.input())),
-                r -> submitOutcome((String) r), q -> submit(key, q.runId(), q.instance(), q.input()), e -> {
-                    throw e;
-                }, true);
+        return requests.size() < 2 ? TaskStore.super.submitAll(key, requests) : submissions.pipelined(key, requests);
     }
-
-    /** One submission of {@link #submitEach}, with its run. */
-    private record RunSubmit(RunKey key, SubmitRequest request) {}
-
-    /** The answer to one submission of {@link #submitEach}: an outcome, or the failure of its script. */
-    private record SubmitAnswer(Submit outcome, RuntimeException error) {}
 
     @Override
     public List<RunSubmitted> submitEach(List<RunSubmits> runs) {
-        List<RunSubmit> flat = new ArrayList<>();
-        runs.forEach(r -> r.requests().forEach(q -> flat.add(new RunSubmit(r.key(), q))));
-        if (flat.size() < 2) {
-            return TaskStore.super.submitEach(runs);
-        }
-        List<SubmitAnswer> answers = calls.pipelined(scripts.submit, flat,
-                q -> List.of(keys.instances(q.key()), keys.inputs(q.key()), keys.run(q.key())),
-                q -> List.of(q.request().runId(), InstanceCodec.pending(q.request().instance()),
-                        TaskInputCodec.encode(q.request().input())),
-                r -> new SubmitAnswer(submitOutcome((String) r), null),
-                q -> new SubmitAnswer(submit(q.key(), q.request().runId(), q.request().instance(), q.request().input()),
-                        null),
-                e -> new SubmitAnswer(null, e), true);
-        List<RunSubmitted> out = new ArrayList<>(runs.size());
-        int next = 0;
-        for (RunSubmits r : runs) {
-            List<Submit> outcomes = new ArrayList<>(r.requests().size());
-            RuntimeException failed = null;
-            for (int i = 0; i < r.requests().size(); i++) {
-                SubmitAnswer a = answers.get(next++);
-                if (a.error() != null) {
-                    failed = failed == null ? a.error() : failed;
-                } else {
-                    outcomes.add(a.outcome());
-                }
-            }
-            out.add(failed == null ? new RunSubmitted.Done(outcomes) : new RunSubmitted.Failed(failed));
-        }
-        return out;
+        return runs.stream().mapToInt(r -> r.requests().size()).sum() < 2 ? TaskStore.super.submitEach(runs)
+                : submissions.pipelined(runs);
     }
 
     @Override
     public List<ItemSubmit> submitItems(RunKey key, String itemPrefix, int maxActive, List<SubmitRequest> requests) {
-        if (requests.isEmpty()) {
-            return List.of();
-        }
-        List<String> a = new ArrayList<>(List.of(itemPrefix, Integer.toString(maxActive)));
-        for (SubmitRequest r : requests) {
-            a.add(r.runId());
-            a.add(InstanceCodec.pending(r.instance()));
-            a.add(TaskInputCodec.encode(r.input()));
-        }
-        List<?> r = (List<?>) calls.durable(scripts.submitItems, List.of(keys.instances(key), keys.inputs(key), keys.run(key)), a);
-        return r.stream().map(o -> switch (String.valueOf(o)) {
-            case "new" -> ItemSubmit.NEW;
-            case "exists" -> ItemSubmit.EXISTS;
-            case "mismatch" -> ItemSubmit.MISMATCH;
-            case "inactive" -> ItemSubmit.INACTIVE;
-            default -> ItemSubmit.FULL;
-        }).toList();
+        return submissions.items(key, itemPrefix, maxActive, requests);
     }
 
     @Override
@@ -173,15 +98,6 @@ public final class RedisTaskStore implements TaskStore {
             case "kept" -> Derive.KEPT;
             case "changed" -> Derive.CHANGED;
             default -> Derive.INACTIVE;
-        };
-    }
-
-    private static Submit submitOutcome(String r) {
-        return switch (r) {
-            case "new" -> Submit.NEW;
-            case "mismatch" -> Submit.MISMATCH;
-            case "inactive" -> Submit.INACTIVE;
-            default -> Submit.EXISTS;
         };
     }
 
