@@ -39,6 +39,14 @@ local function append_history(key, run_id, s, ended, outcome, err)
   while #list > HISTORY_CAP do table.remove(list, 1) end
   redis.call('HSET', key, run_id, cjson.encode(list))
 end
+-- true when no task instance in the hash is active; one that does not decode counts as active
+local function all_idle(instances_key)
+  for _, raw in ipairs(redis.call('HVALS', instances_key)) do
+    local ok, s = pcall(cjson.decode, raw)
+    if not ok or type(s) ~= 'table' or ACTIVE[s.state] then return false end
+  end
+  return true
+end
 -- the state of a run record: nil when there is none, 'unreadable' when it does not parse
 local function run_state(run_key)
   local raw = redis.call('GET', run_key)

@@ -1,6 +1,5 @@
 package io.swale.run;
 
-import io.swale.definition.Definition;
 import io.swale.graph.Graph;
 import io.swale.graph.ItemName;
 import io.swale.graph.Node;
@@ -30,8 +29,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +53,7 @@ public final class GraphRuns {
     private final Clock clock;
     private final SwaleMetrics metrics;
     private final MappedNodes mapped;
+    private final RunSettlement settlement;
 
     public GraphRuns(DefinitionCatalog definitions, DefinitionStore definitionStore, RunStore runs, TaskStore tasks,
             Submission submission, Clock clock, SwaleMetrics metrics) {
@@ -66,39 +64,81 @@ public final class GraphRuns {
         this.clock = clock;
         this.metrics = metrics;
         this.mapped = new MappedNodes(tasks, submission, clock, metrics);
+        this.settlement = new RunSettlement(runs, clock, metrics);
     }
 
     /** Creates the run (create-only) and submits every root at rerun 0. */
     public Started startRun(String hash, Partition partition) {
-        Definition definition = definitions.get(hash);
-        Graph graph = definition.graph();
-        RunKey key = new RunKey(graph.name(), partition);
-        if (!runs.create(key, GraphRunRecord.started(hash, clock.millis()))) {
-            return new Started(false, List.of());
-        }
-        metrics.runStarted(graph.name());
-        List<String> submitted = new ArrayList<>();
-        List<Submission.Request> roots = graph.roots().stream().map(root -> new Submission.Request(root, 0)).toList();
-        for (Submission.Result r : submission.submitAll(graph, hash, partition, roots, Map.of(), nowUs())) {
-            submitted.add(r.runId());
-        }
-        try (LogContext ignored = LogContext.run(graph.name(), partition.key())) {
-            log.info("started graph={} partition={} definition={} roots={}", graph.name(), partition, hash,
-                    submitted.size());
-        }
-        return new Started(true, submitted);
+        return startEach(hash, List.of(partition)).getFirst();
     }
 
     /** Starts each partition with the graph record's definition; returns those actually started. */
     public List<Partition> startRuns(String graph, List<Partition> partitions) {
         GraphRecord record = definitionStore.graphRecord(graph).orElseThrow(() -> new SwaleException.UnknownGraph(graph));
         List<Partition> started = new ArrayList<>();
-        for (Partition p : partitions) {
-            if (startRun(record.definition(), p).started()) {
-                started.add(p);
+        List<Started> each = startEach(record.definition(), partitions);
+        for (int i = 0; i < partitions.size(); i++) {
+            if (each.get(i).started()) {
+                started.add(partitions.get(i));
             }
         }
         return started;
+    }
+
+    /**
+     * Starts the runs of several partitions of one definition with one round trip for their indexes, one for
+     * their records and one for the submissions of all their roots, where each run started alone pays all
+     * three. Every run goes as far as it can; then the first failure is thrown (a created run whose roots were
+     * not submitted is active, and the reconciler submits them).
+     */
+    private List<Started> startEach(String hash, List<Partition> partitions) {
+        Graph graph = definitions.get(hash).graph();
+        List<Submission.Request> roots = graph.roots().stream().map(root -> new Submission.Request(root, 0)).toList();
+        OptionalLong readyAt = nowUs();
+        // built before any run is created: a root whose pool is not configured creates nothing
+        List<Submission.Batch> batches = partitions.stream()
+                .map(p -> submission.prepare(graph, hash, p, roots, Map.of(), readyAt)).toList();
+        long now = clock.millis();
+        List<Boolean> created = runs.createEach(partitions.stream()
+                .map(p -> new RunStore.NewRun(new RunKey(graph.name(), p), GraphRunRecord.started(hash, now))).toList());
+        List<Submission.Batch> sent = new ArrayList<>();
+        for (int i = 0; i < partitions.size(); i++) {
+            if (created.get(i)) {
+                metrics.runStarted(graph.name());
+                sent.add(batches.get(i));
+            }
+        }
+        List<Submission.Submitted> answers = submission.submitEach(sent);
+        List<Started> out = new ArrayList<>(partitions.size());
+        RuntimeException failed = null;
+        int next = 0;
+        for (int i = 0; i < partitions.size(); i++) {
+            if (!created.get(i)) {
+                out.add(new Started(false, List.of()));
+                continue;
+            }
+            Partition partition = partitions.get(i);
+            try (LogContext ignored = LogContext.run(graph.name(), partition.key())) {
+                switch (answers.get(next++)) {
+                    case Submission.Submitted.Done d -> {
+                        List<String> submitted = d.results().stream().map(Submission.Result::runId).toList();
+                        log.info("started graph={} partition={} definition={} roots={}", graph.name(), partition,
+                                hash, submitted.size());
+                        out.add(new Started(true, submitted));
+                    }
+                    case Submission.Submitted.Failed f -> {
+                        log.warn("started graph={} partition={} definition={} but its roots were not submitted: {}",
+                                graph.name(), partition, hash, f.error().toString());
+                        failed = failed == null ? f.error() : failed;
+                        out.add(new Started(true, List.of()));
+                    }
+                }
+            }
+        }
+        if (failed != null) {
+            throw failed;
+        }
+        return out;
     }
 
     /** Handles a task-terminated event: advances the downstreams of the node, which also settles. */
@@ -136,7 +176,8 @@ public final class GraphRuns {
 
     /**
      * Advances the runs of one poll's events, read by {@link #readRuns}, with the submissions of them all sent to
-     * Redis in one round trip, where a run advanced alone pays a round trip of its own. Every run goes as far
+     * Redis in one round trip, where a run advanced alone pays a round trip of its own, and then the settles of
+     * those that ended in one more. Every run goes as far
      * as it can before any failure is reported: the failures come back by run, in the order of {@code ended},
      * for the caller to retry (advancing is idempotent). A store that does not answer the submissions throws,
      * and then none of the instances they carried has been dispatched.
@@ -167,13 +208,28 @@ public final class GraphRuns {
             }
         }
         List<Submission.Submitted> sent = submission.submitEach(plans.stream().map(Plan::batch).toList());
+        List<RunStore.Settle> settles = new ArrayList<>();
+        List<Integer> settling = new ArrayList<>();
         for (int j = 0; j < plans.size(); j++) {
             int i = planned.get(j);
             try (LogContext ignored = logContext(ended.get(i))) {
-                finish(plans.get(j), results(sent.get(j)));
+                finish(plans.get(j), results(sent.get(j))).settle().ifPresent(settle -> {
+                    settles.add(settle);
+                    settling.add(i);
+                });
             } catch (RuntimeException failed) {
                 failures.set(i, Optional.of(failed));
             }
+        }
+        try {
+            List<RunStore.Settled> settled = settlement.commit(settles);
+            for (int j = 0; j < settled.size(); j++) {
+                if (settled.get(j) instanceof RunStore.Settled.Failed f) {
+                    failures.set(settling.get(j), Optional.of(f.error()));
+                }
+            }
+        } catch (RuntimeException unanswered) {
+            settling.forEach(i -> failures.set(i, Optional.of(unanswered)));
         }
         return failures;
     }
@@ -213,7 +269,14 @@ public final class GraphRuns {
      */
     private Advanced advance(RunView view, List<String> candidates, boolean skipActive) {
         Plan plan = plan(view, candidates, skipActive);
-        return finish(plan, results(submission.submitEach(List.of(plan.batch())).getFirst()));
+        Finished finished = finish(plan, results(submission.submitEach(List.of(plan.batch())).getFirst()));
+        if (finished.settle().isEmpty()) {
+            return finished.advanced();
+        }
+        return switch (settlement.commit(List.of(finished.settle().get())).getFirst()) {
+            case RunStore.Settled.Done d -> new Advanced(finished.advanced().submitted(), d.settled());
+            case RunStore.Settled.Failed f -> throw f.error();
+        };
     }
 
     private static List<Submission.Result> results(Submission.Submitted sent) {
@@ -265,8 +328,11 @@ public final class GraphRuns {
         return new Plan(view, graph, records, states, batch, submitted, derived);
     }
 
+    /** An advance once its submissions are answered: what it did, and the settle it found, still to commit. */
+    private record Finished(Advanced advanced, Optional<RunStore.Settle> settle) {}
+
     /** The rest of an advance once its submissions are answered: a derived record's downstreams, or the settle. */
-    private Advanced finish(Plan plan, List<Submission.Result> results) {
+    private Finished finish(Plan plan, List<Submission.Result> results) {
         int submitted = plan.mappedSubmitted() + (int) results.stream().filter(Submission.Result::isNew).count();
         RunView view = plan.view();
         if (!plan.derived().isEmpty()) {
@@ -277,60 +343,19 @@ public final class GraphRuns {
             Optional<RunView> fresh = runs.read(view.key());
             if (fresh.isPresent() && fresh.get().run().state() == RunState.ACTIVE) {
                 Advanced after = advance(fresh.get(), List.copyOf(next), false);
-                return new Advanced(submitted + after.submitted(), after.settled());
+                return new Finished(new Advanced(submitted + after.submitted(), after.settled()), Optional.empty());
             }
-            return new Advanced(submitted, false);
+            return new Finished(new Advanced(submitted, false), Optional.empty());
         }
-        boolean settled = submitted == 0 && settle(view, plan.graph(), plan.records(), plan.states());
-        return new Advanced(submitted, settled);
+        Optional<RunStore.Settle> settle = submitted == 0
+                ? settlement.of(view, plan.graph(), plan.records(), plan.states()) : Optional.empty();
+        return new Finished(new Advanced(submitted, false), settle);
     }
 
     /** Advances every node of the run: what the reconciler does for an active run. */
     public Advanced advanceAll(RunView view) {
         Graph graph = RunGraphs.of(definitions, view);
         return advance(view, graph.nodes().stream().map(Node::name).toList(), true);
-    }
-
-    private boolean settle(RunView view, Graph graph, Map<String, NodeRecord> records, Map<String, NodeState> states) {
-        Optional<RunState> settledState = Readiness.settledState(states);
-        if (settledState.isEmpty()) {
-            return false;
-        }
-        GraphRunRecord run = view.run();
-        List<String> unrecorded = new ArrayList<>();
-        for (Node n : graph.nodes()) {
-            if (n.isMapped()) {
-                // a mapped node has no instance of its own: its items must all have ended
-                if (MappedNodes.items(view, n.name()).stream().anyMatch(i -> i.status().isActive())) {
-                    return false;
-                }
-                continue;
-            }
-            Optional<String> runId = RunRecords.unrecordedRunId(view.key(), run, n.name(), records.get(n.name()));
-            if (runId.isPresent() && RunRecords.isActive(view, runId.get())) {
-                return false;
-            }
-            runId.ifPresent(unrecorded::add);
-        }
-        SortedMap<String, Long> expected = new TreeMap<>(run.expectedReruns());
-        expected.entrySet().removeIf(e -> {
-            NodeRecord r = MappedReruns.expectedTarget(view, records, e.getKey());
-            return r != null && r.rerun() >= e.getValue();
-        });
-        GraphRunRecord settled = run.withState(settledState.get(), Optional.of(clock.millis())).withExpectedReruns(expected);
-        // atomic with the instances: a rerun that submitted one of them since the view was read wins
-        if (!runs.compareAndSettle(view.key(), view.version(), settled, unrecorded)) {
-            return false;
-        }
-        if (view.instances().values().stream().noneMatch(i -> i.status().isActive())) {
-            runs.dropActive(view.key());
-        }
-        metrics.runSettled(view.key().graph(), settledState.get().wireName());
-        try (LogContext ignored = LogContext.run(view.key().graph(), view.key().partition().key())) {
-            log.info("settled graph={} partition={} state={}", view.key().graph(), view.key().partition(),
-                    settledState.get().wireName());
-        }
-        return true;
     }
 
     /** Where the task-terminated event of a mapped node's derived record goes (docs/dynamic-graphs.md §5). */

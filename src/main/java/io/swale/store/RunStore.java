@@ -13,6 +13,17 @@ public interface RunStore {
     /** Create-only: true when this call created the run. */
     boolean create(RunKey key, GraphRunRecord run);
 
+    /** A run for {@link #createEach} to create. */
+    record NewRun(RunKey key, GraphRunRecord run) {}
+
+    /**
+     * Create-only for several runs, with as few round trips as the store allows: for each run, in order, true
+     * when this call created it. This default creates one run at a time.
+     */
+    default List<Boolean> createEach(List<NewRun> created) {
+        return created.stream().map(n -> create(n.key(), n.run())).toList();
+    }
+
     Optional<RunView> read(RunKey key);
 
     /** Reads many runs in one pipelined round trip; absent runs are left out. */
@@ -71,9 +82,41 @@ public interface RunStore {
 
     /**
      * As above, and only if none of {@code idleRunIds} is an active task instance, in one atomic step: a rerun
-     * that submitted one of them after the caller read the run keeps it active.
+     * that submitted one of them after the caller read the run keeps it active. A run settled with no active
+     * instance at all leaves the active-runs index in the same step, as {@link #dropActive} would.
      */
     boolean compareAndSettle(RunKey key, RunVersion expected, GraphRunRecord settled, Collection<String> idleRunIds);
+
+    /** One settle of {@link #settleEach}: the arguments of {@link #compareAndSettle}. */
+    record Settle(RunKey key, RunVersion expected, GraphRunRecord settled, List<String> idleRunIds) {
+        public Settle {
+            idleRunIds = List.copyOf(idleRunIds);
+        }
+    }
+
+    /** What became of one {@link Settle}: whether the run settled, or why that is not known. */
+    sealed interface Settled {
+        record Done(boolean settled) implements Settled {}
+
+        record Failed(RuntimeException error) implements Settled {}
+    }
+
+    /**
+     * Settles several runs, each in its own atomic step as {@link #compareAndSettle} does, with one round trip
+     * where the store allows; answers in the order of {@code settles}. A step that fails fails its own run only;
+     * a store that does not answer at all throws. This default settles one run at a time.
+     */
+    default List<Settled> settleEach(List<Settle> settles) {
+        List<Settled> out = new java.util.ArrayList<>(settles.size());
+        for (Settle s : settles) {
+            try {
+                out.add(new Settled.Done(compareAndSettle(s.key(), s.expected(), s.settled(), s.idleRunIds())));
+            } catch (RuntimeException e) {
+                out.add(new Settled.Failed(e));
+            }
+        }
+        return out;
+    }
 
     /** Runs in the active-runs index (active runs, and settled ones with instances still active). */
     List<RunKey> activeRuns();

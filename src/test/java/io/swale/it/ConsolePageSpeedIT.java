@@ -252,6 +252,5 @@ class ConsolePageSpeedIT {
         var view = runs.read(key).orElseThrow();
         runs.compareAndSettle(key, view.version(), started.withState(fails ? RunState.FAILED : RunState.COMPLETE,
                 Optional.of(System.currentTimeMillis())));
-        runs.dropActive(key);
     }
 }

@@ -78,6 +78,55 @@ class EventsOfOnePollIT {
     }
 
     @Test
+    void theRunsThatEndInOnePollSettleInOneRoundTripAndLeaveTheActiveIndex() throws Exception {
+        try (RunHarness h = harness()) {
+            List<RunKey> keys = runsWithAEnded(h, "one", "two", "three");
+            String hash = h.graphRuns.readRuns(keys).values().stream()
+                    .map(r -> ((RunStore.Read.Found) r).view().run().definition()).findFirst().orElseThrow();
+            for (RunKey k : keys) {
+                h.graphRuns.onTaskTerminated(k, "a");
+                h.finish(k, "b", 0, NodeStatus.SUCCEEDED, hash);
+            }
+            reads.clear();
+
+            new EventsListener(h.graphRuns).onEvents(List.of(event(keys.get(0), "b", 0), event(keys.get(1), "b", 1),
+                    event(keys.get(2), "b", 2)));
+
+            assertThat(reads.get("settleEach")).hasValue(1);
+            assertThat(reads).doesNotContainKeys("compareAndSettle", "dropActive");
+            for (RunKey k : keys) {
+                assertThat(h.runs.read(k).orElseThrow().run().state()).isEqualTo(io.swale.record.RunState.COMPLETE);
+            }
+            assertThat(h.runs.activeRuns()).doesNotContainAnyElementsOf(keys);
+        }
+    }
+
+    @Test
+    void settlesThatRedisDoesNotAnswerFailTheFirstSettlingRunsRecordAfterTheOthersWereDispatched() throws Exception {
+        try (RunHarness h = new RunHarness(r -> RunHarness.before(RunStore.class, r, (method, args) -> {
+            if (method.equals("settleEach")) {
+                throw new redis.clients.jedis.exceptions.JedisConnectionException("no answer");
+            }
+        }), t -> t)) {
+            List<RunKey> keys = runsWithAEnded(h, "ending", "going");
+            RunKey ending = keys.get(0);
+            RunKey going = keys.get(1);
+            String hash = ((RunStore.Read.Found) h.graphRuns.readRuns(List.of(ending)).get(ending)).view().run()
+                    .definition();
+            h.graphRuns.onTaskTerminated(ending, "a");
+            h.finish(ending, "b", 0, NodeStatus.SUCCEEDED, hash);
+            h.dispatches.clear();
+            ConsumerRecord<String, byte[]> endingFirst = event(ending, "b", 1);
+
+            assertThatThrownBy(() -> new EventsListener(h.graphRuns).onEvents(List.of(event(going, "a", 0),
+                    endingFirst))).isInstanceOfSatisfying(BatchListenerFailedException.class,
+                            e -> assertThat(e.getRecord()).isSameAs(endingFirst));
+            assertThat(h.dispatches).extracting(d -> d.identity().runId()).containsExactly(going.runId("b", 0));
+            assertThat(h.runs.read(ending).orElseThrow().run().state()).isEqualTo(io.swale.record.RunState.ACTIVE);
+        }
+    }
+
+    @Test
     void anUnreadableRunFailsItsOwnFirstRecordAfterTheRunsBeforeItAdvanced() throws Exception {
         try (RunHarness h = harness()) {
             List<RunKey> keys = runsWithAEnded(h, "good", "bad");
@@ -102,6 +151,7 @@ class EventsOfOnePollIT {
             // the run reads well, but its submit script fails on a key of the wrong type
             h.pool.set(new RedisKeys(h.prefix).inputs(bad), "not a hash");
             ConsumerRecord<String, byte[]> badFirst = event(bad, "a", 0);
+            submits.clear();
 
             assertThatThrownBy(() -> new EventsListener(h.graphRuns).onEvents(List.of(badFirst, event(good, "a", 1))))
                     .isInstanceOfSatisfying(BatchListenerFailedException.class,

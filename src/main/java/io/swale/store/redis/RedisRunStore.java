@@ -59,6 +59,32 @@ public final class RedisRunStore implements RunStore {
         return "OK".equals(created.get());
     }
 
+    /** As {@link #create}, with the indexes of all the runs in one round trip and the runs in a second. */
+    @Override
+    public List<Boolean> createEach(List<NewRun> created) {
+        if (created.size() < 2) {
+            return RunStore.super.createEach(created);
+        }
+        try (AbstractPipeline p = redis.pipelined()) {
+            Set<String> graphs = new java.util.LinkedHashSet<>();
+            for (NewRun n : created) {
+                p.zadd(keys.runsOfGraph(n.key().graph()), 0, n.key().partition().key());
+                graphs.add(n.key().graph());
+            }
+            graphs.forEach(g -> p.sadd(keys.graphsWithRuns(), g));
+            p.sync();
+        }
+        List<Response<String>> answers = new ArrayList<>(created.size());
+        try (AbstractPipeline p = redis.pipelined()) {
+            for (NewRun n : created) {
+                p.zadd(keys.activeRuns(n.key()), n.run().requestedAtMs(), n.key().id());
+                answers.add(p.set(keys.run(n.key()), RunRecordCodec.encode(n.run()), SetParams.setParams().nx()));
+            }
+            p.sync();
+        }
+        return answers.stream().map(a -> "OK".equals(a.get())).toList();
+    }
+
     @Override
     public Optional<RunView> read(RunKey key) {
         List<RunView> views = readAll(List.of(key));
@@ -126,11 +152,35 @@ public final class RedisRunStore implements RunStore {
     @Override
     public boolean compareAndSettle(RunKey key, RunVersion expected, GraphRunRecord settled,
             Collection<String> idleRunIds) {
-        List<String> args = new ArrayList<>(List.of(expected.value(), RunRecordCodec.encode(settled),
-                settled.settledAtMs().map(String::valueOf).orElse(""), "run:" + key.id()));
-        args.addAll(idleRunIds);
-        Object r = calls.durable(scripts.settle, List.of(keys.run(key), keys.instances(key), keys.expiry(key)), args);
-        return r instanceof Long n && n == 1L;
+        Settle s = new Settle(key, expected, settled, List.copyOf(idleRunIds));
+        return isSettled(calls.durable(scripts.settle, settleKeys(s), settleArgs(s)));
+    }
+
+    /** Every settle's script in one pipeline, each in its run's slot; a failed script fails its own run. */
+    @Override
+    public List<Settled> settleEach(List<Settle> settles) {
+        if (settles.size() < 2) {
+            return RunStore.super.settleEach(settles);
+        }
+        return calls.pipelined(scripts.settle, settles, this::settleKeys, RedisRunStore::settleArgs,
+                r -> new Settled.Done(isSettled(r)),
+                s -> new Settled.Done(compareAndSettle(s.key(), s.expected(), s.settled(), s.idleRunIds())),
+                Settled.Failed::new, true);
+    }
+
+    private List<String> settleKeys(Settle s) {
+        return List.of(keys.run(s.key()), keys.instances(s.key()), keys.expiry(s.key()), keys.activeRuns(s.key()));
+    }
+
+    private static List<String> settleArgs(Settle s) {
+        List<String> args = new ArrayList<>(List.of(s.expected().value(), RunRecordCodec.encode(s.settled()),
+                s.settled().settledAtMs().map(String::valueOf).orElse(""), "run:" + s.key().id(), s.key().id()));
+        args.addAll(s.idleRunIds());
+        return args;
+    }
+
+    private static boolean isSettled(Object reply) {
+        return reply instanceof Long n && n == 1L;
     }
 
     /** The version is the stored text: the put script writes only if it is unchanged byte for byte. */

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.function.Function;
 import redis.clients.jedis.UnifiedJedis;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;

@@ -67,7 +67,8 @@ final class ScriptCalls {
 
     /**
      * One script per request, all in one pipeline; outcomes in the order of the requests. A NOSCRIPT answer
-     * (Redis restarted and lost its scripts) sends that request alone through {@code alone}, which loads it.
+     * (Redis restarted and lost its scripts) sends that request alone through {@code alone}, which loads it;
+     * a script that fails, in the pipeline or alone, answers through {@code failed}.
      * With {@code durable}, one {@code WAIT} per slot tag written follows the scripts.
      */
     <R, T> List<T> pipelined(RedisScripts.Script script, List<R> requests, Function<R, List<String>> keysOf,
@@ -98,12 +99,21 @@ final class ScriptCalls {
             try {
                 out.add(outcome.apply(responses.get(i).get()));
             } catch (JedisNoScriptException e) {
-                out.add(alone.apply(requests.get(i)));
+                out.add(alone(requests.get(i), alone, failed));
             } catch (JedisDataException e) {
                 out.add(failed.apply(e));
             }
         }
         return out;
+    }
+
+    /** A request sent again alone after a NOSCRIPT answer: its script's failure is still its own. */
+    private static <R, T> T alone(R request, Function<R, T> alone, Function<JedisDataException, T> failed) {
+        try {
+            return alone.apply(request);
+        } catch (JedisDataException e) {
+            return failed.apply(e);
+        }
     }
 
     /** The hash tag of a key (its slot group), or the key when it has none. */

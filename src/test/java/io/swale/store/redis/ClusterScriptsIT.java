@@ -141,8 +141,9 @@ class ClusterScriptsIT {
         RunVersion v2 = runs.read(a).orElseThrow().version();
         GraphRunRecord settled = read.withState(RunState.COMPLETE, Optional.of(10L));
         assertThat(runs.compareAndSettle(a, v2, settled, List.of(a.runId("n", 0)))).isTrue();
-        assertThat(runs.dropActive(a)).isTrue();
+        // none of its instances is active: it left the active index in the same step
         assertThat(runs.activeRuns()).doesNotContain(a).hasSize(keys.size() - 1);
+        assertThat(runs.dropActive(a)).isFalse();
         assertThat(index.settledSince(0)).containsEntry(a, 10L);
 
         // request records of every kind, found by id in whatever shard they went to
@@ -162,6 +163,13 @@ class ClusterScriptsIT {
         assertThat(expiry.expireRun(a, runs.read(a).orElseThrow().version(), entries.get(2))).isTrue();
         assertThat(runs.read(a)).isEmpty();
         assertThat(expiry.due(Long.MAX_VALUE, 0, 100)).isEmpty();
+
+        // the settles of runs of different shards in one round trip
+        List<RunKey> idle = keys.subList(8, 12);
+        assertThat(runs.settleEach(idle.stream().map(k -> new io.swale.store.RunStore.Settle(k,
+                runs.read(k).orElseThrow().version(), settled, List.of())).toList()))
+                .containsOnly(new io.swale.store.RunStore.Settled.Done(true));
+        assertThat(runs.activeRuns()).doesNotContainAnyElementsOf(idle).hasSize(keys.size() - 1 - idle.size());
 
         // a graph's last run expired: the graph leaves the set of graphs with runs
         RunKey lone = new RunKey("lone", Partition.of("p"));

@@ -11,6 +11,7 @@ import io.swale.record.RunState;
 import io.swale.store.PendingInstance;
 import io.swale.store.RecordField;
 import io.swale.store.RunKey;
+import io.swale.store.RunStore;
 import io.swale.store.RunView;
 import io.swale.store.TaskInput;
 import io.swale.store.TaskStore;
@@ -278,12 +279,51 @@ class RedisRacesIT {
         RunView read = runs.read(key).orElseThrow();
         assertThat(runs.compareAndSettle(key, read.version(), read.run().withState(RunState.FAILED, Optional.of(5L))))
                 .isTrue();
-        assertThat(runs.dropActive(key)).isTrue();
+        // settled with no instance active: it left the index in the same step
+        assertThat(runs.activeRuns()).doesNotContain(key);
         RunView failed = runs.read(key).orElseThrow();
 
         assertThat(runs.compareAndPut(key, failed.version(), failed.run().withState(RunState.ACTIVE, Optional.empty())))
                 .isTrue();
         assertThat(runs.activeRuns()).contains(key);
+    }
+
+    @Test
+    void theSettlesOfSeveralRunsEachCommitOnTheirOwnAndOneThatFailsFailsAlone() {
+        RunKey stale = new RunKey(key.graph(), Partition.of("stale"));
+        RunKey broken = new RunKey(key.graph(), Partition.of("broken"));
+        RunKey busy = new RunKey(key.graph(), Partition.of("busy"));
+        for (RunKey k : List.of(key, stale, broken, busy)) {
+            assertThat(runs.create(k, GraphRunRecord.started("h", 1))).isTrue();
+        }
+        assertThat(tasks.submit(busy, busy.runId("a", 0), new PendingInstance("a", Optional.empty(), "h", 0, "default", 3),
+                input())).isEqualTo(TaskStore.Submit.NEW);
+        List<RunStore.Settle> settles = new ArrayList<>();
+        for (RunKey k : List.of(key, stale, broken, busy)) {
+            RunView read = runs.read(k).orElseThrow();
+            settles.add(new RunStore.Settle(k, read.version(), read.run().withState(RunState.COMPLETE, Optional.of(5L)),
+                    List.of()));
+        }
+        // changed since it was read; not a run record at all
+        RunView s = runs.read(stale).orElseThrow();
+        assertThat(runs.compareAndPut(stale, s.version(), s.run().withExpectedReruns(new TreeMap<>(Map.of("x", 1L)))))
+                .isTrue();
+        String brokenKey = new RedisKeys("r").run(broken);
+        pool.del(brokenKey);
+        pool.hset(brokenKey, "not", "a string");
+
+        List<RunStore.Settled> settled = runs.settleEach(settles);
+
+        assertThat(settled.get(0)).isEqualTo(new RunStore.Settled.Done(true));
+        assertThat(settled.get(1)).isEqualTo(new RunStore.Settled.Done(false));
+        assertThat(settled.get(2)).isInstanceOfSatisfying(RunStore.Settled.Failed.class,
+                f -> assertThat(f.error()).hasMessageContaining("WRONGTYPE"));
+        assertThat(settled.get(3)).isEqualTo(new RunStore.Settled.Done(true));
+        assertThat(runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.COMPLETE);
+        assertThat(runs.read(busy).orElseThrow().run().state()).isEqualTo(RunState.COMPLETE);
+        assertThat(runs.read(stale).orElseThrow().run().state()).isEqualTo(RunState.ACTIVE);
+        // the settled run with an instance still active stays in the index for the reconciler
+        assertThat(runs.activeRuns()).doesNotContain(key).contains(stale, busy);
     }
 
     /** Moves the instance's last dispatch back by {@code ms}, as if that much time had passed. */

@@ -1,0 +1,77 @@
+package io.swale.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.swale.graph.Partition;
+import io.swale.record.GraphRecord;
+import io.swale.record.RunState;
+import io.swale.store.RunKey;
+import io.swale.store.RunStore;
+import io.swale.store.TaskStore;
+import io.swale.store.redis.RedisKeys;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+/** The partitions of one start: created together in one round trip, their roots submitted together in another. */
+class StartRunsIT {
+    private final Map<String, AtomicInteger> runCalls = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> taskCalls = new ConcurrentHashMap<>();
+
+    private RunHarness harness() throws Exception {
+        return new RunHarness(r -> RunHarness.before(RunStore.class, r,
+                (method, args) -> runCalls.computeIfAbsent(method, m -> new AtomicInteger()).incrementAndGet()),
+                t -> RunHarness.before(TaskStore.class, t,
+                        (method, args) -> taskCalls.computeIfAbsent(method, m -> new AtomicInteger()).incrementAndGet()));
+    }
+
+    @Test
+    void thePartitionsOfOneStartAreCreatedTogetherAndTheirRootsSubmittedTogether() throws Exception {
+        try (RunHarness h = harness()) {
+            String g = RunHarness.graphName("start");
+            String hash = h.chain(g);
+            h.definitionStore.putGraphRecord(g, new GraphRecord(hash, 1));
+            Partition old = Partition.of("old");
+            assertThat(h.graphRuns.startRun(hash, old).started()).isTrue();
+            h.dispatches.clear();
+            runCalls.clear();
+            taskCalls.clear();
+            Partition one = Partition.of("one");
+            Partition two = Partition.of("two");
+
+            assertThat(h.graphRuns.startRuns(g, List.of(one, old, two))).containsExactly(one, two);
+
+            assertThat(runCalls.get("createEach")).hasValue(1);
+            assertThat(runCalls).doesNotContainKey("create");
+            assertThat(taskCalls.get("submitEach")).hasValue(1);
+            assertThat(taskCalls).doesNotContainKeys("submit", "submitAll");
+            assertThat(h.dispatches).extracting(d -> d.identity().runId())
+                    .containsExactly(new RunKey(g, one).runId("a", 0), new RunKey(g, two).runId("a", 0));
+            assertThat(h.runs.activeRuns()).contains(new RunKey(g, one), new RunKey(g, old), new RunKey(g, two));
+        }
+    }
+
+    @Test
+    void aRunWhoseRootFailsToSubmitIsThrownAfterTheOthersRootsWereDispatched() throws Exception {
+        try (RunHarness h = harness()) {
+            String g = RunHarness.graphName("start");
+            h.definitionStore.putGraphRecord(g, new GraphRecord(h.chain(g), 1));
+            RunKey bad = new RunKey(g, Partition.of("bad"));
+            RunKey good = new RunKey(g, Partition.of("good"));
+            // the run is created, but its submit script fails on a key of the wrong type
+            h.pool.set(new RedisKeys(h.prefix).inputs(bad), "not a hash");
+
+            assertThatThrownBy(() -> h.graphRuns.startRuns(g, List.of(bad.partition(), good.partition())))
+                    .isInstanceOf(JedisDataException.class).hasMessageContaining("WRONGTYPE");
+
+            assertThat(h.dispatches).extracting(d -> d.identity().runId()).containsExactly(good.runId("a", 0));
+            // created and active: the reconciler submits its root once the key is mended
+            assertThat(h.runs.read(bad).orElseThrow().run().state()).isEqualTo(RunState.ACTIVE);
+            assertThat(h.runs.activeRuns()).contains(bad);
+        }
+    }
+}
