@@ -69,6 +69,23 @@ public final class RedisRequestStore implements RequestStore {
         return reserve(redis, keys, scripts, id, request, ttlMs);
     }
 
+    /**
+     * Holds the id of a rerun's request record that commits with a write of its own run (its record is in the
+     * run's shard, so in that write's slot; other requests' are in the id's): refused when the request is not a
+     * rerun of {@code key} or another request holds the id.
+     */
+    static void reserveRerunOf(UnifiedJedis redis, RedisKeys keys, RedisScripts scripts, io.swale.store.RunKey key,
+            RequestRecord r, long ttlMs, String committedWith) {
+        if (!(r.request() instanceof AdminRequest.Rerun rerun)
+                || !new io.swale.store.RunKey(rerun.graph(), rerun.partition()).equals(key)) {
+            throw new IllegalArgumentException("request " + r.id() + " is not a rerun of run " + key.id()
+                    + ": only a rerun's request record commits with its " + committedWith);
+        }
+        if (!reserve(redis, keys, scripts, r.id(), r.request(), ttlMs)) {
+            throw new IllegalStateException("request id `" + r.id() + "` is held by a different request");
+        }
+    }
+
     /** Holds {@code id} for {@code request} (reserve.lua): false when another request holds it. */
     static boolean reserve(UnifiedJedis redis, RedisKeys keys, RedisScripts scripts, String id, AdminRequest request,
             long ttlMs) {

@@ -37,16 +37,7 @@ final class RedisSubmissions {
         List<String> k = new ArrayList<>(List.of(keys.instances(key), keys.inputs(key), keys.run(key)));
         List<String> a = new ArrayList<>(List.of(runId, InstanceCodec.pending(instance), TaskInputCodec.encode(input)));
         request.map(RequestWrite::record).ifPresent(r -> {
-            // a rerun's record is in its run's shard, so it commits in this script's slot (RedisKeys.shardOf)
-            if (!(r.request() instanceof io.swale.record.AdminRequest.Rerun rerun)
-                    || !new RunKey(rerun.graph(), rerun.partition()).equals(key)) {
-                throw new IllegalArgumentException("request " + r.id() + " is not a rerun of run " + key.id()
-                        + ": only a rerun's request record commits with its submission");
-            }
-            // its record is in the run's shard, other requests' in the id's: the id's reservation decides
-            if (!RedisRequestStore.reserve(redis, keys, scripts, r.id(), r.request(), requestTtlMs)) {
-                throw new IllegalStateException("request id `" + r.id() + "` is held by a different request");
-            }
+            RedisRequestStore.reserveRerunOf(redis, keys, scripts, key, r, requestTtlMs, "submission");
             k.add(keys.request(RedisKeys.shardOf(r), r.id()));
             k.add(keys.expiry(key));
             a.add(RequestCodec.encode(r));

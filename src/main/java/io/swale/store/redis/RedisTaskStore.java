@@ -54,14 +54,7 @@ public final class RedisTaskStore implements TaskStore {
     public boolean compareAndPutRun(RunKey key, io.swale.store.RunVersion expected, io.swale.record.GraphRunRecord next,
             RequestWrite request) {
         var r = request.record();
-        if (!(r.request() instanceof io.swale.record.AdminRequest.Rerun rerun)
-                || !new RunKey(rerun.graph(), rerun.partition()).equals(key)) {
-            throw new IllegalArgumentException("request " + r.id() + " is not a rerun of run " + key.id()
-                    + ": only a rerun's request record commits with its run record");
-        }
-        if (!RedisRequestStore.reserve(redis, keys, scripts, r.id(), r.request(), requestTtlMs)) {
-            throw new IllegalStateException("request id `" + r.id() + "` is held by a different request");
-        }
+        RedisRequestStore.reserveRerunOf(redis, keys, scripts, key, r, requestTtlMs, "run record");
         boolean active = next.state() == io.swale.record.RunState.ACTIVE;
         // every key is in the run's shard (RedisKeys.shardOf of a rerun is its run's): one script, one slot
         Object out = calls.durable(scripts.putRun, List.of(keys.run(key), keys.activeRuns(key),
