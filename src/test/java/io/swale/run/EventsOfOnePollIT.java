@@ -8,7 +8,6 @@ import io.swale.kafka.EventsListener;
 import io.swale.record.NodeStatus;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
-import io.swale.store.TaskStore;
 import io.swale.store.redis.RedisKeys;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -28,10 +27,7 @@ class EventsOfOnePollIT {
     private final Map<String, AtomicInteger> submits = new ConcurrentHashMap<>();
 
     private RunHarness harness() throws Exception {
-        return new RunHarness(r -> RunHarness.before(RunStore.class, r,
-                (method, args) -> reads.computeIfAbsent(method, m -> new AtomicInteger()).incrementAndGet()),
-                t -> RunHarness.before(TaskStore.class, t,
-                        (method, args) -> submits.computeIfAbsent(method, m -> new AtomicInteger()).incrementAndGet()));
+        return RunHarness.counting(reads, submits);
     }
 
     private static ConsumerRecord<String, byte[]> event(RunKey key, String node, long offset) {

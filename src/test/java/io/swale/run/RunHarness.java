@@ -188,6 +188,15 @@ final class RunHarness implements AutoCloseable {
                 });
     }
 
+    /** A harness whose stores count their calls by method name, into {@code runCalls} and {@code taskCalls}. */
+    static RunHarness counting(Map<String, AtomicInteger> runCalls, Map<String, AtomicInteger> taskCalls)
+            throws IOException {
+        return new RunHarness(r -> before(RunStore.class, r,
+                (method, args) -> runCalls.computeIfAbsent(method, m -> new AtomicInteger()).incrementAndGet()),
+                t -> before(TaskStore.class, t,
+                        (method, args) -> taskCalls.computeIfAbsent(method, m -> new AtomicInteger()).incrementAndGet()));
+    }
+
     RunKey key(String graph) {
         return new RunKey(graph, Partition.of("p"));
     }

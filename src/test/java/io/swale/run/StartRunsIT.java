@@ -7,8 +7,6 @@ import io.swale.graph.Partition;
 import io.swale.record.GraphRecord;
 import io.swale.record.RunState;
 import io.swale.store.RunKey;
-import io.swale.store.RunStore;
-import io.swale.store.TaskStore;
 import io.swale.store.redis.RedisKeys;
 import java.util.List;
 import java.util.Map;
@@ -23,10 +21,7 @@ class StartRunsIT {
     private final Map<String, AtomicInteger> taskCalls = new ConcurrentHashMap<>();
 
     private RunHarness harness() throws Exception {
-        return new RunHarness(r -> RunHarness.before(RunStore.class, r,
-                (method, args) -> runCalls.computeIfAbsent(method, m -> new AtomicInteger()).incrementAndGet()),
-                t -> RunHarness.before(TaskStore.class, t,
-                        (method, args) -> taskCalls.computeIfAbsent(method, m -> new AtomicInteger()).incrementAndGet()));
+        return RunHarness.counting(runCalls, taskCalls);
     }
 
     @Test
