@@ -162,6 +162,8 @@ public final class BenchCommand implements Callable<Integer> {
         String id = Long.toString(System.currentTimeMillis(), 36);
         try (ConfigurableApplicationContext app = start()) {
             SwaleProperties props = app.getBean(SwaleProperties.class);
+            // what the pool measured was bound with, -p included
+            report.options.put("default_slots", props.defaultSlots());
             UnifiedJedis pool = app.getBean(UnifiedJedis.class);
             @SuppressWarnings("unchecked")
             KafkaTemplate<String, byte[]> template = app.getBean(KafkaTemplate.class);
@@ -294,9 +296,7 @@ public final class BenchCommand implements Callable<Integer> {
         p.put("swale.examples", "");
         // the bench times its own reconciler passes; a scheduled pass would land in the middle of a shape
         p.put("swale.scheduler.reconcile-interval", "1h");
-        // noop attempts hold a slot for about a millisecond: four slots, the default for real work, would
-        // measure the slot count rather than the path (-p swale.default-slots=4 measures exactly that)
-        p.put("swale.default-slots", "16");
+        p.put("swale.default-slots", DEFAULT_SLOTS);
         if (kafka != null) {
             p.put("spring.kafka.bootstrap-servers", kafka);
             p.put("swale.auto-create-pools", "true");
@@ -348,6 +348,12 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private static final long STARTED = System.nanoTime();
+    /*
+     * A noop attempt holds its slot from its claim's round trip to its finish's, milliseconds on two loaded
+     * cores: on sixteen slots `runs` and `wide` measured how fast the slots turn over more than the path
+     * (docs/performance.md, "The bench's pool"). -p swale.default-slots=N measures a pool of N.
+     */
+    static final String DEFAULT_SLOTS = "64";
 
     static void progress(String what) {
         System.err.printf("bench: %6.1f s  %s%n", (System.nanoTime() - STARTED) / 1e9, what);

@@ -16,7 +16,7 @@ public record LeaseWaiter(String pool, TaskIdentity identity) {
     /** Empty when the text is not one this class wrote (nothing to dispatch). */
     public static Optional<LeaseWaiter> decode(String text) {
         String[] f = text.split("\n", -1);
-        if (f.length != 7 || !Partition.isValid(f[2]) || !f[5].matches("[0-9]{1,18}")) {
+        if (f.length != 7 || !Partition.isValid(f[2]) || !TaskIdentity.isRerunCount(f[5])) {
             return Optional.empty();
         }
         return Optional.of(new LeaseWaiter(f[0], new TaskIdentity(f[1], Partition.of(f[2]), f[3],

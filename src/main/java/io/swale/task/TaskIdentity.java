@@ -52,11 +52,26 @@ public record TaskIdentity(String graph, Partition partition, String node, Optio
             throw new SwaleException.Malformed("header `" + PARTITION + "` holds an invalid partition `" + partition + "`");
         }
         String rerun = required(header, RERUN);
-        if (!rerun.matches("[0-9]{1,18}")) {
+        if (!isRerunCount(rerun)) {
             throw new SwaleException.Malformed("header `" + RERUN + "` is not a decimal count: `" + rerun + "`");
         }
         return new TaskIdentity(graph, Partition.of(partition), required(header, NODE), header.apply(ASSET),
                 required(header, DEFINITION), Long.parseLong(rerun));
+    }
+
+    /** A rerun count as it travels in text: 1 to 18 decimal digits, so it always fits a long. */
+    static boolean isRerunCount(String text) {
+        int n = text.length();
+        if (n == 0 || n > 18) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String required(Function<String, Optional<String>> header, String name) {
