@@ -353,7 +353,7 @@ public final class BenchCommand implements Callable<Integer> {
      * cores: on sixteen slots `runs` and `wide` measured how fast the slots turn over more than the path
      * (docs/performance.md, "The bench's pool"). -p swale.default-slots=N measures a pool of N.
      */
-    static final String DEFAULT_SLOTS = "64";
+    static final int DEFAULT_SLOTS = 64;
 
     static void progress(String what) {
         System.err.printf("bench: %6.1f s  %s%n", (System.nanoTime() - STARTED) / 1e9, what);

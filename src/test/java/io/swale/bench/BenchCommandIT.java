@@ -90,7 +90,7 @@ class BenchCommandIT {
         assertThat(o.get("ratios").get("edge_p50_over_floor_edge_p50").asDouble()).isPositive();
         assertThat(o.get("ratios").get("runs_cpu_per_task_over_floor").asDouble()).isPositive();
         // the pool it measured had the bench's slots, as the service bound them
-        assertThat(o.get("options").get("default_slots").asInt()).isEqualTo(Integer.parseInt(BenchCommand.DEFAULT_SLOTS));
+        assertThat(o.get("options").get("default_slots").asInt()).isEqualTo(BenchCommand.DEFAULT_SLOTS);
         assertThat(o.get("shapes").get("wide").get("tasks").asLong()).isEqualTo(5);
         assertThat(o.get("shapes").get("runs").get("tasks").asLong()).isEqualTo(30);
         // the service's threads hand each instance on (listener, slot, producer): every hand-off is a switch

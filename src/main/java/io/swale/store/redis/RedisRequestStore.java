@@ -5,6 +5,7 @@ import io.swale.record.RecordCodec;
 import io.swale.record.RequestJson;
 import io.swale.record.RequestRecord;
 import io.swale.store.RequestStore;
+import io.swale.store.RunKey;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -74,10 +75,10 @@ public final class RedisRequestStore implements RequestStore {
      * run's shard, so in that write's slot; other requests' are in the id's): refused when the request is not a
      * rerun of {@code key} or another request holds the id.
      */
-    static void reserveRerunOf(UnifiedJedis redis, RedisKeys keys, RedisScripts scripts, io.swale.store.RunKey key,
+    static void reserveRerunOf(UnifiedJedis redis, RedisKeys keys, RedisScripts scripts, RunKey key,
             RequestRecord r, long ttlMs, String committedWith) {
         if (!(r.request() instanceof AdminRequest.Rerun rerun)
-                || !new io.swale.store.RunKey(rerun.graph(), rerun.partition()).equals(key)) {
+                || !new RunKey(rerun.graph(), rerun.partition()).equals(key)) {
             throw new IllegalArgumentException("request " + r.id() + " is not a rerun of run " + key.id()
                     + ": only a rerun's request record commits with its " + committedWith);
         }
