@@ -41,11 +41,11 @@ class GrowthBrowserIT extends IntegrationTest {
     void runPageShowsGrownNodesMarkedWithTheirGrower(@TempDir Path dir) throws Exception {
         String g = unique("grown_page");
         Path grow = dir.resolve("grow.json");
-        Path release = dir.resolve("release");
+        ReleaseGates.Gate release = gates.gate("release");
         Files.writeString(grow, """
                 {"swale": {"grow": {"node": [
-                  {"name": "fix", "operator": "shell", "params": {"command": "until test -f '%s'; do sleep 0.1; done"}},
-                  {"name": "check", "after": ["fix"], "operator": "noop"}]}}}""".formatted(release));
+                  {"name": "fix", "operator": "shell", "params": {"command": "%s"}},
+                  {"name": "check", "after": ["fix"], "operator": "noop"}]}}}""".formatted(release.awaitCommand()));
         api.publish("""
                 [graph]
                 name = "%1$s"
@@ -72,7 +72,7 @@ class GrowthBrowserIT extends IntegrationTest {
         assertThat(browser.attribute(card("report"), "data-state").orElse("")).isNotEqualTo("succeeded");
         browser.screenshot("dashboard-grown-running");
 
-        Files.writeString(release, "go");
+        release.open();
         browser.waitUntil("the run completes on the page", LIVE,
                 () -> browser.text("#run-state .badge").equals("complete"));
         assertThat(browser.attribute(card("check"), "data-state")).contains("succeeded");

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -44,6 +45,10 @@ class GrowthIT {
     SwaleProperties props;
 
     SwaleClient api;
+
+    /** Files the tests' waiting shell tasks poll for, opened after each test whatever its outcome. */
+    @RegisterExtension
+    final ReleaseGates gates = new ReleaseGates();
 
     @BeforeEach
     void client() {
@@ -154,10 +159,11 @@ class GrowthIT {
     void aRerunOfTheDeclaringNodeReplacesItsGrowthAndCancelsItsActiveNodes(@TempDir Path dir) throws Exception {
         String g = IntegrationTest.unique("growrerun");
         Path grow = dir.resolve("grow.json");
-        Path never = dir.resolve("never");
+        // opened only after the test: the rerun must cancel the task waiting on it
+        ReleaseGates.Gate never = gates.gate("never");
         Files.writeString(grow, """
                 {"swale": {"grow": {"node": [{"name": "first", "operator": "shell",
-                  "params": {"command": "until test -f '%s'; do sleep 0.1; done"}}]}}}""".formatted(never));
+                  "params": {"command": "%s"}}]}}}""".formatted(never.awaitCommand()));
         api.publish(declaring(g, grow, 0));
         api.start(g, "p");
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> {
@@ -198,7 +204,7 @@ class GrowthIT {
     @Test
     void aGrownNodesLeaseIsWaitedForAndHeldLikeAnyNodes(@TempDir Path dir) throws Exception {
         String res = IntegrationTest.unique("growlease");
-        Path release = dir.resolve("release");
+        ReleaseGates.Gate release = gates.gate("release");
         // another graph's node holds the capacity-1 resource until the test releases it
         String hold = IntegrationTest.unique("growhold");
         api.publish("""
@@ -209,8 +215,8 @@ class GrowthIT {
                 operator = "shell"
                 leases = ["%s"]
                 [node.params]
-                command = "while [ ! -e %s ]; do sleep 0.05; done; printf '{}'"
-                """.formatted(hold, res, release));
+                command = "%s; printf '{}'"
+                """.formatted(hold, res, release.awaitCommand()));
         api.start(hold, "p");
         await().atMost(Duration.ofSeconds(30)).until(() -> resource(res).get("held").asInt() == 1);
         String g = IntegrationTest.unique("growleased");
@@ -226,7 +232,7 @@ class GrowthIT {
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> resource(res)
                 .get("waiting").valueStream().anyMatch(w -> w.get("runId").asString().equals(leasedRunId)));
         assertThat(SwaleClient.node(api.run(g, "p"), "leased").path("attempts").size()).isZero();
-        Files.writeString(release, "go");
+        release.open();
         // once granted it is the holder while it runs
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> resource(res)
                 .get("holders").valueStream().anyMatch(h -> h.get("runId").asString().equals(leasedRunId)));

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
@@ -28,6 +29,10 @@ abstract class IntegrationTest {
     int port;
 
     SwaleClient api;
+
+    /** Files the tests' waiting shell tasks poll for, opened after each test whatever its outcome. */
+    @RegisterExtension
+    final ReleaseGates gates = new ReleaseGates();
 
     @BeforeEach
     void client() {

@@ -40,7 +40,7 @@ class MappedNodeBrowserIT extends IntegrationTest {
     @Test
     void runPageShowsItemsDoneOfTotalAndReRunsOneFailedItem(@TempDir Path dir) throws Exception {
         String g = unique("mapped_page");
-        Path release = dir.resolve("release");
+        ReleaseGates.Gate release = gates.gate("release");
         Path fixed = dir.resolve("fixed");
         api.publish("""
                 [graph]
@@ -56,26 +56,13 @@ class MappedNodeBrowserIT extends IntegrationTest {
                 operator = "shell"
                 map = "{{ upstream.list.days }}"
                 [node.params]
-                command = "test {{ map.index }} -lt 7 || until test -f '%2$s'; do sleep 0.1; done; test {{ map.index }} != 2 || test -f '%3$s' || { echo 'day 3: no file' >&2; exit 3; }; printf '{\\"day\\": %%s}' {{ item }}"
+                command = "test {{ map.index }} -lt 7 || %2$s; test {{ map.index }} != 2 || test -f '%3$s' || { echo 'day 3: no file' >&2; exit 3; }; printf '{\\"day\\": %%s}' {{ item }}"
                 [[node]]
                 name = "total"
                 after = ["each"]
                 operator = "noop"
-                """.formatted(g, release, fixed));
+                """.formatted(g, release.awaitCommand(), fixed));
         api.start(g, "p");
-        try {
-            showsItemsAndRerunsOne(g, release, fixed);
-        } finally {
-            // the waiting items end whatever happened above: left waiting, they would hold the shared pool's slots
-            // from every later test
-            Files.writeString(release, "go");
-            if (!Files.exists(fixed)) {
-                Files.writeString(fixed, "ok");
-            }
-        }
-    }
-
-    private void showsItemsAndRerunsOne(String g, Path release, Path fixed) throws Exception {
         browser.open("run.html?graph=" + g + "&partition=p");
         browser.waitUntil("the card shows 7/10 while three items wait", LIVE,
                 () -> browser.text(card("each") + " .items").equals("7/10"));
@@ -86,7 +73,7 @@ class MappedNodeBrowserIT extends IntegrationTest {
                 () -> browser.attribute(card("each") + " li[data-item='8']", "data-state").orElse("").equals("running"));
         browser.screenshot("dashboard-mapped-running");
 
-        Files.writeString(release, "go");
+        release.open();
         browser.waitUntil("the node fails once every item is done", LIVE,
                 () -> browser.attribute(card("each"), "data-state").orElse("").equals("failed"));
         assertThat(browser.text(card("each") + " .items")).isEqualTo("10/10");

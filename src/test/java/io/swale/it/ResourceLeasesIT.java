@@ -119,13 +119,13 @@ class ResourceLeasesIT extends IntegrationTest {
         String a = unique("ra");
         String b = unique("rb");
         Path log = dir.resolve("log");
-        Path release = dir.resolve("release-b");
+        ReleaseGates.Gate release = gates.gate("release-b");
         String holdB = unique("holdb");
         String single = unique("single");
         String both = unique("both");
         // holds b until the test lets it go, so `both` must wait while a is free
         api.publish("[graph]\nname = \"" + holdB + "\"\n" + node("h", "\"" + b + "\"",
-                LeaseLog.command(log, "holdb", "while [ ! -e " + release + " ]; do sleep 0.05; done")));
+                LeaseLog.command(log, "holdb", release.awaitCommand())));
         api.publish("[graph]\nname = \"" + single + "\"\n" + node("s", "\"" + a + "\"",
                 LeaseLog.command(log, "{{ partition }}", "sleep 0.1")));
         api.publish("[graph]\nname = \"" + both + "\"\n" + node("ab", "\"" + a + "\", \"" + b + "\"",
@@ -148,7 +148,7 @@ class ResourceLeasesIT extends IntegrationTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> resource(a).get("waiting").size() >= later);
         JsonNode view = SwaleClient.node(api.run(both, "p"), "ab").get("instance");
         assertThat(view.get("waitingText").asString()).isEqualTo("waiting for lease `" + a + "`, `" + b + "`");
-        java.nio.file.Files.writeString(release, "go");
+        release.open();
 
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100)).until(() -> {
             for (int i = 0; i < later; i++) {
@@ -209,12 +209,12 @@ class ResourceLeasesIT extends IntegrationTest {
     }
 
     @Test
-    void cancelledItemsWaitingForALeaseLeaveTheQueueAtOnce(@TempDir Path dir) throws Exception {
+    void cancelledItemsWaitingForALeaseLeaveTheQueueAtOnce() throws Exception {
         String res = unique("itemq");
-        Path release = dir.resolve("release");
+        ReleaseGates.Gate release = gates.gate("release");
         String hold = unique("holditem");
         api.publish("[graph]\nname = \"" + hold + "\"\n" + node("h", "\"" + res + "\"",
-                "while [ ! -e " + release + " ]; do sleep 0.05; done; printf '{}'"));
+                release.awaitCommand() + "; printf '{}'"));
         api.start(hold, "p");
         await().atMost(Duration.ofSeconds(30)).until(() -> resource(res).get("held").asInt() == 1);
         String g = unique("mapq");
@@ -225,7 +225,7 @@ class ResourceLeasesIT extends IntegrationTest {
         // the holder still holds: nothing is released, so only the cancel can empty the queue
         await().atMost(Duration.ofSeconds(10)).until(() -> resource(res).get("waiting").isEmpty());
         assertThat(resource(res).get("held").asInt()).isEqualTo(1);
-        java.nio.file.Files.writeString(release, "go");
+        release.open();
         assertThat(awaitSettled(hold, "p").get("state").asString()).isEqualTo("complete");
         assertThat(api.run(g, "p").get("state").asString()).isEqualTo("cancelled");
     }

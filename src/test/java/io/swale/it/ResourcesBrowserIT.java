@@ -2,14 +2,11 @@ package io.swale.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The console shows resources (docs/resources.md): on the pools page who holds and who waits, on a run page what a node waits for. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -33,10 +30,10 @@ class ResourcesBrowserIT extends IntegrationTest {
     }
 
     @Test
-    void thePoolsPageShowsHoldersAndWaitersAndTheRunPageWhatANodeWaitsFor(@TempDir Path dir) throws Exception {
+    void thePoolsPageShowsHoldersAndWaitersAndTheRunPageWhatANodeWaitsFor() throws Exception {
         String res = unique("gpu");
         assertThat(api.put("/api/v1/resources/" + res, "{\"capacity\": 1}").status()).isEqualTo(200);
-        Path release = dir.resolve("release");
+        ReleaseGates.Gate release = gates.gate("release");
         String holder = unique("holder");
         String waiter = unique("waiter");
         for (String g : new String[] {holder, waiter}) {
@@ -48,8 +45,8 @@ class ResourcesBrowserIT extends IntegrationTest {
                     operator = "shell"
                     leases = ["%s"]
                     [node.params]
-                    command = "while [ ! -e %s ]; do sleep 0.05; done; printf '{}'"
-                    """.formatted(g, res, release));
+                    command = "%s; printf '{}'"
+                    """.formatted(g, res, release.awaitCommand()));
         }
         api.start(holder, "p");
         browser.open("pools.html");
@@ -67,7 +64,7 @@ class ResourcesBrowserIT extends IntegrationTest {
         browser.waitUntil("the node says what it waits for", LIVE, () -> browser.present(card + " .waiting-lease"));
         assertThat(browser.text(card + " .waiting-lease")).contains("waiting for lease `" + res + "`");
 
-        Files.writeString(release, "go");
+        release.open();
         assertThat(awaitSettled(holder, "p").get("state").asString()).isEqualTo("complete");
         assertThat(awaitSettled(waiter, "p").get("state").asString()).isEqualTo("complete");
         browser.open("pools.html");
