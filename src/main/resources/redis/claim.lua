@@ -1,4 +1,4 @@
--- KEYS: instances, inputs, run record; ARGV: run id, lease ms, worker id
+-- KEYS: instances, inputs, run record, leases; ARGV: run id, lease ms, worker id, lease member (<run>|<run id>)
 local s = load_instance(KEYS[1], ARGV[1])
 if not s then return { 'unknown' } end
 if s.state ~= 'pending' then return { s.state } end
@@ -14,6 +14,7 @@ s.worker = ARGV[3]
 s.redispatches = nil
 s.started_us = now_us
 save_instance(KEYS[1], ARGV[1], s)
+index_lease(KEYS[4], ARGV[4], s.lease)
 local input = redis.call('HGET', KEYS[2], ARGV[1]) or ''
 local step_state = redis.call('HGET', KEYS[2], 'st:' .. ARGV[1]) or ''
 return { 'claimed', tostring(s.token), tostring(s.attempt), tostring(s.step), input, step_state, tostring(now), tostring(s.max),

@@ -1,5 +1,5 @@
--- KEYS: instances, node records, attempt history[, run record[, declared growths]]; ARGV: run id, token, record
--- field, record json, status, rerun, error[, growth field, growth text ('' for none)]
+-- KEYS: instances, node records, attempt history[, run record[, declared growths[, leases]]]; ARGV: run id, token,
+-- record field, record json, status, rerun, error[, growth field, growth text ('' for none)[, lease member]]
 local s = load_instance(KEYS[1], ARGV[1])
 if not s then return 'unknown' end
 -- a retried settle whose first try committed (its reply was lost): recognisable, applied once
@@ -25,4 +25,5 @@ s.lease = nil
 s.ended = now
 s.ended_us = now_us
 save_instance(KEYS[1], ARGV[1], s)
+unindex_lease(KEYS[6], ARGV[10])
 return 'ok'

@@ -1,4 +1,4 @@
--- KEYS: instances, attempt history; ARGV: run id, token, reason.
+-- KEYS: instances, attempt history, leases; ARGV: run id, token, reason, lease member.
 -- A worker shutting down gives its lease back: running -> pending with the token bumped (the old holder can
 -- settle nothing), and the attempt is not counted.
 local s = load_instance(KEYS[1], ARGV[1])
@@ -14,4 +14,5 @@ s.token = s.token + 1
 s.lease = nil
 s.dispatched = now
 save_instance(KEYS[1], ARGV[1], s)
+unindex_lease(KEYS[3], ARGV[4])
 return { 'released' }

@@ -1,4 +1,5 @@
--- KEYS: instances, attempt history; ARGV: run id. An expired lease: dispatch again while attempts remain.
+-- KEYS: instances, attempt history, leases; ARGV: run id, lease member. An expired lease: dispatch again while
+-- attempts remain. A cancelled or exhausted one keeps its lease entry until its caller's finish commits.
 local s = load_instance(KEYS[1], ARGV[1])
 if not s or (s.state ~= 'running' and s.state ~= 'cancelling') then return { 'none' } end
 local now = now_ms()
@@ -14,6 +15,7 @@ if s.attempt < s.max then
   s.token = s.token + 1
   s.err = err
   save_instance(KEYS[1], ARGV[1], s)
+  unindex_lease(KEYS[3], ARGV[2])
   return { 'redispatch' }
 end
 return { 'exhausted', tostring(s.token) }

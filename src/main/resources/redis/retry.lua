@@ -1,4 +1,5 @@
--- KEYS: instances, inputs, attempt history; ARGV: run id, token, delay ms, error, next step (0/1), step state json
+-- KEYS: instances, inputs, attempt history, leases; ARGV: run id, token, delay ms, error, next step (0/1), step state
+-- json, lease member
 local s = load_instance(KEYS[1], ARGV[1])
 if not s then return { 'unknown' } end
 -- a retried park whose first try committed (its reply was lost): the same answer, applied once
@@ -17,4 +18,5 @@ if ARGV[5] == '1' then
   redis.call('HSET', KEYS[2], 'st:' .. ARGV[1], ARGV[6])
 end
 save_instance(KEYS[1], ARGV[1], s)
+unindex_lease(KEYS[4], ARGV[7])
 return { 'waiting', tostring(s.due) }

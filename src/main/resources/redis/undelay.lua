@@ -1,5 +1,5 @@
--- KEYS: delayed set; ARGV: member, due ms as read. Removes the entry only if it still has the due time read:
--- a re-park since (a new due time for the same member) keeps its entry.
+-- KEYS: a sorted set (delayed or leases); ARGV: member, score as read. Removes the entry only if it still has the
+-- score read: a re-park or a new claim since (a new due time or lease end for the same member) keeps its entry.
 local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if due and tonumber(due) == tonumber(ARGV[2]) then
   return redis.call('ZREM', KEYS[1], ARGV[1])

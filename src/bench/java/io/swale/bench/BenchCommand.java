@@ -10,6 +10,7 @@ import io.swale.run.Reconciler;
 import io.swale.settings.SwaleProperties;
 import io.swale.store.RunStore;
 import io.swale.store.TaskStore;
+import io.swale.task.LeaseReaper;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -244,7 +245,8 @@ public final class BenchCommand implements Callable<Integer> {
                     progress("reconciler over " + scaleRuns + " active runs");
                     ScaleBench scale = new ScaleBench();
                     scale.run(runner, app.getBean(RunStore.class), app.getBean(TaskStore.class),
-                            app.getBean(Reconciler.class), pool, props.redis().keyPrefix(), "bench_scale_" + id,
+                            app.getBean(Reconciler.class), app.getBean(LeaseReaper.class), pool,
+                            props.redis().keyPrefix(), "bench_scale_" + id,
                             scaleRuns);
                     report.scale = scale;
                 }

@@ -133,6 +133,8 @@ final class Report {
             o.put("reconciler_commands_per_run", round(scale.passCommandsPerRun));
             o.put("reconciler_pass_allocated_kb_per_run", round(scale.passAllocatedMbPerRun * 1024));
             o.put("reconciler_pass_without_active_runs_ms", round(scale.passInactiveMs));
+            o.put("reaper_pass_ms", round(scale.reaperPassMs));
+            o.put("reaper_pass_redis_commands", round(scale.reaperCommandsPerPass));
             o.put("scale_create_s", round(scale.createS));
             o.put("heap_after_gc_before_runs_mb", round(scale.heapBeforeMb));
             o.put("scheduler_heap_mb", round(scale.heapWithRunsMb));

@@ -15,6 +15,7 @@ import io.swale.store.RunKey;
 import io.swale.store.RunStore;
 import io.swale.store.TaskStore;
 import io.swale.store.redis.RedisKeys;
+import io.swale.task.LeaseReaper;
 import io.swale.task.ReconcilePass;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,10 +30,11 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The reconciler at scale: N active runs of the ten-node diamond created directly through the stores, each
  * mid-flight (a succeeded with its record, b and c claimed and running on a long lease), then timed
- * passes. Finally the runs leave the active index and one more pass shows a pass does not grow with runs
- * that are no longer active.
+ * passes, and timed passes of the lease reaper, which none of those leases concerns. Finally the runs leave the
+ * active index and one more pass shows a pass does not grow with runs that are no longer active.
  */
 final class ScaleBench {
+    private static final int REAPER_PASSES = 5;
     int runs;
     double createS;
     double heapBeforeMb;
@@ -44,10 +46,12 @@ final class ScaleBench {
     double passPeakHeapMb;
     double passAllocatedMbPerRun;
     double passInactiveMs;
+    double reaperPassMs;
+    double reaperCommandsPerPass;
     ReconcilePass lastPass;
 
-    void run(ShapeRunner shapes, RunStore runStore, TaskStore tasks, Reconciler reconciler, UnifiedJedis pool,
-            String keyPrefix, String graphName, int n) throws Exception {
+    void run(ShapeRunner shapes, RunStore runStore, TaskStore tasks, Reconciler reconciler, LeaseReaper reaper,
+            UnifiedJedis pool, String keyPrefix, String graphName, int n) throws Exception {
         runs = n;
         Graph graph = shapes.publish(Shapes.diamond(graphName));
         String hash = findHash(shapes, graphName);
@@ -91,6 +95,7 @@ final class ScaleBench {
         if (lastPass.activeRuns() < n || lastPass.submitted() > 0 || lastPass.settled() > 0) {
             throw new IllegalStateException("the scale pass saw " + lastPass);
         }
+        timeReaper(shapes, reaper);
 
         RedisKeys keys = new RedisKeys(keyPrefix);
         String[] ids = new String[n];
@@ -101,6 +106,23 @@ final class ScaleBench {
             RunKey.parse(id).ifPresent(k -> pool.zrem(keys.activeRuns(k), id)); // routed to the shard's node
         }
         passInactiveMs = timedPass(reconciler);
+    }
+
+    /** The median of five passes, and the Redis commands of one (the service's own passes may add a few). */
+    private void timeReaper(ShapeRunner shapes, LeaseReaper reaper) {
+        double[] ms = new double[REAPER_PASSES];
+        long commands0 = shapes.redisCommands();
+        for (int i = 0; i < REAPER_PASSES; i++) {
+            long t = System.nanoTime();
+            int reaped = reaper.pass();
+            ms[i] = (System.nanoTime() - t) / 1e6;
+            if (reaped > 0) {
+                throw new IllegalStateException("the reaper reaped " + reaped + " leases of an hour");
+            }
+        }
+        reaperCommandsPerPass = (shapes.redisCommands() - commands0) / (double) REAPER_PASSES;
+        java.util.Arrays.sort(ms);
+        reaperPassMs = ms[REAPER_PASSES / 2];
     }
 
     private double timedPass(Reconciler reconciler) {

@@ -79,6 +79,12 @@ public interface TaskStore {
     /** A waiting instance in the delayed set, with the due time its entry had when read. */
     record Delayed(RunKey key, String runId, long dueMs) {}
 
+    /**
+     * An instance whose indexed lease had ended when read, with the lease end its entry had: a candidate for the
+     * reaper, whose own record says whether it is still held.
+     */
+    record ExpiredLease(RunKey key, String runId, long leaseUntilMs) {}
+
     default Submit submit(RunKey key, String runId, PendingInstance instance, TaskInput input) {
         return submit(key, runId, instance, input, Optional.empty());
     }
@@ -214,6 +220,19 @@ public interface TaskStore {
      * entry. True when it removed it.
      */
     boolean removeDelayed(RunKey key, String runId, long dueMs);
+
+    /**
+     * The indexed leases that ended by {@code nowMs} (server time), at most {@code limitPerShard} of each shard. A
+     * claim indexes its lease, a heartbeat moves it, and an attempt's end removes it; a lease claimed before the
+     * index existed is not in it.
+     */
+    List<ExpiredLease> expiredLeases(long nowMs, int limitPerShard);
+
+    /**
+     * Removes the index entry of an instance no longer held, only if it still ends at {@code lease.leaseUntilMs()}:
+     * a claim or heartbeat since moved it and keeps it. True when it removed it.
+     */
+    boolean forgetLease(ExpiredLease lease);
 
     /** The outcome of creating one item of a mapped node; FULL: its node already has its most items active. */
     enum ItemSubmit { NEW, EXISTS, MISMATCH, INACTIVE, FULL }

@@ -7,8 +7,13 @@ import io.swale.store.RunStore;
 import io.swale.store.RunView;
 import io.swale.store.TaskInstance;
 import io.swale.store.TaskStore;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,9 +21,9 @@ import org.slf4j.LoggerFactory;
  * Reaps expired leases (spec §14 #9, #10): the holder of a running attempt stopped extending its lease (its
  * worker died, or lost Redis). The instance is dispatched again while attempts remain (the dead attempt
  * counted), ends failed with a lease-expiry error and a dead-letter copy when none is left, and ends
- * cancelled when its run was cancelled meanwhile. A pass reads the active runs in pipelined batches and
- * calls the reap script only for instances whose lease is past, so it is cheap enough to run every few
- * seconds; the reconciler reaps too, as part of its slower full pass.
+ * cancelled when its run was cancelled meanwhile. A pass reads the lease index for leases that ended and then
+ * only the runs they belong to, so its cost follows the leases that expired, not the runs that are active; the
+ * reconciler reaps too, as part of its slower full pass, which also finds a lease the index does not hold.
  */
 public final class LeaseReaper {
     private static final Logger log = LoggerFactory.getLogger(LeaseReaper.class);
@@ -44,39 +49,59 @@ public final class LeaseReaper {
     /**
      * Returns how many instances it reaped. A failure on one lease (an undecodable instance, a script error)
      * is logged, counted and kept with its run; the pass goes on to the next lease. A run whose record cannot
-     * be read is left to the reconciler, which reports it.
+     * be read is left to the reconciler, which reports it. An index entry whose instance is no longer held (its
+     * end was not recorded in the index, or its run is gone) is removed.
      */
     public int pass() {
-        List<RunKey> active = runs.activeRuns();
         long now = runs.nowMs();
+        Map<RunKey, List<TaskStore.ExpiredLease>> byRun = new LinkedHashMap<>();
+        for (TaskStore.ExpiredLease lease : tasks.expiredLeases(now, BATCH)) {
+            byRun.computeIfAbsent(lease.key(), k -> new ArrayList<>()).add(lease);
+        }
+        List<RunKey> keys = List.copyOf(byRun.keySet());
         int reaped = 0;
-        for (int from = 0; from < active.size(); from += BATCH) {
-            for (RunStore.Read read : runs.readEach(active.subList(from, Math.min(active.size(), from + BATCH)))) {
-                if (read instanceof RunStore.Read.Found(RunView view)) {
-                    reaped += reapExpired(view, now);
+        for (int from = 0; from < keys.size(); from += BATCH) {
+            List<RunKey> batch = keys.subList(from, Math.min(keys.size(), from + BATCH));
+            Set<RunKey> read = new HashSet<>();
+            for (RunStore.Read r : runs.readEach(batch)) {
+                read.add(r.key());
+                if (r instanceof RunStore.Read.Found(RunView view)) {
+                    reaped += reapExpired(view, byRun.get(view.key()), now);
+                }
+            }
+            for (RunKey gone : batch) {
+                if (!read.contains(gone)) {
+                    byRun.get(gone).forEach(tasks::forgetLease);
                 }
             }
         }
         return reaped;
     }
 
-    private int reapExpired(RunView view, long now) {
+    private int reapExpired(RunView view, List<TaskStore.ExpiredLease> leases, long now) {
         int reaped = 0;
-        for (String runId : view.instances().keySet()) {
+        for (TaskStore.ExpiredLease lease : leases) {
             Optional<String> node = Optional.empty();
             try {
-                TaskInstance i = view.instances().get(runId);
+                TaskInstance i = view.instances().get(lease.runId());
+                if (i == null || !held(i)) {
+                    tasks.forgetLease(lease);
+                    continue;
+                }
                 node = Optional.of(i.node());
-                boolean held = i.status() == InstanceStatus.RUNNING || i.status() == InstanceStatus.CANCELLING;
-                if (held && i.leaseUntilMs().orElse(0L) <= now && reap(view.key(), i)) {
+                if (i.leaseUntilMs().orElse(0L) <= now && reap(view.key(), i)) {
                     reaped++;
                 }
             } catch (RuntimeException e) {
                 failures.rethrowOutage(e);
-                failures.failed(PASS, view.key(), node, Optional.of(runId), e);
+                failures.failed(PASS, view.key(), node, Optional.of(lease.runId()), e);
             }
         }
         return reaped;
+    }
+
+    private static boolean held(TaskInstance i) {
+        return i.status() == InstanceStatus.RUNNING || i.status() == InstanceStatus.CANCELLING;
     }
 
     /** Reaps one running instance if its lease is over; true when it did something. */

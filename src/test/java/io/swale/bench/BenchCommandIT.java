@@ -44,7 +44,8 @@ class BenchCommandIT {
                 "ready_to_submitted_p50_ms", "submitted_to_started_p50_ms", "terminated_to_ready_p50_ms",
                 "kafka_hop_p50_ms", "kafka_two_hop_p50_ms", "kafka_two_hop_p99_ms", "kafka_records_per_s",
                 "redis_rtt_p50_ms", "redis_ops_per_s", "chain_tasks_per_s", "wide_tasks_per_s", "runs_tasks_per_s",
-                "reconciler_pass_ms", "reconciler_round_trips_per_run", "scheduler_heap_mb", "load_average_1m_before"}) {
+                "reconciler_pass_ms", "reconciler_round_trips_per_run", "reaper_pass_ms", "reaper_pass_redis_commands",
+                "scheduler_heap_mb", "load_average_1m_before"}) {
             assertThat(o.has(field)).as(field).isTrue();
             assertThat(o.get(field).isNumber()).as(field).isTrue();
         }

@@ -113,8 +113,9 @@ class RepairIsolationIT {
             RunKey good = new RunKey(g, Partition.of("p2"));
             assertThat(h.graphRuns.startRun(hash, bad.partition()).started()).isTrue();
             assertThat(h.graphRuns.startRun(hash, good.partition()).started()).isTrue();
-            // an instance whose state is not one the store knows
+            // an instance whose state is not one the store knows, under a lease entry that has ended
             hset(h, keys.instances(bad), bad.runId("a", 0), "{\"state\":\"sideways\"}");
+            h.pool.zadd(keys.leases(bad), 1, bad.id() + "|" + bad.runId("a", 0));
             assertThat(h.tasks.claim(good, good.runId("a", 0), 0, "gone")).isInstanceOf(TaskStore.Claim.Claimed.class);
             h.dispatches.clear();
 

@@ -188,6 +188,16 @@ class FakeTaskStore implements TaskStore {
     }
 
     @Override
+    public List<ExpiredLease> expiredLeases(long nowMs, int limitPerShard) {
+        throw new UnsupportedOperationException("the reaper is not part of the worker tests");
+    }
+
+    @Override
+    public boolean forgetLease(ExpiredLease lease) {
+        throw new UnsupportedOperationException("the reaper is not part of the worker tests");
+    }
+
+    @Override
     public List<ItemSubmit> submitItems(io.swale.store.RunKey key, String itemPrefix, int maxActive,
             List<SubmitRequest> requests) {
         throw new UnsupportedOperationException("mapped nodes are not part of the worker tests");

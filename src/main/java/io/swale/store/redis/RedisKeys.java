@@ -101,6 +101,15 @@ public final class RedisKeys {
         return delayed(shardOf(key));
     }
 
+    /** Held leases by the time they end, {@code <run>|<run id>} → lease end ms: what the reaper reads. */
+    public String leases(int shard) {
+        return prefix + ":leases:" + tag(shard);
+    }
+
+    public String leases(RunKey key) {
+        return leases(shardOf(key));
+    }
+
     public String expiry(int shard) {
         return prefix + ":expiry:" + tag(shard);
     }

@@ -14,7 +14,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.IntFunction;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.resps.Tuple;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -95,8 +99,8 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public Claim claim(RunKey key, String runId, long leaseMs, String worker) {
-        return claimOutcome((List<?>) calls.durable(scripts.claim, List.of(keys.instances(key), keys.inputs(key), keys.run(key)),
-                List.of(runId, Long.toString(leaseMs), worker)));
+        return claimOutcome((List<?>) calls.durable(scripts.claim, claimKeys(key),
+                List.of(runId, Long.toString(leaseMs), worker, member(key, runId))));
     }
 
     @Override
@@ -106,8 +110,8 @@ public final class RedisTaskStore implements TaskStore {
         }
         String lease = Long.toString(leaseMs);
         return calls.pipelined(scripts.claim, requests,
-                r -> List.of(keys.instances(r.key()), keys.inputs(r.key()), keys.run(r.key())),
-                r -> List.of(r.runId(), lease, worker), r -> claimOutcome((List<?>) r),
+                r -> claimKeys(r.key()), r -> List.of(r.runId(), lease, worker, member(r.key(), r.runId())),
+                r -> claimOutcome((List<?>) r),
                 q -> claim(q.key(), q.runId(), leaseMs, worker),
                 // one instance the script cannot read must not fail the poll whose other claims are committed
                 e -> new Claim.Refused("error: " + e.getMessage()), true);
@@ -136,8 +140,8 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public Heartbeat heartbeat(RunKey key, String runId, long token, long leaseMs) {
-        String r = (String) call(scripts.heartbeat, List.of(keys.instances(key)),
-                List.of(runId, Long.toString(token), Long.toString(leaseMs)));
+        String r = (String) call(scripts.heartbeat, List.of(keys.instances(key), keys.leases(key)),
+                List.of(runId, Long.toString(token), Long.toString(leaseMs), member(key, runId)));
         return switch (r) {
             case "running" -> Heartbeat.RUNNING;
             case "cancelling" -> Heartbeat.CANCELLING;
@@ -187,14 +191,14 @@ public final class RedisTaskStore implements TaskStore {
 
     private List<String> finishKeys(FinishCall c) {
         return List.of(keys.instances(c.key()), keys.nodeRecords(c.key()), keys.attempts(c.key()), keys.run(c.key()),
-                keys.growths(c.key()));
+                keys.growths(c.key()), keys.leases(c.key()));
     }
 
     private static List<String> finishArgs(FinishCall c) {
         NodeRecord record = c.record();
         return List.of(record.runId(), Long.toString(c.token()), c.field().key(), NodeRecordCodec.encode(record),
                 record.status().wireName(), Long.toString(record.rerun()), record.error().orElse(""),
-                c.field().node(), c.growth().orElse(""));
+                c.field().node(), c.growth().orElse(""), member(c.key(), record.runId()));
     }
 
     private static Finish finishOutcome(Object r) {
@@ -210,9 +214,10 @@ public final class RedisTaskStore implements TaskStore {
     @Override
     public Park park(RunKey key, String runId, long token, long delayMs, String error, boolean nextStep,
             Optional<JsonNode> stepState) {
-        List<?> r = (List<?>) calls.durable(scripts.retry, List.of(keys.instances(key), keys.inputs(key), keys.attempts(key)),
+        List<?> r = (List<?>) calls.durable(scripts.retry,
+                List.of(keys.instances(key), keys.inputs(key), keys.attempts(key), keys.leases(key)),
                 List.of(runId, Long.toString(token), Long.toString(delayMs), error, nextStep ? "1" : "0",
-                        stepState.map(RecordCodec::text).orElse("")));
+                        stepState.map(RecordCodec::text).orElse(""), member(key, runId)));
         return switch ((String) r.get(0)) {
             case "waiting" -> new Park.Waiting(Long.parseLong((String) r.get(1)));
             case "cancelling" -> new Park.Cancelling();
@@ -236,7 +241,8 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public Reap reap(RunKey key, String runId) {
-        List<?> r = (List<?>) call(scripts.reap, List.of(keys.instances(key), keys.attempts(key)), List.of(runId));
+        List<?> r = (List<?>) call(scripts.reap, List.of(keys.instances(key), keys.attempts(key), keys.leases(key)),
+                List.of(runId, member(key, runId)));
         return switch ((String) r.get(0)) {
             case "redispatch" -> new Reap.Redispatch();
             case "cancel" -> new Reap.Cancel(Long.parseLong((String) r.get(1)));
@@ -247,8 +253,8 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public GiveBack giveBack(RunKey key, String runId, long token, String reason) {
-        List<?> r = (List<?>) call(scripts.giveBack, List.of(keys.instances(key), keys.attempts(key)),
-                List.of(runId, Long.toString(token), reason));
+        List<?> r = (List<?>) call(scripts.giveBack, List.of(keys.instances(key), keys.attempts(key), keys.leases(key)),
+                List.of(runId, Long.toString(token), reason, member(key, runId)));
         return switch ((String) r.get(0)) {
             case "released" -> GiveBack.RELEASED;
             case "cancelling" -> GiveBack.CANCELLING;
@@ -281,39 +287,76 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public void scheduleDelayed(RunKey key, String runId, long dueMs) {
-        redis.zadd(keys.delayed(key), dueMs, key.id() + "|" + runId);
+        redis.zadd(keys.delayed(key), dueMs, member(key, runId));
     }
 
     /** The earliest due entries of every shard, merged: at most {@code limit}, earliest first. */
     @Override
     public List<Delayed> dueDelayed(int limit) {
-        long now = serverTimeMs();
-        List<redis.clients.jedis.Response<List<redis.clients.jedis.resps.Tuple>>> shards = new ArrayList<>();
-        try (redis.clients.jedis.AbstractPipeline p = redis.pipelined()) {
-            RedisKeys.shards().forEach(s -> shards.add(p.zrangeByScoreWithScores(keys.delayed(s), 0, now, 0, limit)));
-            p.sync();
-        }
         List<Delayed> due = new ArrayList<>();
-        for (int s = 0; s < shards.size(); s++) {
-            for (redis.clients.jedis.resps.Tuple t : shards.get(s).get()) {
-                String m = t.getElement();
-                int bar = m.indexOf('|');
-                Optional<RunKey> key = bar < 0 ? Optional.empty() : RunKey.parse(m.substring(0, bar));
-                if (key.isPresent()) {
-                    due.add(new Delayed(key.get(), m.substring(bar + 1), (long) t.getScore()));
-                } else {
-                    redis.zrem(keys.delayed(s), m);
-                }
-            }
-        }
+        entriesUpTo(keys::delayed, serverTimeMs(), limit, (key, runId, at) -> due.add(new Delayed(key, runId, at)));
         due.sort(java.util.Comparator.comparingLong(Delayed::dueMs));
         return due.size() > limit ? List.copyOf(due.subList(0, limit)) : due;
     }
 
     @Override
     public boolean removeDelayed(RunKey key, String runId, long dueMs) {
-        Object r = call(scripts.undelay, List.of(keys.delayed(key)), List.of(key.id() + "|" + runId, Long.toString(dueMs)));
+        return removeIfScore(keys.delayed(key), member(key, runId), dueMs);
+    }
+
+    @Override
+    public List<ExpiredLease> expiredLeases(long nowMs, int limitPerShard) {
+        List<ExpiredLease> expired = new ArrayList<>();
+        entriesUpTo(keys::leases, nowMs, limitPerShard, (key, runId, at) -> expired.add(new ExpiredLease(key, runId, at)));
+        return expired;
+    }
+
+    @Override
+    public boolean forgetLease(ExpiredLease lease) {
+        return removeIfScore(keys.leases(lease.key()), member(lease.key(), lease.runId()), lease.leaseUntilMs());
+    }
+
+    private interface Entry {
+        void accept(RunKey key, String runId, long score);
+    }
+
+    /**
+     * The entries {@code <run>|<run id>} of every shard's sorted set scored up to {@code maxScore}, at most
+     * {@code limit} a shard, in one round trip; an entry that names no run is removed.
+     */
+    private void entriesUpTo(IntFunction<String> setOfShard, long maxScore, int limit, Entry into) {
+        List<Response<List<Tuple>>> shards = new ArrayList<>();
+        try (AbstractPipeline p = redis.pipelined()) {
+            RedisKeys.shards().forEach(s -> shards.add(p.zrangeByScoreWithScores(setOfShard.apply(s), 0, maxScore, 0,
+                    limit)));
+            p.sync();
+        }
+        for (int s = 0; s < shards.size(); s++) {
+            for (Tuple t : shards.get(s).get()) {
+                String m = t.getElement();
+                int bar = m.indexOf('|');
+                Optional<RunKey> key = bar < 0 ? Optional.empty() : RunKey.parse(m.substring(0, bar));
+                if (key.isPresent()) {
+                    into.accept(key.get(), m.substring(bar + 1), (long) t.getScore());
+                } else {
+                    redis.zrem(setOfShard.apply(s), m);
+                }
+            }
+        }
+    }
+
+    private boolean removeIfScore(String set, String member, long score) {
+        Object r = call(scripts.undelay, List.of(set), List.of(member, Long.toString(score)));
         return r instanceof Long n && n == 1L;
+    }
+
+    /** The member of an instance in a shard's delayed and lease sets. */
+    private static String member(RunKey key, String runId) {
+        return key.id() + "|" + runId;
+    }
+
+    private List<String> claimKeys(RunKey key) {
+        return List.of(keys.instances(key), keys.inputs(key), keys.run(key), keys.leases(key));
     }
 
     /** Read before the claim to render the instance's lease names. */

@@ -1,0 +1,123 @@
+package io.swale.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.swale.graph.Partition;
+import io.swale.store.InstanceStatus;
+import io.swale.store.RunKey;
+import io.swale.store.RunStore;
+import io.swale.store.TaskStore;
+import io.swale.store.redis.RedisKeys;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The lease reaper reads the lease index, then only the runs whose leases ended, on a real redis-server: its
+ * cost follows the expired leases, not the active runs. Stale entries are dropped; a lease the index does not
+ * hold is left to the reconciler's full pass.
+ */
+class LeaseReaperIT {
+    private static final String ONE_NODE = """
+            [graph]
+            name = "%s"
+            [[node]]
+            name = "a"
+            operator = "noop"
+            retries = 2
+            """;
+
+    private final List<RunKey> readKeys = new CopyOnWriteArrayList<>();
+    private final AtomicInteger activeRunReads = new AtomicInteger();
+
+    @SuppressWarnings("unchecked")
+    private RunHarness harness() throws Exception {
+        return new RunHarness(r -> RunHarness.before(RunStore.class, r, (method, args) -> {
+            switch (method) {
+                case "readEach", "readAll" -> readKeys.addAll((List<RunKey>) args[0]);
+                case "activeRuns" -> activeRunReads.incrementAndGet();
+                default -> { }
+            }
+        }), t -> t);
+    }
+
+    private static RunKey startAndClaim(RunHarness h, String hash, String graph, String partition, long leaseMs) {
+        RunKey key = new RunKey(graph, Partition.of(partition));
+        assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+        assertThat(h.tasks.claim(key, key.runId("a", 0), leaseMs, "w")).isInstanceOf(TaskStore.Claim.Claimed.class);
+        return key;
+    }
+
+    private static String entry(RunKey key) {
+        return key.id() + "|" + key.runId("a", 0);
+    }
+
+    @Test
+    void aPassReadsOnlyTheRunsWhoseLeasesEnded() throws Exception {
+        try (RunHarness h = harness()) {
+            String g = RunHarness.graphName("reapidx");
+            String hash = h.publish(ONE_NODE.formatted(g));
+            for (int i = 0; i < 30; i++) {
+                startAndClaim(h, hash, g, "held" + i, 60_000);
+            }
+            RunKey expired = startAndClaim(h, hash, g, "expired", 0);
+            h.dispatches.clear();
+            readKeys.clear();
+
+            assertThat(h.reaper.pass()).isEqualTo(1);
+
+            assertThat(readKeys).containsExactly(expired);
+            assertThat(activeRunReads).hasValue(0);
+            assertThat(h.dispatches).singleElement()
+                    .satisfies(d -> assertThat(d.identity().runKey()).isEqualTo(expired));
+            assertThat(h.runs.read(expired).orElseThrow().instances().get(expired.runId("a", 0)).status())
+                    .isEqualTo(InstanceStatus.PENDING);
+            // dispatched again, its entry is gone: the next pass reads nothing
+            readKeys.clear();
+            assertThat(h.reaper.pass()).isZero();
+            assertThat(readKeys).isEmpty();
+        }
+    }
+
+    @Test
+    void entriesOfInstancesNoLongerHeldAndOfRunsThatAreGoneAreDropped() throws Exception {
+        try (RunHarness h = harness()) {
+            String g = RunHarness.graphName("reapstale");
+            String hash = h.publish(ONE_NODE.formatted(g));
+            RedisKeys keys = new RedisKeys(h.prefix);
+            RunKey pending = new RunKey(g, Partition.of("pending"));
+            assertThat(h.graphRuns.startRun(hash, pending.partition()).started()).isTrue();
+            RunKey gone = new RunKey(g, Partition.of("gone"));
+            h.pool.zadd(keys.leases(pending), 1, entry(pending));
+            h.pool.zadd(keys.leases(gone), 1, entry(gone));
+            h.dispatches.clear();
+
+            assertThat(h.reaper.pass()).isZero();
+
+            assertThat(h.dispatches).isEmpty();
+            assertThat(h.pool.zscore(keys.leases(pending), entry(pending))).isNull();
+            assertThat(h.pool.zscore(keys.leases(gone), entry(gone))).isNull();
+        }
+    }
+
+    @Test
+    void aLeaseOutsideTheIndexIsReapedByTheReconcilersFullPass() throws Exception {
+        try (RunHarness h = harness()) {
+            String g = RunHarness.graphName("reapold");
+            String hash = h.publish(ONE_NODE.formatted(g));
+            RedisKeys keys = new RedisKeys(h.prefix);
+            // claimed by a version before the index: its lease has no entry
+            RunKey unindexed = startAndClaim(h, hash, g, "p", 0);
+            h.pool.zrem(keys.leases(unindexed), entry(unindexed));
+            h.dispatches.clear();
+
+            assertThat(h.reaper.pass()).isZero();
+            assertThat(h.dispatches).isEmpty();
+
+            assertThat(h.reconciler(60_000).pass().reaped()).isEqualTo(1);
+            assertThat(h.dispatches).singleElement()
+                    .satisfies(d -> assertThat(d.identity().runKey()).isEqualTo(unindexed));
+        }
+    }
+}
