@@ -386,6 +386,8 @@ final class Report {
                     s.passWarmMs, s.passColdMs, s.passBorrowsPerRun, s.passCommandsPerRun, s.passAllocatedMbPerRun * 1024));
             t.append(String.format("  heap after GC %.0f MB without them, %.0f MB with them; peak during a pass ≤ %.0f MB%n",
                     s.heapBeforeMb, s.heapWithRunsMb, s.passPeakHeapMb));
+            t.append(String.format("  the lease reaper over them (no lease ended): pass %.2f ms, %.0f Redis commands%n",
+                    s.reaperPassMs, s.reaperCommandsPerPass));
             t.append(String.format("  the same runs out of the active index: pass %.1f ms%n", s.passInactiveMs));
         }
         t.append(String.format("%nTargets%n"));
