@@ -19,15 +19,6 @@ import org.junit.jupiter.api.Test;
  * hold is left to the reconciler's full pass.
  */
 class LeaseReaperIT {
-    private static final String ONE_NODE = """
-            [graph]
-            name = "%s"
-            [[node]]
-            name = "a"
-            operator = "noop"
-            retries = 2
-            """;
-
     private final List<RunKey> readKeys = new CopyOnWriteArrayList<>();
     private final AtomicInteger activeRunReads = new AtomicInteger();
 
@@ -57,7 +48,7 @@ class LeaseReaperIT {
     void aPassReadsOnlyTheRunsWhoseLeasesEnded() throws Exception {
         try (RunHarness h = harness()) {
             String g = RunHarness.graphName("reapidx");
-            String hash = h.publish(ONE_NODE.formatted(g));
+            String hash = h.oneNode(g);
             for (int i = 0; i < 30; i++) {
                 startAndClaim(h, hash, g, "held" + i, 60_000);
             }
@@ -84,7 +75,7 @@ class LeaseReaperIT {
     void entriesOfInstancesNoLongerHeldAndOfRunsThatAreGoneAreDropped() throws Exception {
         try (RunHarness h = harness()) {
             String g = RunHarness.graphName("reapstale");
-            String hash = h.publish(ONE_NODE.formatted(g));
+            String hash = h.oneNode(g);
             RedisKeys keys = new RedisKeys(h.prefix);
             RunKey pending = new RunKey(g, Partition.of("pending"));
             assertThat(h.graphRuns.startRun(hash, pending.partition()).started()).isTrue();
@@ -105,7 +96,7 @@ class LeaseReaperIT {
     void aLeaseOutsideTheIndexIsReapedByTheReconcilersFullPass() throws Exception {
         try (RunHarness h = harness()) {
             String g = RunHarness.graphName("reapold");
-            String hash = h.publish(ONE_NODE.formatted(g));
+            String hash = h.oneNode(g);
             RedisKeys keys = new RedisKeys(h.prefix);
             // claimed by a version before the index: its lease has no entry
             RunKey unindexed = startAndClaim(h, hash, g, "p", 0);

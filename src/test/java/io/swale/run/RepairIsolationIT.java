@@ -24,15 +24,6 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * on a real redis-server.
  */
 class RepairIsolationIT {
-    private static final String ONE_NODE = """
-            [graph]
-            name = "%s"
-            [[node]]
-            name = "a"
-            operator = "noop"
-            retries = 2
-            """;
-
     private static void hset(RunHarness h, String key, String field, String value) {
         h.pool.hset(key, field, value);
     }
@@ -49,7 +40,7 @@ class RepairIsolationIT {
     void undecodableRunsBeforeHealthyOnesAreReportedAndThePassRepairsTheRest() throws Exception {
         try (RunHarness h = new RunHarness()) {
             String g = RunHarness.graphName("poison");
-            String hash = h.publish(ONE_NODE.formatted(g));
+            String hash = h.oneNode(g);
             RedisKeys keys = new RedisKeys(h.prefix);
             // the active index is in request order: both bad runs come first
             RunKey badInstance = new RunKey(g, Partition.of("p1"));
@@ -107,7 +98,7 @@ class RepairIsolationIT {
     void theLeaseReaperGoesOnPastAnUndecodableInstance() throws Exception {
         try (RunHarness h = new RunHarness()) {
             String g = RunHarness.graphName("reaper");
-            String hash = h.publish(ONE_NODE.formatted(g));
+            String hash = h.oneNode(g);
             RedisKeys keys = new RedisKeys(h.prefix);
             RunKey bad = new RunKey(g, Partition.of("p1"));
             RunKey good = new RunKey(g, Partition.of("p2"));
@@ -136,7 +127,7 @@ class RepairIsolationIT {
             }
         }))) {
             String g = RunHarness.graphName("delayed");
-            String hash = h.publish(ONE_NODE.formatted(g));
+            String hash = h.oneNode(g);
             RedisKeys keys = new RedisKeys(h.prefix);
             RunKey bad = new RunKey(g, Partition.of("p1"));
             RunKey good = new RunKey(g, Partition.of("p2"));
@@ -171,7 +162,7 @@ class RepairIsolationIT {
             }
         }))) {
             String g = RunHarness.graphName("outage");
-            String hash = h.publish(ONE_NODE.formatted(g));
+            String hash = h.oneNode(g);
             RunKey key = new RunKey(g, Partition.of("p1"));
             h.graphRuns.startRun(hash, key.partition());
             h.tasks.scheduleDelayed(key, key.runId("a", 0), 1);

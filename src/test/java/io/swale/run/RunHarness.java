@@ -140,6 +140,18 @@ final class RunHarness implements AutoCloseable {
         return catalog.publish(toml.getBytes(StandardCharsets.UTF_8), DefinitionFormat.TOML).hash();
     }
 
+    /** One noop node `a` with two retries (three attempts), on the default pool; answers its hash. */
+    String oneNode(String graph) {
+        return publish("""
+                [graph]
+                name = "%s"
+                [[node]]
+                name = "a"
+                operator = "noop"
+                retries = 2
+                """.formatted(graph));
+    }
+
     /** A chain a → b of noop nodes on the default pool, under a fresh graph name. */
     String chain(String graph) {
         return publish("""
