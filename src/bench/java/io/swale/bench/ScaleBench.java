@@ -30,8 +30,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The reconciler at scale: N active runs of the ten-node diamond created directly through the stores, each
  * mid-flight (a succeeded with its record, b and c claimed and running on a long lease), then timed
- * passes, and timed passes of the lease reaper, which none of those leases concerns. Finally the runs leave the
- * active index and one more pass shows a pass does not grow with runs that are no longer active.
+ * passes, then timed passes of the lease reaper, for which none of those leases has ended. Finally the runs leave
+ * the active index and one more pass shows a pass does not grow with runs that are no longer active.
  */
 final class ScaleBench {
     private static final int REAPER_PASSES = 5;
