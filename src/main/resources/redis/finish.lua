@@ -1,5 +1,5 @@
--- KEYS: instances, node records, attempt history[, run record[, declared growths[, leases]]]; ARGV: run id, token,
--- record field, record json, status, rerun, error[, growth field, growth text ('' for none)[, lease member]]
+-- KEYS: instances, node records, attempt history, run record, declared growths, leases; ARGV: run id, token,
+-- record field, record json, status, rerun, error, growth field, growth text ('' for none), lease member
 local s = load_instance(KEYS[1], ARGV[1])
 if not s then return 'unknown' end
 -- a retried settle whose first try committed (its reply was lost): recognisable, applied once

@@ -19,10 +19,10 @@ end
 -- the lease index of a shard: <run>|<run id> -> lease end, so the reaper reads only what may have expired. A lease
 -- not in it (claimed by a version before the index) is reaped by the reconciler's full pass.
 local function index_lease(leases_key, member, lease)
-  if leases_key and member then redis.call('ZADD', leases_key, lease, member) end
+  redis.call('ZADD', leases_key, lease, member)
 end
 local function unindex_lease(leases_key, member)
-  if leases_key and member then redis.call('ZREM', leases_key, member) end
+  redis.call('ZREM', leases_key, member)
 end
 -- a node record is written once per (node, rerun) and never regressed
 local function write_record(nodes_key, field, record, rerun)

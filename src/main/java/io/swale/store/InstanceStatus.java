@@ -26,6 +26,11 @@ public enum InstanceStatus {
         return this == PENDING || this == RUNNING || this == WAITING || this == CANCELLING;
     }
 
+    /** Held by a worker under a lease: running, or running and asked to stop. */
+    public boolean holdsLease() {
+        return this == RUNNING || this == CANCELLING;
+    }
+
     public static Optional<InstanceStatus> fromWireName(String name) {
         for (InstanceStatus s : values()) {
             if (s.wireName.equals(name)) {

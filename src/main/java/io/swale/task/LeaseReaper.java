@@ -1,7 +1,6 @@
 package io.swale.task;
 
 import io.swale.record.NodeStatus;
-import io.swale.store.InstanceStatus;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
 import io.swale.store.RunView;
@@ -84,7 +83,7 @@ public final class LeaseReaper {
             Optional<String> node = Optional.empty();
             try {
                 TaskInstance i = view.instances().get(lease.runId());
-                if (i == null || !held(i)) {
+                if (i == null || !i.status().holdsLease()) {
                     tasks.forgetLease(lease);
                     continue;
                 }
@@ -98,10 +97,6 @@ public final class LeaseReaper {
             }
         }
         return reaped;
-    }
-
-    private static boolean held(TaskInstance i) {
-        return i.status() == InstanceStatus.RUNNING || i.status() == InstanceStatus.CANCELLING;
     }
 
     /** Reaps one running instance if its lease is over; true when it did something. */

@@ -38,7 +38,7 @@ public final class RunningNow {
         List<RunningInstance> all = new ArrayList<>();
         for (RunView v : views) {
             for (TaskInstance i : v.instances().values()) {
-                if (i.status() == InstanceStatus.RUNNING || i.status() == InstanceStatus.CANCELLING) {
+                if (i.status().holdsLease()) {
                     all.add(new RunningInstance(i.runId(), i.token(), v.key().graph(), v.key().partition().key(),
                             i.node(), i.pool(), i.status().wireName(), i.attempt(), i.maxAttempts(), i.startedMs()));
                 }

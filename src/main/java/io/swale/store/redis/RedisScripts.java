@@ -35,7 +35,7 @@ final class RedisScripts {
     final Script giveBack = load("giveback");
     final Script settle = load("settle");
     final Script dropActive = load("dropactive");
-    final Script undelay = load("undelay");
+    final Script zremIfScore = load("zremifscore");
     final Script putRun = load("putrun");
     final Script expireRun = load("expirerun");
     final Script deleteIfEqual = load("delifequal");
@@ -48,7 +48,7 @@ final class RedisScripts {
     /** Every script: each must touch keys of one hash slot (the Cluster ITs run each of them). */
     List<Script> all() {
         return List.of(submit, claim, heartbeat, finish, retry, release, redispatch, reap, cancel, request, reserve, giveBack,
-                settle, dropActive, undelay, putRun, expireRun, deleteIfEqual, removeEntry, forgetGraph, advance,
+                settle, dropActive, zremIfScore, putRun, expireRun, deleteIfEqual, removeEntry, forgetGraph, advance,
                 submitItems, derive);
     }
 

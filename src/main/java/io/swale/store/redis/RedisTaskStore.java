@@ -346,7 +346,7 @@ public final class RedisTaskStore implements TaskStore {
     }
 
     private boolean removeIfScore(String set, String member, long score) {
-        Object r = call(scripts.undelay, List.of(set), List.of(member, Long.toString(score)));
+        Object r = call(scripts.zremIfScore, List.of(set), List.of(member, Long.toString(score)));
         return r instanceof Long n && n == 1L;
     }
 
