@@ -70,6 +70,10 @@ public final class BenchCommand implements Callable<Integer> {
             + "one after another; giving them runs the shape (default: 1000,2000,4000).")
     List<Integer> rates;
 
+    @Option(names = "--rate-steps", description = "Record the task steps of the sustained-rate shape (JFR) and report"
+            + " the legs of its slowest edges; costs the service a little and the bench memory.")
+    boolean rateSteps;
+
     @Option(names = "--rate-seconds", description = "Seconds each target rate is held (default: ${DEFAULT-VALUE}).")
     double rateSeconds = 60;
 
@@ -216,9 +220,12 @@ public final class BenchCommand implements Callable<Integer> {
                 for (String shape : shapes()) {
                     if (shape.equals("rate")) {
                         SustainedRate sustained = new SustainedRate(runner, lag);
-                        for (int rate : rates()) {
+                        for (int i = 0; i < rates().size(); i++) {
+                            int rate = rates().get(i);
                             progress("sustained rate " + rate + " task instances/s for " + rateSeconds + " s");
-                            report.rates.add(sustained.run("bench_rate" + rate + "_" + id, rate, rateSeconds, timeoutMs));
+                            // a graph of its own for each, so a rate given twice measures its own runs twice
+                            report.rates.add(sustained.run("bench_rate" + rate + "_" + i + "_" + id, rate, rateSeconds,
+                                    rateSteps, timeoutMs));
                         }
                         continue;
                     }
@@ -322,6 +329,7 @@ public final class BenchCommand implements Callable<Integer> {
         o.put("shapes", shapes());
         o.put("rates", rates());
         o.put("rate_seconds", rateSeconds);
+        o.put("rate_steps", rateSteps);
         o.put("kafka_requests", kafkaRequests);
         o.put("chain", chain);
         o.put("chain_repeat", chainRepeat);

@@ -13,6 +13,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** Every figure of one bench: the table on stdout and the JSON file. */
 final class Report {
+    /** Which edges {@link EdgeTail} reports leg by leg: those that set the p99 the targets are held to. */
+    static final double TAIL_PERCENTILE = 99;
+
     double loadBefore;
     double loadAfter;
     Map<String, Object> options;
@@ -216,6 +219,9 @@ final class Report {
         s.requestedToFirstStarted.put(o, "requested_to_first_started");
         s.lastTerminatedToSettled.put(o, "last_terminated_to_settled");
         putSteps(o.putObject("steps"), s);
+        if (s.tail.edges() > 0) {
+            s.tail.summarize(TAIL_PERCENTILE).put(o.putObject("steps_tail"));
+        }
         ObjectNode cpu = o.putObject("cpu_ms");
         s.cpuMs.forEach((k, v) -> cpu.put(k, round(v)));
         cpu.put("redis_server", round(s.redisCpuMs));
@@ -320,6 +326,12 @@ final class Report {
                 t.append(String.format("  %8d %12.0f %11.0f  %9.3f %7.3f  %22.1f %7.1f  %14d %12d %8d%n", r.targetPerS,
                         r.requestedPerS, r.achievedPerS(), r.shape.edge.ms(50), r.shape.edge.ms(99),
                         r.shape.makespan.ms(50), r.shape.makespan.ms(99), r.lagMax, r.lagAtFeedEnd, r.lagAtSettled));
+            }
+            for (SustainedRate.Result r : rates) {
+                if (r.shape.tail.edges() > 0) {
+                    t.append(String.format("  %d/s, step by step (JFR):%n", r.targetPerS));
+                    t.append(r.shape.tail.summarize(TAIL_PERCENTILE).lines("    "));
+                }
             }
         }
         ShapeResult lat = latencyShape();

@@ -21,6 +21,8 @@ final class ShapeResult {
     final Dist startedToTerminated = new Dist();
     /** Each edge's legs and each instance's own, by {@link StepTrace} leg key (one run at a time only). */
     final Map<String, Dist> steps = StepTrace.emptyLegs();
+    /** The traced edges one by one, with the GC pauses meanwhile: what the slowest of them spent their time on. */
+    final EdgeTail tail = StepTrace.emptyTail();
     /** run record requested → settled, ms resolution (the scheduler's clock). */
     final Dist makespan = new Dist();
     /** run record requested (ms resolution) → its first instance started: the run's start before its first edge. */

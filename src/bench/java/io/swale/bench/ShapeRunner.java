@@ -169,6 +169,7 @@ final class ShapeRunner {
         r.redisByCommand = redisCommandStats().minus(byCommand0).lessCalls("get", ownGets - ownGets0);
         java.util.Optional<StepTrace.Steps> steps = trace.map(t -> t.stop(graph.name()));
         collect(graph, partitions, r, steps);
+        steps.ifPresent(t -> t.gcPauses().forEach(p -> r.tail.addPause(p[0], p[1])));
         r.heapAfterGcMb = CpuMeter.heapAfterGcMb();
         return r;
     }
@@ -267,7 +268,8 @@ final class ShapeRunner {
                     r.makespan.recordUs((settled - run.requestedAtMs()) * 1000);
                     r.lastTerminatedToSettled.recordUs(settled * 1000 - runLastEnded);
                 }
-                steps.ifPresent(t -> t.addLegs(stamps.keySet(), k.partition().key(), lastUpstream, r.steps));
+                steps.ifPresent(t -> t.addLegs(stamps.keySet(), k.partition().key(), lastUpstream, r.steps,
+                        r.tail));
             }
             ownCommands += 2L * batch.size();
         }

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -56,10 +57,14 @@ final class StepTrace {
             new Leg("finish_script", "operator returned → finished (settle, finish script)", Side.DOWNSTREAM,
                     TaskStep.Kind.OPERATOR_RETURNED, Side.DOWNSTREAM, TaskStep.Kind.FINISHED));
 
+    private static final String GC_PAUSE = "jdk.GCPhasePause";
+
     private final Recording recording = new Recording();
 
     private StepTrace() {
         recording.enable(TaskStep.NAME);
+        // every stop-the-world pause, so that a slow edge can be told from one a pause stretched
+        recording.enable(GC_PAUSE).withThreshold(java.time.Duration.ZERO);
         recording.setName("swale-bench-steps");
         recording.start();
     }
@@ -79,19 +84,27 @@ final class StepTrace {
             file = Files.createTempFile("swale-bench-steps", ".jfr");
             recording.dump(file);
             Map<String, Map<String, Map<TaskStep.Kind, Long>>> out = new HashMap<>();
+            List<long[]> pauses = new ArrayList<>();
             Map<String, TaskStep.Kind> kinds = new HashMap<>();
             for (TaskStep.Kind k : TaskStep.Kind.values()) {
                 kinds.put(k.wireName(), k);
             }
-            for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
-                // a dump holds whatever other recordings took meanwhile too (a profile of the same run)
-                if (e.getEventType().getName().equals(TaskStep.NAME) && graph.equals(e.getString("graph"))) {
-                    out.computeIfAbsent(e.getString("partition"), p -> new HashMap<>())
-                            .computeIfAbsent(e.getString("node"), n -> new HashMap<>())
-                            .merge(kinds.get(e.getString("step")), nanos(e.getStartTime()), Math::min);
+            // read one event at a time: a sustained shape records millions
+            try (RecordingFile events = new RecordingFile(file)) {
+                while (events.hasMoreEvents()) {
+                    RecordedEvent e = events.readEvent();
+                    String type = e.getEventType().getName();
+                    // a dump holds whatever other recordings took meanwhile too (a profile of the same run)
+                    if (type.equals(TaskStep.NAME) && graph.equals(e.getString("graph"))) {
+                        out.computeIfAbsent(e.getString("partition"), p -> new HashMap<>())
+                                .computeIfAbsent(e.getString("node"), n -> new HashMap<>())
+                                .merge(kinds.get(e.getString("step")), nanos(e.getStartTime()), Math::min);
+                    } else if (type.equals(GC_PAUSE)) {
+                        pauses.add(new long[] {nanos(e.getStartTime()), nanos(e.getEndTime())});
+                    }
                 }
             }
-            return new Steps(out);
+            return new Steps(out, pauses);
         } catch (IOException e) {
             throw new UncheckedIOException("task steps of " + graph + " not read", e);
         } finally {
@@ -111,22 +124,40 @@ final class StepTrace {
         return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
 
-    /** The recorded steps of one graph's instances. */
-    record Steps(Map<String, Map<String, Map<TaskStep.Kind, Long>>> byPartition) {
+    /** The recorded steps of one graph's instances, and the GC's stop-the-world pauses meanwhile (epoch ns). */
+    record Steps(Map<String, Map<String, Map<TaskStep.Kind, Long>>> byPartition, List<long[]> gcPauses) {
         /**
          * Adds the legs of each of {@code nodeNames} in {@code partition} to {@code into}: the node's own legs,
          * and the edge legs from {@code upstreamOf} the node when it has one. A leg whose steps were not both
-         * recorded is left out.
+         * recorded is left out. Each edge whose steps were all recorded goes to {@code tail} too.
          */
         void addLegs(Collection<String> nodeNames, String partition, Map<String, String> upstreamOf,
-                Map<String, Dist> into) {
+                Map<String, Dist> into, EdgeTail tail) {
             Map<String, Map<TaskStep.Kind, Long>> nodes = byPartition.getOrDefault(partition, Map.of());
             for (String node : nodeNames) {
                 Map<TaskStep.Kind, Long> down = nodes.getOrDefault(node, Map.of());
                 NODE_LEGS.forEach(l -> record(l, down, down, into));
-                Optional.ofNullable(upstreamOf.get(node)).ifPresent(up -> EDGE_LEGS.forEach(
-                        l -> record(l, nodes.getOrDefault(up, Map.of()), down, into)));
+                Optional.ofNullable(upstreamOf.get(node)).ifPresent(up -> {
+                    Map<TaskStep.Kind, Long> upstream = nodes.getOrDefault(up, Map.of());
+                    EDGE_LEGS.forEach(l -> record(l, upstream, down, into));
+                    addEdge(upstream, down, tail);
+                });
             }
+        }
+
+        private static void addEdge(Map<TaskStep.Kind, Long> up, Map<TaskStep.Kind, Long> down, EdgeTail tail) {
+            List<Leg> legs = EDGE_LEGS.subList(1, EDGE_LEGS.size());
+            long[] nanos = new long[legs.size()];
+            for (int i = 0; i < legs.size(); i++) {
+                Leg l = legs.get(i);
+                Long from = (l.fromSide() == Side.UPSTREAM ? up : down).get(l.from());
+                Long to = (l.toSide() == Side.UPSTREAM ? up : down).get(l.to());
+                if (from == null || to == null) {
+                    return;
+                }
+                nanos[i] = to - from;
+            }
+            tail.add(new EdgeTail.Edge(up.get(TaskStep.Kind.FINISHED), down.get(TaskStep.Kind.CLAIMED), nanos));
         }
 
         private static void record(Leg leg, Map<TaskStep.Kind, Long> up, Map<TaskStep.Kind, Long> down,
@@ -145,6 +176,11 @@ final class StepTrace {
         EDGE_LEGS.forEach(l -> legs.put(l.key(), new Dist()));
         NODE_LEGS.forEach(l -> legs.put(l.key(), new Dist()));
         return legs;
+    }
+
+    /** An empty tail of the edge's legs (the edge itself left out: it is the sum of the others). */
+    static EdgeTail emptyTail() {
+        return new EdgeTail(EDGE_LEGS.stream().skip(1).map(Leg::key).toList());
     }
 
     /** The label of a leg key. */

@@ -55,7 +55,8 @@ final class SustainedRate {
         this.lag = lag;
     }
 
-    Result run(String graphName, int targetPerS, double seconds, long timeoutMs) {
+    /** Holds {@code targetPerS} for {@code seconds}; with {@code traceSteps}, each edge's legs are recorded (JFR). */
+    Result run(String graphName, int targetPerS, double seconds, boolean traceSteps, long timeoutMs) {
         if (targetPerS <= 0 || seconds <= 0) {
             throw new IllegalArgumentException("a sustained rate needs a positive rate and duration, not " + targetPerS
                     + "/s for " + seconds + " s");
@@ -64,7 +65,7 @@ final class SustainedRate {
         double runsPerS = targetPerS / (double) nodes;
         int runs = Math.max(1, (int) Math.round(runsPerS * seconds));
         Result result = new Result(targetPerS, seconds);
-        result.shape = runner.measure("rate" + targetPerS, Shapes.chain(graphName, nodes), runs,
+        result.shape = runner.measure("rate" + targetPerS, Shapes.chain(graphName, nodes), runs, traceSteps,
                 (graph, partitions) -> feed(graph, partitions, runsPerS, nodes, timeoutMs, result));
         return result;
     }

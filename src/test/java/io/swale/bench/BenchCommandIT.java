@@ -36,7 +36,7 @@ class BenchCommandIT {
                 "--sweep-repeat", "1", "--fanout", "3", "--fanout-repeat", "1", "--wide", "5", "--runs", "3",
                 "--samples", "20", "--kafka-records", "200", "--floor-instances", "200", "--floor-in-flight", "10",
                 "--scale-runs", "20", "--rates", "300",
-                "--rate-seconds", "1", "--json", json.toString(), "--chart", chart.toString());
+                "--rate-seconds", "1", "--rate-steps", "--json", json.toString(), "--chart", chart.toString());
 
         assertThat(exit).isZero();
         JsonNode o = RecordCodec.JSON.readTree(Files.readString(json));
@@ -160,6 +160,18 @@ class BenchCommandIT {
             assertThat(r.get("kafka_lag_max").asLong()).isGreaterThanOrEqualTo(r.get("kafka_lag_at_feed_end").asLong());
             assertThat(r.get("kafka_lag_max_by_channel").size()).isPositive();
             assertThat(r.get("shape").get("kafka_requests_per_task").get("total").asDouble()).isPositive();
+            // --rate-steps: every edge traced, and the slowest of them split into the legs that add up to them
+            JsonNode tail = r.get("shape").get("steps_tail");
+            assertThat(tail.get("edges").asLong()).isEqualTo(150);
+            assertThat(tail.get("tail_edges").asLong()).isBetween(1L, 150L);
+            double tailLegs = 0;
+            for (JsonNode leg : tail.get("tail_leg_mean_ms")) {
+                tailLegs += leg.asDouble();
+            }
+            assertThat(tail.get("tail_leg_mean_ms").size()).isEqualTo(7);
+            assertThat(tailLegs).isGreaterThanOrEqualTo(tail.get("threshold_ms").asDouble() - 0.01);
+            assertThat(tail.get("tail_edge_starts_s").size()).isEqualTo(tail.get("tail_edges").asInt());
+            assertThat(tail.get("busiest_half_second_tail_edges").asInt()).isBetween(1, tail.get("tail_edges").asInt());
         }
     }
 

@@ -23,13 +23,18 @@ class StepTraceTest {
         StepTrace.Steps steps = trace.stop("g");
 
         Map<String, Dist> legs = StepTrace.emptyLegs();
-        steps.addLegs(List.of("n0", "n1"), "r0", Map.of("n1", "n0"), legs);
+        EdgeTail tail = StepTrace.emptyTail();
+        steps.addLegs(List.of("n0", "n1"), "r0", Map.of("n1", "n0"), legs, tail);
 
         assertThat(legs.get("finished_to_claimed").count()).isEqualTo(1);
         assertThat(legs.get("hand_off").count()).isEqualTo(2);
         double sum = StepTrace.EDGE_LEGS.stream().skip(1).mapToDouble(l -> legs.get(l.key()).meanMs()).sum();
         assertThat(sum).isCloseTo(legs.get("finished_to_claimed").meanMs(), org.assertj.core.data.Offset.offset(0.01));
         assertThat(steps.byPartition()).containsOnlyKeys("r0");
+        assertThat(tail.edges()).isEqualTo(1);
+        EdgeTail.Summary one = tail.summarize(99);
+        assertThat(one.tailLegMeanMs().values().stream().mapToDouble(Double::doubleValue).sum())
+                .isCloseTo(legs.get("finished_to_claimed").meanMs(), org.assertj.core.data.Offset.offset(0.01));
     }
 
     @Test

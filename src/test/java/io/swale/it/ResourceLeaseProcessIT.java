@@ -30,6 +30,13 @@ import tools.jackson.databind.JsonNode;
         "swale.examples=", "swale.roles=scheduler,api", "swale.scheduler.reap-interval=500ms",
         "swale.scheduler.delayed-poll=100ms", "swale.resources.reap-interval=300ms"})
 class ResourceLeaseProcessIT {
+    /**
+     * A node sleeps 0.3 s, but 60 s on the child: the kill must land while its node runs, and a 0.3 s node could
+     * end between the test seeing it run and the kill arriving (it did once, under CI load).
+     */
+    static final String LEASED_SLEEP_VARIABLE = "SWALE_IT_LEASED_SLEEP";
+    static final String CHILD_SLEEPS_LONGER = "sleep ${" + LEASED_SLEEP_VARIABLE + ":-0.3}";
+
     @LocalServerPort
     int port;
 
@@ -75,8 +82,8 @@ class ResourceLeaseProcessIT {
                     leases = ["%2$s"]
                     [node.params]
                     command = "%4$s"
-                    """.formatted(g, res, LeaseLog.command(log, who, "sleep 0.3"), LeaseLog.command(log, who,
-                    "sleep 0.3"))).status()).isEqualTo(201);
+                    """.formatted(g, res, LeaseLog.command(log, who, CHILD_SLEEPS_LONGER),
+                    LeaseLog.command(log, who, CHILD_SLEEPS_LONGER))).status()).isEqualTo(201);
         }
         Path childLog = Path.of("target", "resource-worker-" + System.nanoTime() + ".log");
         child = startWorkerJvm(childLog, "--swale.default-slots=2");
@@ -169,8 +176,9 @@ class ResourceLeaseProcessIT {
         cmd.addAll(List.of(extra));
         cmd.addAll(Workers.sameInfrastructure(env));
         cmd.addAll(WorkerProcessIT.FAST_FAILURE_DETECTION);
-        return new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                .start();
+        ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().put(LEASED_SLEEP_VARIABLE, "60");
+        return builder.start();
     }
 }
