@@ -12,8 +12,26 @@ import tools.jackson.databind.node.ObjectNode;
  * a statement about those few edges; their legs say which queue made them slow.
  */
 final class EdgeTail {
-    /** The window in which {@link Summary#busiestWindowTailEdges} counts the slow edges that began together. */
+    /** The window in which {@link Burst} counts the slow edges that began together. */
     static final double BURST_WINDOW_S = 0.5;
+
+    /** The most slow edges that began within one {@link #BURST_WINDOW_S}, and when the first of them began (s). */
+    record Burst(int tailEdges, double startS) {
+        /** Slides the window over {@code sortedStartsS}; none gives (0, 0). */
+        static Burst of(List<Double> sortedStartsS) {
+            Burst most = new Burst(0, 0);
+            int from = 0;
+            for (int to = 0; to < sortedStartsS.size(); to++) {
+                while (sortedStartsS.get(to) - sortedStartsS.get(from) >= BURST_WINDOW_S) {
+                    from++;
+                }
+                if (to - from + 1 > most.tailEdges()) {
+                    most = new Burst(to - from + 1, sortedStartsS.get(from));
+                }
+            }
+            return most;
+        }
+    }
 
     /** One edge as the steps saw it: upstream finished → downstream claimed, and its legs in {@code StepTrace.EDGE_LEGS} order. */
     record Edge(long fromNanos, long toNanos, long[] legNanos) {
@@ -26,33 +44,7 @@ final class EdgeTail {
     record Summary(double percentile, double thresholdMs, int edges, int tailEdges, Map<String, Double> tailLegMeanMs,
             Map<String, Double> allLegMeanMs, double tailShareWithPause, double allShareWithPause,
             double tailPauseMeanMs, int pauses, double pauseMaxMs, long firstEdgeEpochMs,
-            List<Double> tailStartsS) {
-        /** The most slow edges that began within one {@link #BURST_WINDOW_S}, sliding over their starts. */
-        int busiestWindowTailEdges() {
-            return busiestWindow()[0];
-        }
-
-        /** Where that window began, in seconds from the first edge (0 with no slow edges). */
-        double busiestWindowStartS() {
-            return tailStartsS.isEmpty() ? 0 : tailStartsS.get(busiestWindow()[1]);
-        }
-
-        /** {most, index of the first start of that window}; the starts are sorted. */
-        private int[] busiestWindow() {
-            int most = 0;
-            int at = 0;
-            int from = 0;
-            for (int to = 0; to < tailStartsS.size(); to++) {
-                while (tailStartsS.get(to) - tailStartsS.get(from) >= BURST_WINDOW_S) {
-                    from++;
-                }
-                if (to - from + 1 > most) {
-                    most = to - from + 1;
-                    at = from;
-                }
-            }
-            return new int[] {most, at};
-        }
+            List<Double> tailStartsS, Burst burst) {
 
         /** The figures under {@code into}, legs' means in ms. */
         void put(ObjectNode into) {
@@ -72,8 +64,8 @@ final class EdgeTail {
             // when each slow edge began, from the first edge: slow edges in bursts point to a stall, not a queue
             into.put("first_edge_epoch_ms", firstEdgeEpochMs);
             tailStartsS.forEach(into.putArray("tail_edge_starts_s")::add);
-            into.put("busiest_half_second_tail_edges", busiestWindowTailEdges());
-            into.put("busiest_half_second_start_s", busiestWindowStartS());
+            into.put("busiest_half_second_tail_edges", burst.tailEdges());
+            into.put("busiest_half_second_start_s", burst.startS());
         }
 
         /** A line per leg, the tail's mean against all edges', then the pauses. */
@@ -86,7 +78,7 @@ final class EdgeTail {
                     + " theirs on average (%d pauses, the longest %.1f ms)%n", indent, 100 * tailShareWithPause,
                     100 * allShareWithPause, tailPauseMeanMs, pauses, pauseMaxMs));
             t.append(String.format("%s  %d of them began within %.1f s of each other, from %.1f s after the first edge%n",
-                    indent, busiestWindowTailEdges(), BURST_WINDOW_S, busiestWindowStartS()));
+                    indent, burst.tailEdges(), BURST_WINDOW_S, burst.startS()));
             return t.toString();
         }
     }
@@ -119,16 +111,19 @@ final class EdgeTail {
     Summary summarize(double percentile) {
         if (edges.isEmpty()) {
             return new Summary(percentile, Double.NaN, 0, 0, Map.of(), Map.of(), Double.NaN, Double.NaN, Double.NaN,
-                    pauses.size(), maxPauseMs(), 0, List.of());
+                    pauses.size(), maxPauseMs(), 0, List.of(), Burst.of(List.of()));
         }
         long[] sorted = edges.stream().mapToLong(Edge::nanos).sorted().toArray();
         int at = (int) Math.min(sorted.length - 1, Math.max(0, Math.ceil(percentile / 100 * sorted.length) - 1));
         long threshold = sorted[at];
         List<Edge> tail = edges.stream().filter(e -> e.nanos() >= threshold).toList();
+        long first = edges.stream().mapToLong(Edge::fromNanos).min().orElseThrow();
+        List<Double> starts = tail.stream().mapToLong(Edge::fromNanos).sorted()
+                .mapToObj(t -> Math.round((t - first) / 1e6) / 1e3).toList();
         return new Summary(percentile, threshold / 1e6, edges.size(), tail.size(), legMeans(tail), legMeans(edges),
                 shareWithPause(tail), shareWithPause(edges),
                 tail.stream().mapToLong(this::pausedNanos).average().orElse(0) / 1e6, pauses.size(), maxPauseMs(),
-                firstFrom() / 1_000_000, startsS(tail));
+                first / 1_000_000, starts, Burst.of(starts));
     }
 
     private Map<String, Double> legMeans(List<Edge> of) {
@@ -138,16 +133,6 @@ final class EdgeTail {
             out.put(legKeys.get(i), of.stream().mapToLong(e -> e.legNanos()[leg]).average().orElse(Double.NaN) / 1e6);
         }
         return out;
-    }
-
-    private long firstFrom() {
-        return edges.stream().mapToLong(Edge::fromNanos).min().orElse(0);
-    }
-
-    private List<Double> startsS(List<Edge> tail) {
-        long first = firstFrom();
-        return tail.stream().mapToLong(Edge::fromNanos).sorted().mapToObj(t -> Math.round((t - first) / 1e6) / 1e3)
-                .toList();
     }
 
     private double shareWithPause(List<Edge> of) {

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
@@ -27,7 +28,14 @@ final class StepTrace {
     enum Side { UPSTREAM, DOWNSTREAM }
 
     /** A leg of an edge, from one step to the next. */
-    record Leg(String key, String label, Side fromSide, TaskStep.Kind from, Side toSide, TaskStep.Kind to) {}
+    record Leg(String key, String label, Side fromSide, TaskStep.Kind from, Side toSide, TaskStep.Kind to) {
+        /** From its first step to its second, when both were recorded. */
+        OptionalLong nanos(Map<TaskStep.Kind, Long> up, Map<TaskStep.Kind, Long> down) {
+            Long start = (fromSide == Side.UPSTREAM ? up : down).get(from);
+            Long end = (toSide == Side.UPSTREAM ? up : down).get(to);
+            return start == null || end == null ? OptionalLong.empty() : OptionalLong.of(end - start);
+        }
+    }
 
     /** An edge's legs in path order; the first and last are the edge as the steps see it. */
     static final List<Leg> EDGE_LEGS = List.of(
@@ -137,36 +145,37 @@ final class StepTrace {
             for (String node : nodeNames) {
                 Map<TaskStep.Kind, Long> down = nodes.getOrDefault(node, Map.of());
                 NODE_LEGS.forEach(l -> record(l, down, down, into));
-                Optional.ofNullable(upstreamOf.get(node)).ifPresent(up -> {
-                    Map<TaskStep.Kind, Long> upstream = nodes.getOrDefault(up, Map.of());
-                    EDGE_LEGS.forEach(l -> record(l, upstream, down, into));
-                    addEdge(upstream, down, tail);
-                });
+                Optional.ofNullable(upstreamOf.get(node))
+                        .ifPresent(up -> addEdge(nodes.getOrDefault(up, Map.of()), down, into, tail));
             }
         }
 
-        private static void addEdge(Map<TaskStep.Kind, Long> up, Map<TaskStep.Kind, Long> down, EdgeTail tail) {
-            List<Leg> legs = EDGE_LEGS.subList(1, EDGE_LEGS.size());
-            long[] nanos = new long[legs.size()];
-            for (int i = 0; i < legs.size(); i++) {
-                Leg l = legs.get(i);
-                Long from = (l.fromSide() == Side.UPSTREAM ? up : down).get(l.from());
-                Long to = (l.toSide() == Side.UPSTREAM ? up : down).get(l.to());
-                if (from == null || to == null) {
-                    return;
+        /** Each edge leg to {@code into}; the edge to {@code tail} when its legs after the first were all recorded. */
+        private static void addEdge(Map<TaskStep.Kind, Long> up, Map<TaskStep.Kind, Long> down, Map<String, Dist> into,
+                EdgeTail tail) {
+            long[] legs = new long[EDGE_LEGS.size() - 1];
+            boolean whole = true;
+            for (int i = 0; i < EDGE_LEGS.size(); i++) {
+                Leg leg = EDGE_LEGS.get(i);
+                OptionalLong nanos = leg.nanos(up, down);
+                nanos.ifPresent(n -> put(into, leg, n));
+                if (i > 0) {
+                    whole &= nanos.isPresent();
+                    legs[i - 1] = nanos.orElse(0);
                 }
-                nanos[i] = to - from;
             }
-            tail.add(new EdgeTail.Edge(up.get(TaskStep.Kind.FINISHED), down.get(TaskStep.Kind.CLAIMED), nanos));
+            if (whole) {
+                tail.add(new EdgeTail.Edge(up.get(TaskStep.Kind.FINISHED), down.get(TaskStep.Kind.CLAIMED), legs));
+            }
         }
 
         private static void record(Leg leg, Map<TaskStep.Kind, Long> up, Map<TaskStep.Kind, Long> down,
                 Map<String, Dist> into) {
-            Long from = (leg.fromSide() == Side.UPSTREAM ? up : down).get(leg.from());
-            Long to = (leg.toSide() == Side.UPSTREAM ? up : down).get(leg.to());
-            if (from != null && to != null) {
-                into.computeIfAbsent(leg.key(), k -> new Dist()).recordNanos(to - from);
-            }
+            leg.nanos(up, down).ifPresent(n -> put(into, leg, n));
+        }
+
+        private static void put(Map<String, Dist> into, Leg leg, long nanos) {
+            into.computeIfAbsent(leg.key(), k -> new Dist()).recordNanos(nanos);
         }
     }
 

@@ -36,8 +36,8 @@ class EdgeTailTest {
         assertThat(s.pauses()).isEqualTo(1);
         assertThat(s.pauseMaxMs()).isEqualTo(5.0);
         assertThat(s.tailStartsS()).containsExactly(100.0);
-        assertThat(s.busiestWindowTailEdges()).isEqualTo(1);
-        assertThat(s.busiestWindowStartS()).isEqualTo(100.0);
+        assertThat(s.burst().tailEdges()).isEqualTo(1);
+        assertThat(s.burst().startS()).isEqualTo(100.0);
     }
 
     @Test
@@ -55,8 +55,8 @@ class EdgeTailTest {
 
         assertThat(s.tailEdges()).isEqualTo(6);
         // 5.0, 5.2 and 5.4 fit in half a second; 5.6 is 0.6 after 5.0
-        assertThat(s.busiestWindowTailEdges()).isEqualTo(3);
-        assertThat(s.busiestWindowStartS()).isEqualTo(5.0);
+        assertThat(s.burst().tailEdges()).isEqualTo(3);
+        assertThat(s.burst().startS()).isEqualTo(5.0);
     }
 
     @Test
@@ -78,7 +78,7 @@ class EdgeTailTest {
         EdgeTail tail = new EdgeTail(List.of("hop", "queue"));
 
         assertThat(tail.summarize(99).tailEdges()).isZero();
-        assertThat(tail.summarize(99).busiestWindowTailEdges()).isZero();
+        assertThat(tail.summarize(99).burst().tailEdges()).isZero();
         assertThat(tail.summarize(99).thresholdMs()).isNaN();
         assertThatThrownBy(() -> tail.add(new EdgeTail.Edge(0, 1, new long[] {1})))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("2 legs");
