@@ -3,7 +3,6 @@ package io.swale.store.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -13,23 +12,23 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /** durability=fsync on a Cluster: CONFIG is per node, so every node is checked, not only one key's node. */
+@WithTestRedisCluster
 class ClusterFsyncCheckIT {
     private static TestRedisCluster cluster;
 
     @BeforeAll
-    static void startCluster() throws IOException {
-        cluster = TestRedisCluster.start();
+    static void connect(TestRedisCluster started) {
+        cluster = started;
     }
 
     @AfterAll
-    static void stopCluster() throws IOException {
-        // a node still writing its first AOF refuses SIGTERM ("Writing initial AOF, can't exit"): close() would hang
+    static void letTheNodesStop() {
+        // a node still writing its first AOF refuses SIGTERM ("Writing initial AOF, can't exit"): the stop would hang
         cluster.nodes().forEach(n -> {
             try (Jedis j = new Jedis(n)) {
                 j.configSet("appendonly", "no");
             }
         });
-        cluster.close();
     }
 
     @Test

@@ -17,14 +17,12 @@ import io.swale.store.RunKey;
 import io.swale.store.RunVersion;
 import io.swale.store.TaskInput;
 import io.swale.store.TaskStore;
-import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -34,6 +32,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * check of spec §14 #25 (one hash slot per atomic unit). The last assertion fails when a script is added to
  * {@link RedisScripts} without being run here.
  */
+@WithTestRedisCluster
 class ClusterScriptsIT {
     private static final String PREFIX = "c";
     private static TestRedisCluster cluster;
@@ -46,13 +45,8 @@ class ClusterScriptsIT {
     private final RedisWatermarkStore watermarks = new RedisWatermarkStore(cluster.redis, PREFIX);
 
     @BeforeAll
-    static void startCluster() throws IOException {
-        cluster = TestRedisCluster.start();
-    }
-
-    @AfterAll
-    static void stopCluster() throws IOException {
-        cluster.close();
+    static void connect(TestRedisCluster started) {
+        cluster = started;
     }
 
     @Test

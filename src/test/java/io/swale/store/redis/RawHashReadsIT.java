@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,17 +19,13 @@ import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 
 /** A hash read with its values as bytes, over both protocols a client may speak to a real redis-server. */
+@WithTestRedis
 class RawHashReadsIT {
     private static TestRedis redis;
 
     @BeforeAll
-    static void start() throws Exception {
-        redis = TestRedis.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        redis.close();
+    static void connect(TestRedis started) {
+        redis = started;
     }
 
     @ParameterizedTest

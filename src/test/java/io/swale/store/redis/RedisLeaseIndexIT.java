@@ -10,11 +10,9 @@ import io.swale.store.RecordField;
 import io.swale.store.RunKey;
 import io.swale.store.TaskInput;
 import io.swale.store.TaskStore;
-import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,12 +24,12 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * enters the instance's lease end, a heartbeat moves it, and every way an attempt stops holding its lease takes it
  * out, in the same script as the state change.
  */
+@WithTestRedis
 class RedisLeaseIndexIT {
     private static final String PREFIX = "li";
     private static final long FAR = Long.MAX_VALUE / 4;
     private static final RecordField N = new RecordField("n", Optional.empty());
     private static final AtomicLong SEQ = new AtomicLong();
-    private static TestRedis redis;
     private static UnifiedJedis pool;
 
     private RedisTaskStore tasks;
@@ -39,14 +37,8 @@ class RedisLeaseIndexIT {
     private String runId;
 
     @BeforeAll
-    static void startRedis() throws IOException {
-        redis = TestRedis.start();
-        pool = redis.pool;
-    }
-
-    @AfterAll
-    static void stopRedis() throws IOException {
-        redis.close();
+    static void connect(UnifiedJedis redis) {
+        pool = redis;
     }
 
     @BeforeEach

@@ -15,7 +15,6 @@ import io.swale.store.RunStore;
 import io.swale.store.RunView;
 import io.swale.store.TaskInput;
 import io.swale.store.TaskStore;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +26,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,9 +38,9 @@ import tools.jackson.databind.node.ObjectNode;
  * Claim, compare-and-put and the other conditional writes under concurrent callers, and the fences and
  * conditional removals of issue 13, on a real redis-server.
  */
+@WithTestRedis
 class RedisRacesIT {
     private static final int THREADS = 8;
-    private static TestRedis redis;
     static UnifiedJedis pool;
     private static final AtomicLong SEQ = new AtomicLong();
 
@@ -52,14 +50,8 @@ class RedisRacesIT {
     private ExecutorService threads;
 
     @BeforeAll
-    static void startRedis() throws IOException {
-        redis = TestRedis.start();
-        pool = redis.pool;
-    }
-
-    @AfterAll
-    static void stopRedis() throws IOException {
-        redis.close();
+    static void connect(UnifiedJedis redis) {
+        pool = redis;
     }
 
     @BeforeEach

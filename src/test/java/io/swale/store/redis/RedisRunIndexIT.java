@@ -6,31 +6,23 @@ import io.swale.graph.Partition;
 import io.swale.record.GraphRunRecord;
 import io.swale.record.RunState;
 import io.swale.store.RunKey;
-import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.UnifiedJedis;
 
 /** The dashboard's reads of the run indexes against a real redis-server. */
+@WithTestRedis
 class RedisRunIndexIT {
-    private static TestRedis redis;
     static UnifiedJedis pool;
 
     private final RedisRunStore runs = new RedisRunStore(pool, "ix");
     private final RedisRunIndex index = new RedisRunIndex(pool, "ix");
 
     @BeforeAll
-    static void startRedis() throws IOException {
-        redis = TestRedis.start();
-        pool = redis.pool;
-    }
-
-    @AfterAll
-    static void stopRedis() throws IOException {
-        redis.close();
+    static void connect(UnifiedJedis redis) {
+        pool = redis;
     }
 
     @Test

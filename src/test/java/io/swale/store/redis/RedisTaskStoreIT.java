@@ -17,13 +17,11 @@ import io.swale.store.RunKey;
 import io.swale.store.RunVersion;
 import io.swale.store.TaskInput;
 import io.swale.store.TaskStore;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,8 +29,8 @@ import redis.clients.jedis.UnifiedJedis;
 import tools.jackson.databind.node.JsonNodeFactory;
 
 /** The task-instance scripts and the run compare-and-put against a real redis-server. */
+@WithTestRedis
 class RedisTaskStoreIT {
-    private static TestRedis redis;
     static UnifiedJedis pool;
     private static final AtomicLong SEQ = new AtomicLong();
 
@@ -41,14 +39,8 @@ class RedisTaskStoreIT {
     private RunKey key;
 
     @BeforeAll
-    static void startRedis() throws IOException {
-        redis = TestRedis.start();
-        pool = redis.pool;
-    }
-
-    @AfterAll
-    static void stopRedis() throws IOException {
-        redis.close();
+    static void connect(UnifiedJedis redis) {
+        pool = redis;
     }
 
     @BeforeEach

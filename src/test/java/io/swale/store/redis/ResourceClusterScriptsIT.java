@@ -3,13 +3,11 @@ package io.swale.store.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.swale.store.ResourceStore;
-import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.util.JedisClusterCRC16;
@@ -19,17 +17,13 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * span two slots or that touches a key not declared in KEYS on another node: the resources' one slot
  * ({@code {<prefix>:res}}) checked for real, not only by computing CRC16.
  */
+@WithTestRedisCluster
 class ResourceClusterScriptsIT {
     private static TestRedisCluster cluster;
 
     @BeforeAll
-    static void startCluster() throws IOException {
-        cluster = TestRedisCluster.start();
-    }
-
-    @AfterAll
-    static void stopCluster() throws IOException {
-        cluster.close();
+    static void connect(TestRedisCluster started) {
+        cluster = started;
     }
 
     @Test
