@@ -6,43 +6,27 @@ import static org.awaitility.Awaitility.await;
 import io.swale.store.ResourceStore;
 import io.swale.store.ResourceStore.Grant;
 import io.swale.store.ResourceStore.Holder;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.util.JedisClusterCRC16;
-import redis.embedded.RedisServer;
 
 /** The resource scripts (docs/resources.md) against a real redis-server: capacity, all or nothing, FIFO, fencing, expiry. */
+@WithTestRedis
 class RedisResourceStoreIT {
-    private static RedisServer server;
-    private static JedisPooled redis;
+    private static UnifiedJedis redis;
     private static final AtomicLong SEQ = new AtomicLong();
 
     private RedisResourceStore store;
     private String p;
 
     @BeforeAll
-    static void startRedis() throws IOException {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        server = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
-        server.start();
-        redis = new JedisPooled("127.0.0.1", port);
-    }
-
-    @AfterAll
-    static void stopRedis() throws IOException {
-        redis.close();
-        server.stop();
+    static void connect(UnifiedJedis started) {
+        redis = started;
     }
 
     @BeforeEach
