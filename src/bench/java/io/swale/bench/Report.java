@@ -219,9 +219,7 @@ final class Report {
         s.requestedToFirstStarted.put(o, "requested_to_first_started");
         s.lastTerminatedToSettled.put(o, "last_terminated_to_settled");
         putSteps(o.putObject("steps"), s);
-        if (s.tail.edges() > 0) {
-            s.tail.summarize(TAIL_PERCENTILE).put(o.putObject("steps_tail"));
-        }
+        s.slowestEdges.ifPresent(tail -> tail.put(o.putObject("steps_tail")));
         ObjectNode cpu = o.putObject("cpu_ms");
         s.cpuMs.forEach((k, v) -> cpu.put(k, round(v)));
         cpu.put("redis_server", round(s.redisCpuMs));
@@ -328,10 +326,8 @@ final class Report {
                         r.shape.makespan.ms(50), r.shape.makespan.ms(99), r.lagMax, r.lagAtFeedEnd, r.lagAtSettled));
             }
             for (SustainedRate.Result r : rates) {
-                if (r.shape.tail.edges() > 0) {
-                    t.append(String.format("  %d/s, step by step (JFR):%n", r.targetPerS));
-                    t.append(r.shape.tail.summarize(TAIL_PERCENTILE).lines("    "));
-                }
+                r.shape.slowestEdges.ifPresent(tail -> t.append(String.format("  %d/s, step by step (JFR):%n",
+                        r.targetPerS)).append(tail.lines("    ")));
             }
         }
         ShapeResult lat = latencyShape();

@@ -2,6 +2,7 @@ package io.swale.bench;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /** What one shape measured. All stamps come from one clock (this machine's), in microseconds. */
 final class ShapeResult {
@@ -23,6 +24,8 @@ final class ShapeResult {
     final Map<String, Dist> steps = StepTrace.emptyLegs();
     /** The traced edges one by one, with the GC pauses meanwhile: what the slowest of them spent their time on. */
     final EdgeTail tail = StepTrace.emptyTail();
+    /** The slowest of those edges leg by leg, summarized once the shape is measured; empty when none was traced. */
+    Optional<EdgeTail.Summary> slowestEdges = Optional.empty();
     /** run record requested → settled, ms resolution (the scheduler's clock). */
     final Dist makespan = new Dist();
     /** run record requested (ms resolution) → its first instance started: the run's start before its first edge. */

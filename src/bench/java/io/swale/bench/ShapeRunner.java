@@ -170,6 +170,9 @@ final class ShapeRunner {
         java.util.Optional<StepTrace.Steps> steps = trace.map(t -> t.stop(graph.name()));
         collect(graph, partitions, r, steps);
         steps.ifPresent(t -> t.gcPauses().forEach(p -> r.tail.addPause(p[0], p[1])));
+        if (r.tail.edges() > 0) {
+            r.slowestEdges = java.util.Optional.of(r.tail.summarize(Report.TAIL_PERCENTILE));
+        }
         r.heapAfterGcMb = CpuMeter.heapAfterGcMb();
         return r;
     }
