@@ -73,6 +73,12 @@ spec:
           env:
             - name: SWALE_ROLES
               value: {{ .roles | quote }}
+            {{- if not (or (hasKey $spec.extraEnv "JAVA_TOOL_OPTIONS") (hasKey $v.config.extraEnv "JAVA_TOOL_OPTIONS")) }}
+            # The heap is a share of this container's limit; config.javaToolOptions comes after, so it may override it.
+            # A JAVA_TOOL_OPTIONS in extraEnv replaces the whole of it.
+            - name: JAVA_TOOL_OPTIONS
+              value: {{ printf "-XX:MaxRAMPercentage=%s %s" (toString $spec.heapPercentage) $v.config.javaToolOptions | trim | quote }}
+            {{- end }}
             {{- if .pool }}
             # This Deployment serves its own pool only, never also the default pool.
             - name: SWALE_WORKER_POOLS
