@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Every Deployment the chart renders leaves its JVM room beside the heap within its memory limit: a pod whose
  * heap and the rest cannot both fit is killed by the OOM killer once the heap grows (docs/performance.md,
- * "Each role in a pod's memory limit": 244–262 MiB resident beside the heap, in every role).
+ * "Each role in a pod's memory limit": 230–262 MiB resident beside the heap, in every role).
  */
 class ChartMemoryIT {
     /** What docs/deploy.md tells users to keep beside the heap. */
