@@ -20,7 +20,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * start with a message naming the property; an absent group ({@code swale.kafka}, …) gets its defaults.
  *
  * @param roles Roles this process runs: scheduler, pool, api.
- * @param pools Pools by name; swale.pools.NAME.slots is the slots of pool NAME per worker replica (default 4).
+ * @param pools Pools by name; swale.pools.NAME.slots is the slots of pool NAME per worker replica (default 4):
+ *     operators running at once, each attempt's result settled beside them.
  *     The default pool is there even when unlisted, with swale.default-slots.
  * @param defaultSlots Slots of the default pool when swale.pools does not list it, and of pools created on demand
  *     (swale.auto-create-pools).

@@ -59,15 +59,16 @@ public final class AttemptRunner {
      */
     public boolean run(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, long claimedAtNanos,
             Cancellation cancellation) {
-        return run(id, claim, pool, claimedAtNanos, cancellation, Optional.empty());
+        return run(id, claim, pool, claimedAtNanos, cancellation, Optional.empty(), () -> { });
     }
 
     /**
      * As {@link #run(TaskIdentity, TaskStore.Claim.Claimed, String, long, Cancellation)}, ending with
-     * {@code preset} instead of running the operator when present (its lease names could not be made).
+     * {@code preset} instead of running the operator when present (its lease names could not be made), and
+     * calling {@code operatorReturned} on this thread once the operator returned, before anything is settled.
      */
     public boolean run(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, long claimedAtNanos,
-            Cancellation cancellation, Optional<OperatorResult> preset) {
+            Cancellation cancellation, Optional<OperatorResult> preset, Runnable operatorReturned) {
         try (var ignored = Mdc.of(id)) {
             long t0 = System.nanoTime();
             TaskStep.reached(TaskStep.Kind.ATTEMPT_STARTED, id);
@@ -85,6 +86,7 @@ public final class AttemptRunner {
                     log.error("attempt crashed runId={} attempt={}", id.runId(), claim.attempt(), e);
                     result = new OperatorResult.TransientError("the operator crashed: " + e);
                 }
+                operatorReturned.run();
                 if (cancellation.isCancelledFor(CancelReason.GIVEN_BACK)) {
                     // a killed program ends failed; only a success is surely the program's own result
                     if (!(result instanceof OperatorResult.Succeeded)) {

@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One pool on this replica, as its dispatch listener sees it: reserve free {@link WorkerSlots}, claim the
  * dispatches of a poll in Redis together, and hand the claimed attempts to the {@link AttemptRunner} on
- * those slots, so no record is held while an operator runs. Shutdown is the {@link ShutdownHandOver}'s.
+ * those slots, so no record is held while an operator runs. A slot is free again once its operator returned;
+ * the result is settled beside it. Shutdown is the {@link ShutdownHandOver}'s.
  */
 public final class PoolWorker implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PoolWorker.class);
@@ -59,8 +60,9 @@ public final class PoolWorker implements AutoCloseable {
         return slots.slots();
     }
 
+    /** The attempts whose operator runs on this replica now; those settling their result are not counted. */
     public int running() {
-        return slots.running();
+        return slots.operatorsRunning();
     }
 
     public int freeSlots() {
@@ -71,7 +73,7 @@ public final class PoolWorker implements AutoCloseable {
         return slots.isDraining();
     }
 
-    /** Called on a pool thread each time an attempt ends and frees its slot, unless draining. */
+    /** Called on a pool thread each time an attempt frees its slot (its operator returned), unless draining. */
     public void onSlotFreed(Runnable listener) {
         slots.onFreed(listener);
     }
@@ -193,7 +195,7 @@ public final class PoolWorker implements AutoCloseable {
             if (runner.run(r.id(), r.claim(), pool, r.claimedAtNanos(), r.cancellation(),
                     as instanceof LeaseGate.Admission.Refused why
                             ? java.util.Optional.of(new io.swale.operator.OperatorResult.Failed(why.reason()))
-                            : java.util.Optional.empty())) {
+                            : java.util.Optional.empty(), () -> slots.operatorReturned(r))) {
                 // its resource leases first: dispatched again while this replica still held them, the instance
                 // would queue behind its own grant
                 released = true;

@@ -17,8 +17,14 @@ import java.util.function.Consumer;
 /**
  * The slots of one pool on this replica: at most {@code slots} attempts at once, each on a thread of the
  * pool's executor, and which attempt holds which slot. A slot is reserved before its dispatch is claimed, so
- * nothing is claimed that cannot run at once; it is freed when the attempt ends, and whoever listens hears
- * of it (the dispatch listener resumes). Once draining, no slot is reserved and no freed slot is announced.
+ * nothing is claimed that cannot run at once; it is freed when the attempt's operator returns, and whoever
+ * listens hears of it (the dispatch listener resumes). Once draining, no slot is reserved and no freed slot is
+ * announced.
+ *
+ * <p>An attempt whose operator returned writes its result on a settle place, of which there are as many as
+ * slots: the next dispatch does not wait for the finish's round trip, and a store that settles slowly still
+ * holds the slots back, as an attempt waits for a settle place on its slot. At most twice {@code slots}
+ * attempts are on this replica at once, one thread each.
  */
 final class WorkerSlots {
     /** An attempt holding a slot; its claim was sent at {@code claimedAtNanos} (System.nanoTime). */
@@ -26,6 +32,9 @@ final class WorkerSlots {
 
     private final int slots;
     private final Semaphore free;
+    private final Semaphore settlePlaces;
+    // the attempts that left their slot for a settle place
+    private final java.util.Set<String> settling = ConcurrentHashMap.newKeySet();
     private final ThreadPoolExecutor executor;
     private final Consumer<Running> attempt;
     private final Map<String, Running> inFlight = new ConcurrentHashMap<>();
@@ -37,8 +46,9 @@ final class WorkerSlots {
         this.slots = slots;
         this.attempt = attempt;
         this.free = new Semaphore(slots);
+        this.settlePlaces = new Semaphore(slots);
         AtomicInteger n = new AtomicInteger();
-        this.executor = new ThreadPoolExecutor(slots, slots, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+        this.executor = new ThreadPoolExecutor(2 * slots, 2 * slots, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
                 r -> {
                     Thread t = new Thread(r, "swale-pool-" + pool + "-" + n.incrementAndGet());
                     t.setDaemon(true);
@@ -54,15 +64,22 @@ final class WorkerSlots {
         return free.availablePermits();
     }
 
+    /** The attempts on this replica: running their operator, or settling. */
     int running() {
         return inFlight.size();
+    }
+
+    /** The attempts whose operator runs now, each on its slot. */
+    int operatorsRunning() {
+        // read apart, the two sets may disagree for an instant about an attempt that is just ending
+        return Math.clamp(inFlight.size() - settling.size(), 0, slots);
     }
 
     boolean isDraining() {
         return draining;
     }
 
-    /** Called on a pool thread each time an attempt ends and frees its slot, unless draining. */
+    /** Called on a pool thread each time an attempt frees its slot, unless draining. */
     void onFreed(Runnable listener) {
         this.freed = listener;
     }
@@ -101,10 +118,38 @@ final class WorkerSlots {
         free.release(count);
     }
 
-    /** Runs a claimed attempt on a reserved slot; the slot is freed when it ends. */
+    /**
+     * Runs a claimed attempt on a reserved slot; the slot is freed when the attempt ends, or earlier when it
+     * moves to a settle place ({@link #operatorReturned}).
+     */
     void run(Running running) {
         inFlight.put(running.id().runId(), running);
         executor.execute(() -> runOn(running));
+    }
+
+    /**
+     * Moves an attempt whose operator returned from its slot to a settle place, waiting on its slot for one;
+     * its slot is freed at once. Called on the attempt's thread; a second call does nothing. Interrupted while it
+     * waits, the attempt settles on its slot.
+     */
+    void operatorReturned(Running running) {
+        String runId = running.id().runId();
+        if (settling.contains(runId)) {
+            return;
+        }
+        try {
+            settlePlaces.acquire();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        settling.add(runId);
+        freeSlot();
+    }
+
+    /** Whether an attempt waits on its slot for a settle place. */
+    boolean waitsForSettlePlace() {
+        return settlePlaces.hasQueuedThreads();
     }
 
     private void runOn(Running running) {
@@ -112,10 +157,18 @@ final class WorkerSlots {
             attempt.accept(running);
         } finally {
             inFlight.remove(running.id().runId());
-            free.release();
-            if (!draining) {
-                freed.run();
+            if (settling.remove(running.id().runId())) {
+                settlePlaces.release();
+            } else {
+                freeSlot();
             }
+        }
+    }
+
+    private void freeSlot() {
+        free.release();
+        if (!draining) {
+            freed.run();
         }
     }
 
