@@ -188,14 +188,14 @@ public final class PoolWorker implements AutoCloseable {
         }
     }
 
-    private void runAttempt(WorkerSlots.Running r) {
+    private void runAttempt(WorkerSlots.Running r, Runnable operatorReturned) {
         LeaseGate.Admission as = admitted.remove(r.id().runId());
         boolean released = false;
         try {
             if (runner.run(r.id(), r.claim(), pool, r.claimedAtNanos(), r.cancellation(),
                     as instanceof LeaseGate.Admission.Refused why
                             ? java.util.Optional.of(new io.swale.operator.OperatorResult.Failed(why.reason()))
-                            : java.util.Optional.empty(), () -> slots.operatorReturned(r))) {
+                            : java.util.Optional.empty(), operatorReturned)) {
                 // its resource leases first: dispatched again while this replica still held them, the instance
                 // would queue behind its own grant
                 released = true;

@@ -12,7 +12,9 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The slots of one pool on this replica: at most {@code slots} attempts at once, each on a thread of the
@@ -27,22 +29,26 @@ import java.util.function.Consumer;
  * attempts are on this replica at once, one thread each.
  */
 final class WorkerSlots {
+    private static final Logger log = LoggerFactory.getLogger(WorkerSlots.class);
+
     /** An attempt holding a slot; its claim was sent at {@code claimedAtNanos} (System.nanoTime). */
     record Running(TaskIdentity id, TaskStore.Claim.Claimed claim, long claimedAtNanos, Cancellation cancellation) {}
 
     private final int slots;
     private final Semaphore free;
     private final Semaphore settlePlaces;
-    // the attempts that left their slot for a settle place
-    private final java.util.Set<String> settling = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger operatorsRunning = new AtomicInteger();
     private final ThreadPoolExecutor executor;
-    private final Consumer<Running> attempt;
+    private final BiConsumer<Running, Runnable> attempt;
     private final Map<String, Running> inFlight = new ConcurrentHashMap<>();
     private volatile boolean draining;
     private volatile Runnable freed = () -> { };
 
-    /** {@code attempt} runs each attempt on its slot's thread. */
-    WorkerSlots(String pool, int slots, Consumer<Running> attempt) {
+    /**
+     * {@code attempt} runs each attempt on its slot's thread, and calls the runnable it is given once the
+     * attempt's operator returned: the attempt moves to a settle place (see {@link #run}).
+     */
+    WorkerSlots(String pool, int slots, BiConsumer<Running, Runnable> attempt) {
         this.slots = slots;
         this.attempt = attempt;
         this.free = new Semaphore(slots);
@@ -71,8 +77,7 @@ final class WorkerSlots {
 
     /** The attempts whose operator runs now, each on its slot. */
     int operatorsRunning() {
-        // read apart, the two sets may disagree for an instant about an attempt that is just ending
-        return Math.clamp(inFlight.size() - settling.size(), 0, slots);
+        return operatorsRunning.get();
     }
 
     boolean isDraining() {
@@ -119,32 +124,50 @@ final class WorkerSlots {
     }
 
     /**
-     * Runs a claimed attempt on a reserved slot; the slot is freed when the attempt ends, or earlier when it
-     * moves to a settle place ({@link #operatorReturned}).
+     * Runs a claimed attempt on a reserved slot; the slot is freed when the attempt ends, or earlier when its
+     * operator returned: the attempt then waits on its slot for a settle place, moves there and frees the slot.
+     * Interrupted while it waits, or once draining (no slot is reserved then), it settles on its slot.
      */
     void run(Running running) {
         inFlight.put(running.id().runId(), running);
+        operatorsRunning.incrementAndGet();
         executor.execute(() -> runOn(running));
     }
 
-    /**
-     * Moves an attempt whose operator returned from its slot to a settle place, waiting on its slot for one;
-     * its slot is freed at once. Called on the attempt's thread; a second call does nothing. Interrupted while it
-     * waits, the attempt settles on its slot.
-     */
-    void operatorReturned(Running running) {
-        String runId = running.id().runId();
-        if (settling.contains(runId)) {
-            return;
+    private void runOn(Running running) {
+        // touched only on this attempt's thread
+        boolean[] moved = new boolean[1];
+        try {
+            attempt.accept(running, () -> {
+                if (!moved[0]) {
+                    moved[0] = toSettlePlace();
+                }
+            });
+        } finally {
+            // a later attempt of the same instance may have taken the entry (a claim lost, then taken again here)
+            inFlight.remove(running.id().runId(), running);
+            if (moved[0]) {
+                settlePlaces.release();
+            } else {
+                operatorsRunning.decrementAndGet();
+                freeSlot();
+            }
+        }
+    }
+
+    private boolean toSettlePlace() {
+        if (draining) {
+            return false;
         }
         try {
             settlePlaces.acquire();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return;
+            return false;
         }
-        settling.add(runId);
+        operatorsRunning.decrementAndGet();
         freeSlot();
+        return true;
     }
 
     /** Whether an attempt waits on its slot for a settle place. */
@@ -152,23 +175,15 @@ final class WorkerSlots {
         return settlePlaces.hasQueuedThreads();
     }
 
-    private void runOn(Running running) {
-        try {
-            attempt.accept(running);
-        } finally {
-            inFlight.remove(running.id().runId());
-            if (settling.remove(running.id().runId())) {
-                settlePlaces.release();
-            } else {
-                freeSlot();
-            }
-        }
-    }
-
     private void freeSlot() {
         free.release();
         if (!draining) {
-            freed.run();
+            try {
+                freed.run();
+            } catch (RuntimeException e) {
+                // the attempt still settles: a result thrown away here would be run again by the reaper
+                log.error("the listener of freed slots failed", e);
+            }
         }
     }
 

@@ -118,9 +118,9 @@ class SensorIT extends IntegrationTest {
      */
     private int awaitTwoEmptyPollsWithNoWorkerHeld(String g) {
         AtomicInteger samples = new AtomicInteger();
-        // The attempt that ended a poll frees its slot just after its outcome is durable, so "waiting" can be
-        // read a moment before the slot is free; once a waiting step has been seen with no slot held, none
-        // may be held again until the next poll.
+        // The pool counts an attempt as running until its operator returned, and it settles after that; a sample
+        // taken while a slot is still held is not a fault. Once a waiting step has been seen with no slot held,
+        // none may be held again until the next poll.
         AtomicLong freedAtStep = new AtomicLong(-1);
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> {
             JsonNode before = SwaleClient.node(api.run(g, "p"), "wait").get("instance");

@@ -22,7 +22,7 @@ class WorkerSlotsTest {
 
     @Test
     void reservesNoMoreThanTheFreeSlotsAndTakesBackWhatIsUnused() throws Exception {
-        WorkerSlots slots = new WorkerSlots("t", 3, r -> { });
+        WorkerSlots slots = new WorkerSlots("t", 3, (r, returned) -> { });
         try {
             assertThat(slots.reserve(5, 0)).isEqualTo(3);
             assertThat(slots.free()).isZero();
@@ -38,7 +38,7 @@ class WorkerSlotsTest {
     void anEndedAttemptFreesItsSlotAndSaysSo() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch freed = new CountDownLatch(1);
-        WorkerSlots slots = new WorkerSlots("t", 1, r -> {
+        WorkerSlots slots = new WorkerSlots("t", 1, (r, returned) -> {
             try {
                 release.await();
             } catch (InterruptedException e) {
@@ -64,7 +64,7 @@ class WorkerSlotsTest {
     @Test
     void drainingReservesNothingAndAnnouncesNoFreedSlot() throws Exception {
         AtomicInteger freed = new AtomicInteger();
-        WorkerSlots slots = new WorkerSlots("t", 2, r -> { });
+        WorkerSlots slots = new WorkerSlots("t", 2, (r, returned) -> { });
         slots.onFreed(freed::incrementAndGet);
         assertThat(slots.reserve(1, 0)).isEqualTo(1);
         slots.beginDrain();
@@ -76,11 +76,13 @@ class WorkerSlotsTest {
         slots.close();
     }
 
-    /** An attempt that returns from its operator, then settles until {@code settled} opens. */
-    private static java.util.function.Consumer<WorkerSlots.Running> settlingUntil(WorkerSlots[] slots,
-            CountDownLatch settled) {
-        return r -> {
-            slots[0].operatorReturned(r);
+    /** An attempt whose operator returns at once (saying so {@code calls} times), then settles until {@code settled} opens. */
+    private static java.util.function.BiConsumer<WorkerSlots.Running, Runnable> settlingUntil(CountDownLatch settled,
+            int calls) {
+        return (r, returned) -> {
+            for (int i = 0; i < calls; i++) {
+                returned.run();
+            }
             try {
                 settled.await();
             } catch (InterruptedException e) {
@@ -93,9 +95,7 @@ class WorkerSlotsTest {
     void anAttemptWhoseOperatorReturnedFreesItsSlotWhileItSettles() throws Exception {
         CountDownLatch settled = new CountDownLatch(1);
         CountDownLatch freed = new CountDownLatch(1);
-        WorkerSlots[] holder = new WorkerSlots[1];
-        WorkerSlots slots = new WorkerSlots("t", 1, settlingUntil(holder, settled));
-        holder[0] = slots;
+        WorkerSlots slots = new WorkerSlots("t", 1, settlingUntil(settled, 1));
         slots.onFreed(freed::countDown);
         try {
             assertThat(slots.reserve(1, 0)).isEqualTo(1);
@@ -116,11 +116,11 @@ class WorkerSlotsTest {
     }
 
     @Test
-    void anAttemptWaitsOnItsSlotForASettlePlace() throws Exception {
-        CountDownLatch settled = new CountDownLatch(1);
-        WorkerSlots[] holder = new WorkerSlots[1];
-        WorkerSlots slots = new WorkerSlots("t", 1, settlingUntil(holder, settled));
-        holder[0] = slots;
+    void anAttemptWaitsOnItsSlotForASettlePlaceAndTheSettlePlaceComesBack() throws Exception {
+        CountDownLatch firstSettled = new CountDownLatch(1);
+        CountDownLatch secondSettled = new CountDownLatch(1);
+        WorkerSlots slots = new WorkerSlots("t", 1, (r, returned) -> settlingUntil(
+                r.id().node().equals("n1") ? firstSettled : secondSettled, 1).accept(r, returned));
         try {
             assertThat(slots.reserve(1, 0)).isEqualTo(1);
             slots.run(running("n1"));
@@ -132,9 +132,85 @@ class WorkerSlotsTest {
             Awaitility.await().atMost(Duration.ofSeconds(5)).until(slots::waitsForSettlePlace);
             assertThat(slots.free()).isZero();
             assertThat(slots.reserve(1, 0)).isZero();
-            assertThat(slots.running()).isEqualTo(2);
+            assertThat(slots.operatorsRunning()).isEqualTo(1);
+            firstSettled.countDown();
+            // n1's settle place is n2's now, and n2's slot is free
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> slots.free() == 1 && slots.running() == 1);
+            assertThat(slots.waitsForSettlePlace()).isFalse();
+            assertThat(slots.operatorsRunning()).isZero();
+            secondSettled.countDown();
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> slots.running() == 0);
+            assertThat(slots.free()).isEqualTo(1);
+        } finally {
+            slots.close();
+        }
+    }
+
+    @Test
+    void sayingTwiceThatTheOperatorReturnedTakesOneSettlePlace() throws Exception {
+        CountDownLatch settled = new CountDownLatch(1);
+        WorkerSlots slots = new WorkerSlots("t", 1, settlingUntil(settled, 2));
+        try {
+            assertThat(slots.reserve(1, 0)).isEqualTo(1);
+            slots.run(running("n1"));
+            // a second place taken would leave none to wait for: the attempt would hang on its slot
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> slots.free() == 1);
+            assertThat(slots.waitsForSettlePlace()).isFalse();
             settled.countDown();
             Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> slots.running() == 0);
+            assertThat(slots.free()).isEqualTo(1);
+            // both places back: one attempt moves, and the next one moves too
+            CountDownLatch again = new CountDownLatch(1);
+            slots.onFreed(again::countDown);
+            assertThat(slots.reserve(1, 0)).isEqualTo(1);
+            slots.run(running("n2"));
+            assertThat(again.await(5, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            slots.close();
+        }
+    }
+
+    @Test
+    void aFailingListenerOfFreedSlotsDoesNotStopTheAttempt() throws Exception {
+        CountDownLatch settledAfterwards = new CountDownLatch(1);
+        WorkerSlots slots = new WorkerSlots("t", 1, (r, returned) -> {
+            returned.run();
+            settledAfterwards.countDown();
+        });
+        slots.onFreed(() -> {
+            throw new IllegalStateException("the listener failed");
+        });
+        try {
+            assertThat(slots.reserve(1, 0)).isEqualTo(1);
+            slots.run(running("n1"));
+            assertThat(settledAfterwards.await(5, TimeUnit.SECONDS)).isTrue();
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> slots.running() == 0);
+            assertThat(slots.free()).isEqualTo(1);
+        } finally {
+            slots.close();
+        }
+    }
+
+    @Test
+    void onceDrainingAnAttemptSettlesOnItsSlot() throws Exception {
+        CountDownLatch returned = new CountDownLatch(1);
+        CountDownLatch settled = new CountDownLatch(1);
+        WorkerSlots slots = new WorkerSlots("t", 1, (r, operatorReturned) -> {
+            operatorReturned.run();
+            returned.countDown();
+            settlingUntil(settled, 0).accept(r, operatorReturned);
+        });
+        try {
+            assertThat(slots.reserve(1, 0)).isEqualTo(1);
+            slots.beginDrain();
+            slots.run(running("n1"));
+            assertThat(returned.await(5, TimeUnit.SECONDS)).isTrue();
+            // no settle place is taken, so a hand-over never waits behind a settle
+            assertThat(slots.free()).isZero();
+            assertThat(slots.operatorsRunning()).isEqualTo(1);
+            settled.countDown();
+            slots.awaitEnd(Duration.ofSeconds(5));
+            assertThat(slots.running()).isZero();
             assertThat(slots.free()).isEqualTo(1);
         } finally {
             slots.close();
