@@ -17,8 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The slots of one pool on this replica: at most {@code slots} attempts at once, each on a thread of the
- * pool's executor, and which attempt holds which slot. A slot is reserved before its dispatch is claimed, so
+ * The slots of one pool on this replica: at most {@code slots} operators running at once, each attempt on a
+ * thread of the pool's executor, and which attempt holds which slot. A slot is reserved before its dispatch is claimed, so
  * nothing is claimed that cannot run at once; it is freed when the attempt's operator returns, and whoever
  * listens hears of it (the dispatch listener resumes). Once draining, no slot is reserved and no freed slot is
  * announced.

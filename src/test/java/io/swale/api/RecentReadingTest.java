@@ -64,19 +64,31 @@ class RecentReadingTest {
         }, Duration.ofSeconds(1), now::get);
     }
 
+    /** A reader on a thread of its own, returned once its reading is under way. */
+    private static CompletableFuture<Integer> firstReader(RecentReading<Integer> recent, CountDownLatch reading)
+            throws InterruptedException {
+        CompletableFuture<Integer> first = CompletableFuture.supplyAsync(recent::get);
+        assertThat(reading.await(5, TimeUnit.SECONDS)).isTrue();
+        return first;
+    }
+
+    /** Starts {@code reader} on a thread of its own and returns once it waits (for the reading under way). */
+    private static void startWaiting(Runnable reader) {
+        Thread t = new Thread(reader);
+        t.start();
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> t.getState() == Thread.State.WAITING);
+    }
+
     @Test
     void readersThatAskWhileAReadingIsTakenShareItHoweverLongItTakes() throws Exception {
         CountDownLatch reading = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         RecentReading<Integer> recent = held(reading, release, false);
-        CompletableFuture<Integer> first = CompletableFuture.supplyAsync(recent::get);
-        assertThat(reading.await(5, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Integer> first = firstReader(recent, reading);
         // the reading takes longer than the maximum age: the second reader still waits for it, not for a new one
         now.set(Duration.ofSeconds(5).toNanos());
         CompletableFuture<Integer> second = new CompletableFuture<>();
-        Thread t = new Thread(() -> second.complete(recent.get()));
-        t.start();
-        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> t.getState() == Thread.State.WAITING);
+        startWaiting(() -> second.complete(recent.get()));
         release.countDown();
         assertThat(first.get(5, TimeUnit.SECONDS)).isEqualTo(1);
         assertThat(second.get(5, TimeUnit.SECONDS)).isEqualTo(1);
@@ -88,10 +100,9 @@ class RecentReadingTest {
         CountDownLatch reading = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         RecentReading<Integer> recent = held(reading, release, true);
-        CompletableFuture<Integer> first = CompletableFuture.supplyAsync(recent::get);
-        assertThat(reading.await(5, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Integer> first = firstReader(recent, reading);
         CompletableFuture<Throwable> second = new CompletableFuture<>();
-        Thread t = new Thread(() -> {
+        startWaiting(() -> {
             try {
                 recent.get();
                 second.complete(null);
@@ -99,8 +110,6 @@ class RecentReadingTest {
                 second.complete(e);
             }
         });
-        t.start();
-        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> t.getState() == Thread.State.WAITING);
         release.countDown();
         assertThat(second.get(5, TimeUnit.SECONDS)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("did not answer");

@@ -91,6 +91,13 @@ class WorkerSlotsTest {
         };
     }
 
+    /** Lets the attempt settle, then checks that the replica holds nothing and its one slot is free. */
+    private static void settleAndExpectAllFree(CountDownLatch settled, WorkerSlots slots) {
+        settled.countDown();
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> slots.running() == 0);
+        assertThat(slots.free()).isEqualTo(1);
+    }
+
     @Test
     void anAttemptWhoseOperatorReturnedFreesItsSlotWhileItSettles() throws Exception {
         CountDownLatch settled = new CountDownLatch(1);
@@ -107,9 +114,7 @@ class WorkerSlotsTest {
             // still on this replica until its result is written: a drain waits for it
             assertThat(slots.running()).isEqualTo(1);
             assertThat(slots.inFlight()).containsExactly(first);
-            settled.countDown();
-            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> slots.running() == 0);
-            assertThat(slots.free()).isEqualTo(1);
+            settleAndExpectAllFree(settled, slots);
         } finally {
             slots.close();
         }
@@ -138,9 +143,7 @@ class WorkerSlotsTest {
             Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> slots.free() == 1 && slots.running() == 1);
             assertThat(slots.waitsForSettlePlace()).isFalse();
             assertThat(slots.operatorsRunning()).isZero();
-            secondSettled.countDown();
-            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> slots.running() == 0);
-            assertThat(slots.free()).isEqualTo(1);
+            settleAndExpectAllFree(secondSettled, slots);
         } finally {
             slots.close();
         }
@@ -156,9 +159,7 @@ class WorkerSlotsTest {
             // a second place taken would leave none to wait for: the attempt would hang on its slot
             Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> slots.free() == 1);
             assertThat(slots.waitsForSettlePlace()).isFalse();
-            settled.countDown();
-            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> slots.running() == 0);
-            assertThat(slots.free()).isEqualTo(1);
+            settleAndExpectAllFree(settled, slots);
             // both places back: one attempt moves, and the next one moves too
             CountDownLatch again = new CountDownLatch(1);
             slots.onFreed(again::countDown);
