@@ -50,22 +50,14 @@ public final class AttemptRunner {
     }
 
     /**
-     * Runs the attempt to its end and settles it. {@code cancellation} fires when the run is cancelled (the
+     * Runs the attempt to its end and settles it, ending with {@code preset} instead of running the operator when
+     * present (its lease names could not be made), and calling {@code operatorReturned} on this thread once the
+     * operator returned, before anything is settled. {@code cancellation} fires when the run is cancelled (the
      * heartbeat returns the flag), the claim is lost, or the worker gives the attempt up at shutdown.
      *
      * @return whether the attempt stopped for a hand-over: nothing was settled and its lease is to be given back
      *     at once. An attempt whose program succeeded as the hand-over began keeps its result (settled here):
      *     handing it over would run finished work twice.
-     */
-    public boolean run(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, long claimedAtNanos,
-            Cancellation cancellation) {
-        return run(id, claim, pool, claimedAtNanos, cancellation, Optional.empty(), () -> { });
-    }
-
-    /**
-     * As {@link #run(TaskIdentity, TaskStore.Claim.Claimed, String, long, Cancellation)}, ending with
-     * {@code preset} instead of running the operator when present (its lease names could not be made), and
-     * calling {@code operatorReturned} on this thread once the operator returned, before anything is settled.
      */
     public boolean run(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, long claimedAtNanos,
             Cancellation cancellation, Optional<OperatorResult> preset, Runnable operatorReturned) {
