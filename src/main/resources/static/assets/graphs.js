@@ -43,10 +43,16 @@
       }
     };
     const reload = S.debounced(load, 500);
+    // The run counts may be up to a second old: one more load once the changes stop shows them settled.
+    let settled = null;
     S.onLive((type, data) => {
       // Node-level changes within a run leave this page as it is; a run changing state does not.
       if (type === "run" && known.get(data.graph + "/" + data.partition) === data.state) return;
-      if (type === "run" || type === "graph" || type === "snapshot") reload();
+      if (type === "run" || type === "graph" || type === "snapshot") {
+        reload();
+        clearTimeout(settled);
+        settled = setTimeout(reload, 1500);
+      }
     });
     load();
   });

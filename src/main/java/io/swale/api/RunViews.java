@@ -20,26 +20,39 @@ import io.swale.store.RunStore;
 import io.swale.store.RunView;
 import io.swale.store.TaskInstance;
 import io.swale.store.TaskStore;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.LongSupplier;
 import org.springframework.stereotype.Component;
 
 /** Read-only views of graphs and runs (spec §11), shaped as the REST API returns them. */
 @Component
 public class RunViews {
     private static final int BATCH = 1000;
+    /**
+     * How old the graphs list's run counts may be. Counting reads every run of every graph (10,000 runs: about
+     * 10,000 Redis commands, docs/performance.md), and the graphs page of every open dashboard, {@code swale status}
+     * and scripts ask for them.
+     */
+    static final Duration COUNTS_MAX_AGE = Duration.ofSeconds(1);
+    private static final Map<String, Integer> NO_RUNS = noRuns();
     private final DefinitionStore definitions;
     private final DefinitionCatalog catalog;
     private final RunStore runs;
     private final TaskStore tasks;
     // Who waits for which resource (docs/resources.md)
     private final io.swale.store.ResourceStore resources;
+    private final RecentReading<Map<String, Map<String, Integer>>> recentCounts;
 
     public RunViews(DefinitionStore definitions, DefinitionCatalog catalog, RunStore runs, TaskStore tasks) {
         this(definitions, catalog, runs, tasks, null);
@@ -48,50 +61,71 @@ public class RunViews {
     @org.springframework.beans.factory.annotation.Autowired
     public RunViews(DefinitionStore definitions, DefinitionCatalog catalog, RunStore runs, TaskStore tasks,
             io.swale.store.ResourceStore resources) {
+        this(definitions, catalog, runs, tasks, resources, System::nanoTime);
+    }
+
+    RunViews(DefinitionStore definitions, DefinitionCatalog catalog, RunStore runs, TaskStore tasks,
+            io.swale.store.ResourceStore resources, LongSupplier nanoTime) {
         this.resources = resources;
         this.definitions = definitions;
         this.catalog = catalog;
         this.runs = runs;
         this.tasks = tasks;
+        this.recentCounts = new RecentReading<>(this::walkCounts, COUNTS_MAX_AGE, nanoTime);
     }
 
     /**
-     * Every graph with a graph record or a run. Counting reads only the run records (pipelined, in batches),
-     * never node records or task instances.
+     * Every graph with a graph record or a run, read anew, with its latest run as it is now and its run counts
+     * by state at most {@link #COUNTS_MAX_AGE} old.
      */
     public List<Map<String, Object>> graphs() {
         Map<String, GraphRecord> records = definitions.graphRecords();
         Set<String> names = new TreeSet<>(records.keySet());
         names.addAll(runs.graphsWithRuns());
+        Map<String, Map<String, Integer>> counts = recentCounts.get();
+        Map<String, RunKey> newest = new LinkedHashMap<>();
+        for (String name : names) {
+            runs.lastPartitions(name, 1).forEach(p -> newest.put(name, new RunKey(name, p)));
+        }
+        Map<String, Map<String, Object>> latest = new HashMap<>();
+        runs.runRecords(List.copyOf(newest.values())).forEach((key, run) -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("partition", key.partition().key());
+            m.put("state", run.state().wireName());
+            latest.put(key.graph(), m);
+        });
         List<Map<String, Object>> out = new ArrayList<>();
         for (String name : names) {
             Optional<GraphRecord> record = Optional.ofNullable(records.get(name));
             Optional<Graph> graph = record.flatMap(r -> catalog.find(r.definition())).map(Definition::graph);
-            Map<String, Integer> counts = new LinkedHashMap<>();
-            for (String s : List.of("active", "complete", "failed", "cancelled")) {
-                counts.put(s, 0);
-            }
-            Map<String, Object> latest = null;
-            List<RunKey> all = keys(name, Optional.empty(), Integer.MAX_VALUE);
-            for (int from = 0; from < all.size(); from += BATCH) {
-                Map<RunKey, GraphRunRecord> batch = runs.runRecords(all.subList(from, Math.min(all.size(), from + BATCH)));
-                for (Map.Entry<RunKey, GraphRunRecord> e : batch.entrySet()) {
-                    counts.merge(e.getValue().state().wireName(), 1, Integer::sum);
-                    latest = new LinkedHashMap<>();
-                    latest.put("partition", e.getKey().partition().key());
-                    latest.put("state", e.getValue().state().wireName());
-                }
-            }
             Map<String, Object> g = new LinkedHashMap<>();
             g.put("name", name);
             g.put("definition", record.map(GraphRecord::definition).orElse(null));
             g.put("schedule", graph.flatMap(Graph::schedule).map(RunViews::schedule).orElse(null));
             g.put("partitioning", graph.map(x -> x.partitioning().configName()).orElse(null));
-            g.put("runs", counts);
-            g.put("latest", latest);
+            g.put("runs", counts.getOrDefault(name, NO_RUNS));
+            g.put("latest", latest.get(name));
             out.add(g);
         }
         return out;
+    }
+
+    /**
+     * Reads every run record of every graph with runs (pipelined, in batches), never node records or task
+     * instances: about one Redis command per run.
+     */
+    private Map<String, Map<String, Integer>> walkCounts() {
+        Map<String, Map<String, Integer>> out = new TreeMap<>();
+        for (String name : runs.graphsWithRuns()) {
+            Map<String, Integer> counts = new LinkedHashMap<>(NO_RUNS);
+            List<RunKey> all = keys(name, Optional.empty(), Integer.MAX_VALUE);
+            for (int from = 0; from < all.size(); from += BATCH) {
+                runs.runRecords(all.subList(from, Math.min(all.size(), from + BATCH)))
+                        .values().forEach(r -> counts.merge(r.state().wireName(), 1, Integer::sum));
+            }
+            out.put(name, Collections.unmodifiableMap(counts));
+        }
+        return Collections.unmodifiableMap(out);
     }
 
     public Map<String, Object> graph(String name) {
@@ -296,6 +330,14 @@ public class RunViews {
         m.put("outputOmitted", r.outputOmitted());
         m.put("error", r.error().orElse(null));
         return m;
+    }
+
+    private static Map<String, Integer> noRuns() {
+        Map<String, Integer> zero = new LinkedHashMap<>();
+        for (String state : List.of("active", "complete", "failed", "cancelled")) {
+            zero.put(state, 0);
+        }
+        return Collections.unmodifiableMap(zero);
     }
 
     private List<RunKey> keys(String graph, Optional<String> from, int limit) {

@@ -301,6 +301,11 @@ class DashboardBrowserIT extends IntegrationTest {
         browser.waitUntil("the graph card shows the run complete", LIVE, () -> browser
                 .attribute("article[data-graph='" + g + "'] .recent a[data-partition='p']", "data-state")
                 .orElse("").equals("complete"));
+        // its counts may be a second behind the run; the page loads once more after the last change, so they settle
+        String counts = "article[data-graph='" + g + "'] .counts li";
+        browser.waitUntil("the graph card counts the run complete", LIVE, () ->
+                browser.text(counts + "[data-state='complete']").endsWith("complete 1")
+                        && browser.text(counts + "[data-state='active']").endsWith("active 0"));
         assertThat(browser.script("return window.sameDocument === true")).isEqualTo(true);
         assertThat(api.run(g, "p").get("state").asString()).isEqualTo("complete");
     }

@@ -1,0 +1,85 @@
+package io.swale.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+import io.swale.graph.Partition;
+import io.swale.record.GraphRecord;
+import io.swale.record.GraphRunRecord;
+import io.swale.record.RunState;
+import io.swale.run.DefinitionCatalog;
+import io.swale.store.DefinitionStore;
+import io.swale.store.RunKey;
+import io.swale.store.RunStore;
+import io.swale.store.TaskStore;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class RunViewsTest {
+    private final DefinitionStore definitions = mock(DefinitionStore.class);
+    private final RunStore runs = mock(RunStore.class);
+    private final AtomicLong now = new AtomicLong();
+    private final RunViews views = new RunViews(definitions, mock(DefinitionCatalog.class), runs,
+            mock(TaskStore.class), null, now::get);
+    private final Partition p1 = Partition.of("p1");
+    private final RunKey run = new RunKey("g", p1);
+
+    @Test
+    void theGraphListSharesItsRunCountsForASecondAndReadsTheLatestRunEveryTime() {
+        when(definitions.graphRecords()).thenReturn(new TreeMap<>());
+        when(runs.graphsWithRuns()).thenReturn(Set.of("g"));
+        when(runs.partitions("g", Optional.empty(), Integer.MAX_VALUE)).thenReturn(List.of(p1));
+        when(runs.lastPartitions("g", 1)).thenReturn(List.of(p1));
+        // in the order graphs() reads them: the counts' walk, then the latest run
+        when(runs.runRecords(List.of(run))).thenReturn(
+                Map.of(run, record(RunState.ACTIVE)), Map.of(run, record(RunState.ACTIVE)),
+                Map.of(run, record(RunState.COMPLETE)),
+                Map.of(run, record(RunState.COMPLETE)), Map.of(run, record(RunState.COMPLETE)));
+
+        assertThat(only(views.graphs())).containsEntry("runs", counts(1, 0))
+                .containsEntry("latest", Map.of("partition", "p1", "state", "active"));
+
+        now.set(Duration.ofMillis(999).toNanos());
+        assertThat(only(views.graphs())).containsEntry("runs", counts(1, 0))
+                .containsEntry("latest", Map.of("partition", "p1", "state", "complete"));
+        verify(runs, times(1)).partitions("g", Optional.empty(), Integer.MAX_VALUE);
+
+        now.set(Duration.ofSeconds(1).toNanos());
+        assertThat(only(views.graphs())).containsEntry("runs", counts(0, 1));
+        verify(runs, times(2)).partitions("g", Optional.empty(), Integer.MAX_VALUE);
+    }
+
+    @Test
+    void aGraphPublishedSinceTheCountsWereTakenIsListedAtOnceWithNoRuns() {
+        when(definitions.graphRecords()).thenReturn(new TreeMap<>(), new TreeMap<>(Map.of("g", new GraphRecord("h", 5))));
+        when(runs.graphsWithRuns()).thenReturn(Set.of());
+        assertThat(views.graphs()).isEmpty();
+
+        List<Map<String, Object>> listed = views.graphs();
+        assertThat(only(listed)).containsEntry("name", "g").containsEntry("definition", "h")
+                .containsEntry("runs", counts(0, 0));
+        assertThat(only(listed).get("latest")).isNull();
+    }
+
+    private static Map<String, Object> only(List<Map<String, Object>> graphs) {
+        assertThat(graphs).hasSize(1);
+        return graphs.getFirst();
+    }
+
+    private static Map<String, Integer> counts(int active, int complete) {
+        return Map.of("active", active, "complete", complete, "failed", 0, "cancelled", 0);
+    }
+
+    private static GraphRunRecord record(RunState state) {
+        return new GraphRunRecord("h", 0, state, Optional.empty(), new TreeMap<>());
+    }
+}
