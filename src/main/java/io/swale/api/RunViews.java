@@ -83,12 +83,10 @@ public class RunViews {
         Set<String> names = new TreeSet<>(records.keySet());
         names.addAll(runs.graphsWithRuns());
         Map<String, Map<String, Integer>> counts = recentCounts.get();
-        Map<String, RunKey> newest = new LinkedHashMap<>();
-        for (String name : names) {
-            runs.lastPartitions(name, 1).forEach(p -> newest.put(name, new RunKey(name, p)));
-        }
+        List<RunKey> newest = new ArrayList<>();
+        runs.lastPartitions(names).forEach((name, p) -> newest.add(new RunKey(name, p)));
         Map<String, Map<String, Object>> latest = new HashMap<>();
-        runs.runRecords(List.copyOf(newest.values())).forEach((key, run) -> {
+        runs.runRecords(newest).forEach((key, run) -> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("partition", key.partition().key());
             m.put("state", run.state().wireName());

@@ -132,8 +132,8 @@ public interface RunStore {
     /** Partitions with a run, in partition order, starting at {@code from} (inclusive) when given. */
     List<Partition> partitions(String graph, Optional<String> from, int limit);
 
-    /** The last {@code limit} partitions with a run, in partition order. */
-    List<Partition> lastPartitions(String graph, int limit);
+    /** The last partition with a run of each of {@code graphs} that has one, in one pipelined round trip. */
+    Map<String, Partition> lastPartitions(Collection<String> graphs);
 
     /** Only the run records of many runs, one pipelined round trip; absent or malformed runs are left out. */
     Map<RunKey, GraphRunRecord> runRecords(List<RunKey> keys);

@@ -38,7 +38,7 @@ class RunViewsTest {
         when(definitions.graphRecords()).thenReturn(new TreeMap<>());
         when(runs.graphsWithRuns()).thenReturn(Set.of("g"));
         when(runs.partitions("g", Optional.empty(), Integer.MAX_VALUE)).thenReturn(List.of(p1));
-        when(runs.lastPartitions("g", 1)).thenReturn(List.of(p1));
+        when(runs.lastPartitions(Set.of("g"))).thenReturn(Map.of("g", p1));
         // in the order graphs() reads them: the counts' walk, then the latest run
         when(runs.runRecords(List.of(run))).thenReturn(
                 Map.of(run, record(RunState.ACTIVE)), Map.of(run, record(RunState.ACTIVE)),

@@ -267,14 +267,15 @@ public final class RedisRunStore implements RunStore {
     }
 
     @Override
-    public List<Partition> lastPartitions(String graph, int limit) {
-        List<Partition> out = new ArrayList<>();
-        for (String p : redis.zrevrangeByLex(keys.runsOfGraph(graph), "+", "-", 0, limit)) {
-            if (Partition.isValid(p)) {
-                out.add(Partition.of(p));
-            }
+    public Map<String, Partition> lastPartitions(Collection<String> graphs) {
+        Map<String, Response<List<String>>> pending = new LinkedHashMap<>();
+        try (AbstractPipeline p = redis.pipelined()) {
+            graphs.forEach(g -> pending.put(g, p.zrevrangeByLex(keys.runsOfGraph(g), "+", "-", 0, 1)));
+            p.sync();
         }
-        java.util.Collections.reverse(out);
+        Map<String, Partition> out = new LinkedHashMap<>();
+        pending.forEach((graph, last) -> last.get().stream().filter(Partition::isValid).findFirst()
+                .ifPresent(p -> out.put(graph, Partition.of(p))));
         return out;
     }
 

@@ -7,6 +7,7 @@ import io.swale.record.GraphRunRecord;
 import io.swale.record.RunState;
 import io.swale.store.RunKey;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,6 +37,18 @@ class RedisRunIndexIT {
         assertThat(index.partitionsNewestFirst("paged", 3, 3)).extracting(Partition::key).containsExactly("20260911");
         assertThat(index.partitionsNewestFirst("paged", 4, 3)).isEmpty();
         assertThat(index.runCounts(List.of("paged", "none_yet"))).containsEntry("paged", 4L).containsEntry("none_yet", 0L);
+    }
+
+    @Test
+    void theLastPartitionOfEachGraphIsReadInOneCall() {
+        for (String p : List.of("20260912", "20260914", "20260913")) {
+            runs.create(new RunKey("last_a", Partition.of(p)), GraphRunRecord.started("h", 1));
+        }
+        runs.create(new RunKey("last_b", Partition.of("x")), GraphRunRecord.started("h", 1));
+
+        assertThat(runs.lastPartitions(List.of("last_a", "last_b", "last_none")))
+                .containsExactly(Map.entry("last_a", Partition.of("20260914")), Map.entry("last_b", Partition.of("x")));
+        assertThat(runs.lastPartitions(List.of())).isEmpty();
     }
 
     @Test
