@@ -46,6 +46,11 @@ public class RunViews {
      */
     static final Duration COUNTS_MAX_AGE = Duration.ofSeconds(1);
     private static final Map<String, Integer> NO_RUNS = noRuns();
+    /**
+     * A graph's latest run is the newest of its last few index entries whose run record is there: a run being
+     * created or removed has its entry without its record for a moment, and one whose creation crashed keeps it so.
+     */
+    private static final int LATEST_CANDIDATES = 4;
     private final DefinitionStore definitions;
     private final DefinitionCatalog catalog;
     private final RunStore runs;
@@ -84,14 +89,16 @@ public class RunViews {
         names.addAll(runs.graphsWithRuns());
         Map<String, Map<String, Integer>> counts = recentCounts.get();
         List<RunKey> newest = new ArrayList<>();
-        runs.lastPartitions(names).forEach((name, p) -> newest.add(new RunKey(name, p)));
+        runs.newestPartitions(names, LATEST_CANDIDATES)
+                .forEach((name, partitions) -> partitions.forEach(p -> newest.add(new RunKey(name, p))));
         Map<String, Map<String, Object>> latest = new HashMap<>();
-        runs.runRecords(newest).forEach((key, run) -> {
+        // newest first, so the first run of a graph whose record is there is its latest
+        runs.runRecords(newest).forEach((key, run) -> latest.computeIfAbsent(key.graph(), k -> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("partition", key.partition().key());
             m.put("state", run.state().wireName());
-            latest.put(key.graph(), m);
-        });
+            return m;
+        }));
         List<Map<String, Object>> out = new ArrayList<>();
         for (String name : names) {
             Optional<GraphRecord> record = Optional.ofNullable(records.get(name));

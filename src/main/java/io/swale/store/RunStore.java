@@ -132,8 +132,11 @@ public interface RunStore {
     /** Partitions with a run, in partition order, starting at {@code from} (inclusive) when given. */
     List<Partition> partitions(String graph, Optional<String> from, int limit);
 
-    /** The last partition with a run of each of {@code graphs} that has one, in one pipelined round trip. */
-    Map<String, Partition> lastPartitions(Collection<String> graphs);
+    /**
+     * The newest {@code limit} entries of each graph's index of runs, newest first, every graph's in one pipelined
+     * round trip (an entry's run record may be missing: written after it, removed before it, or never written).
+     */
+    Map<String, List<Partition>> newestPartitions(Collection<String> graphs, int limit);
 
     /** Only the run records of many runs, one pipelined round trip; absent or malformed runs are left out. */
     Map<RunKey, GraphRunRecord> runRecords(List<RunKey> keys);

@@ -38,7 +38,7 @@ class RunViewsTest {
         when(definitions.graphRecords()).thenReturn(new TreeMap<>());
         when(runs.graphsWithRuns()).thenReturn(Set.of("g"));
         when(runs.partitions("g", Optional.empty(), Integer.MAX_VALUE)).thenReturn(List.of(p1));
-        when(runs.lastPartitions(Set.of("g"))).thenReturn(Map.of("g", p1));
+        when(runs.newestPartitions(Set.of("g"), 4)).thenReturn(Map.of("g", List.of(p1)));
         // in the order graphs() reads them: the counts' walk, then the latest run
         when(runs.runRecords(List.of(run))).thenReturn(
                 Map.of(run, record(RunState.ACTIVE)), Map.of(run, record(RunState.ACTIVE)),
@@ -68,6 +68,18 @@ class RunViewsTest {
         assertThat(only(listed)).containsEntry("name", "g").containsEntry("definition", "h")
                 .containsEntry("runs", counts(0, 0));
         assertThat(only(listed).get("latest")).isNull();
+    }
+
+    @Test
+    void theLatestRunIsTheNewestWhoseRecordIsThere() {
+        Partition p2 = Partition.of("p2");
+        RunKey withoutRecord = new RunKey("g", p2);
+        when(definitions.graphRecords()).thenReturn(new TreeMap<>());
+        when(runs.graphsWithRuns()).thenReturn(Set.of("g"));
+        when(runs.newestPartitions(Set.of("g"), 4)).thenReturn(Map.of("g", List.of(p2, p1)));
+        when(runs.runRecords(List.of(withoutRecord, run))).thenReturn(Map.of(run, record(RunState.FAILED)));
+
+        assertThat(only(views.graphs())).containsEntry("latest", Map.of("partition", "p1", "state", "failed"));
     }
 
     private static Map<String, Object> only(List<Map<String, Object>> graphs) {

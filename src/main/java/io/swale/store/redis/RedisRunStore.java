@@ -267,15 +267,19 @@ public final class RedisRunStore implements RunStore {
     }
 
     @Override
-    public Map<String, Partition> lastPartitions(Collection<String> graphs) {
+    public Map<String, List<Partition>> newestPartitions(Collection<String> graphs, int limit) {
+        if (limit <= 0) {
+            return Map.of();
+        }
         Map<String, Response<List<String>>> pending = new LinkedHashMap<>();
         try (AbstractPipeline p = redis.pipelined()) {
-            graphs.forEach(g -> pending.put(g, p.zrevrangeByLex(keys.runsOfGraph(g), "+", "-", 0, 1)));
+            // every score is 0, so the lexical order is the partition order
+            graphs.forEach(g -> pending.put(g, p.zrevrangeByLex(keys.runsOfGraph(g), "+", "-", 0, limit)));
             p.sync();
         }
-        Map<String, Partition> out = new LinkedHashMap<>();
-        pending.forEach((graph, last) -> last.get().stream().filter(Partition::isValid).findFirst()
-                .ifPresent(p -> out.put(graph, Partition.of(p))));
+        Map<String, List<Partition>> out = new LinkedHashMap<>();
+        pending.forEach((graph, newest) -> out.put(graph,
+                newest.get().stream().filter(Partition::isValid).map(Partition::of).toList()));
         return out;
     }
 

@@ -40,15 +40,17 @@ class RedisRunIndexIT {
     }
 
     @Test
-    void theLastPartitionOfEachGraphIsReadInOneCall() {
+    void theNewestPartitionsOfManyGraphsAreReadInOneCall() {
         for (String p : List.of("20260912", "20260914", "20260913")) {
             runs.create(new RunKey("last_a", Partition.of(p)), GraphRunRecord.started("h", 1));
         }
         runs.create(new RunKey("last_b", Partition.of("x")), GraphRunRecord.started("h", 1));
 
-        assertThat(runs.lastPartitions(List.of("last_a", "last_b", "last_none")))
-                .containsExactly(Map.entry("last_a", Partition.of("20260914")), Map.entry("last_b", Partition.of("x")));
-        assertThat(runs.lastPartitions(List.of())).isEmpty();
+        assertThat(runs.newestPartitions(List.of("last_a", "last_b", "last_none"), 2)).containsExactly(
+                Map.entry("last_a", List.of(Partition.of("20260914"), Partition.of("20260913"))),
+                Map.entry("last_b", List.of(Partition.of("x"))), Map.entry("last_none", List.of()));
+        assertThat(runs.newestPartitions(List.of(), 2)).isEmpty();
+        assertThat(runs.newestPartitions(List.of("last_a"), 0)).isEmpty();
     }
 
     @Test
