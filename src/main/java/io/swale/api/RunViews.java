@@ -88,17 +88,7 @@ public class RunViews {
         Set<String> names = new TreeSet<>(records.keySet());
         names.addAll(runs.graphsWithRuns());
         Map<String, Map<String, Integer>> counts = recentCounts.get();
-        List<RunKey> newest = new ArrayList<>();
-        runs.newestPartitions(names, LATEST_CANDIDATES)
-                .forEach((name, partitions) -> partitions.forEach(p -> newest.add(new RunKey(name, p))));
-        Map<String, Map<String, Object>> latest = new HashMap<>();
-        // newest first, so the first run of a graph whose record is there is its latest
-        runs.runRecords(newest).forEach((key, run) -> latest.computeIfAbsent(key.graph(), k -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("partition", key.partition().key());
-            m.put("state", run.state().wireName());
-            return m;
-        }));
+        Map<String, Map<String, Object>> latest = latestRuns(names);
         List<Map<String, Object>> out = new ArrayList<>();
         for (String name : names) {
             Optional<GraphRecord> record = Optional.ofNullable(records.get(name));
@@ -113,6 +103,37 @@ public class RunViews {
             out.add(g);
         }
         return out;
+    }
+
+    /**
+     * Each graph's newest run whose record is there: the newest index entries' records first, then, only for
+     * graphs whose newest entry had none, the entries before it.
+     */
+    private Map<String, Map<String, Object>> latestRuns(Set<String> names) {
+        Map<String, List<Partition>> candidates = runs.newestPartitions(names, LATEST_CANDIDATES);
+        Map<String, Map<String, Object>> latest = new HashMap<>();
+        List<RunKey> newest = new ArrayList<>();
+        candidates.forEach((name, partitions) -> partitions.stream().limit(1)
+                .forEach(p -> newest.add(new RunKey(name, p))));
+        runs.runRecords(newest).forEach((key, run) -> latest.put(key.graph(), latestRun(key, run)));
+        List<RunKey> older = new ArrayList<>();
+        candidates.forEach((name, partitions) -> {
+            if (!latest.containsKey(name)) {
+                partitions.stream().skip(1).forEach(p -> older.add(new RunKey(name, p)));
+            }
+        });
+        if (!older.isEmpty()) {
+            // newest first, so a graph's first run whose record is there is its latest
+            runs.runRecords(older).forEach((key, run) -> latest.computeIfAbsent(key.graph(), g -> latestRun(key, run)));
+        }
+        return latest;
+    }
+
+    private static Map<String, Object> latestRun(RunKey key, GraphRunRecord run) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("partition", key.partition().key());
+        m.put("state", run.state().wireName());
+        return m;
     }
 
     /**
