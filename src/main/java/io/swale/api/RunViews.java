@@ -137,20 +137,21 @@ public class RunViews {
     }
 
     /**
-     * Reads every run record of every graph with runs (pipelined, in batches), never node records or task
-     * instances: about one Redis command per run.
+     * Reads every graph's index of runs in one round trip, then every run record in pipelined batches, never node
+     * records or task instances: about one Redis command per run and a round trip per 1,000 runs.
      */
     private Map<String, Map<String, Integer>> walkCounts() {
-        Map<String, Map<String, Integer>> out = new TreeMap<>();
-        for (String name : runs.graphsWithRuns()) {
-            Map<String, Integer> counts = new LinkedHashMap<>(NO_RUNS);
-            List<RunKey> all = keys(name, Optional.empty(), Integer.MAX_VALUE);
-            for (int from = 0; from < all.size(); from += BATCH) {
-                runs.runRecords(all.subList(from, Math.min(all.size(), from + BATCH)))
-                        .values().forEach(r -> counts.merge(r.state().wireName(), 1, Integer::sum));
-            }
-            out.put(name, Collections.unmodifiableMap(counts));
+        List<RunKey> all = new ArrayList<>();
+        runs.newestPartitions(runs.graphsWithRuns(), Integer.MAX_VALUE)
+                .forEach((name, partitions) -> partitions.forEach(p -> all.add(new RunKey(name, p))));
+        Map<String, Map<String, Integer>> counting = new TreeMap<>();
+        for (int from = 0; from < all.size(); from += BATCH) {
+            runs.runRecords(all.subList(from, Math.min(all.size(), from + BATCH))).forEach((key, run) -> counting
+                    .computeIfAbsent(key.graph(), g -> new LinkedHashMap<>(NO_RUNS))
+                    .merge(run.state().wireName(), 1, Integer::sum));
         }
+        Map<String, Map<String, Integer>> out = new TreeMap<>();
+        counting.forEach((name, counts) -> out.put(name, Collections.unmodifiableMap(counts)));
         return Collections.unmodifiableMap(out);
     }
 

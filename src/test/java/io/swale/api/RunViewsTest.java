@@ -37,7 +37,7 @@ class RunViewsTest {
     void theGraphListSharesItsRunCountsForASecondAndReadsTheLatestRunEveryTime() {
         when(definitions.graphRecords()).thenReturn(new TreeMap<>());
         when(runs.graphsWithRuns()).thenReturn(Set.of("g"));
-        when(runs.partitions("g", Optional.empty(), Integer.MAX_VALUE)).thenReturn(List.of(p1));
+        when(runs.newestPartitions(Set.of("g"), Integer.MAX_VALUE)).thenReturn(Map.of("g", List.of(p1)));
         when(runs.newestPartitions(Set.of("g"), 4)).thenReturn(Map.of("g", List.of(p1)));
         // in the order graphs() reads them: the counts' walk, then the latest run
         when(runs.runRecords(List.of(run))).thenReturn(
@@ -51,13 +51,13 @@ class RunViewsTest {
         now.set(Duration.ofMillis(999).toNanos());
         assertThat(only(views.graphs())).containsEntry("runs", counts(1, 0))
                 .containsEntry("latest", Map.of("partition", "p1", "state", "complete"));
-        verify(runs, times(1)).partitions("g", Optional.empty(), Integer.MAX_VALUE);
+        verify(runs, times(1)).newestPartitions(Set.of("g"), Integer.MAX_VALUE);
         // one read for the counts, one per answer for the latest run: a newest run with its record needs no more
         verify(runs, times(3)).runRecords(List.of(run));
 
         now.set(Duration.ofSeconds(1).toNanos());
         assertThat(only(views.graphs())).containsEntry("runs", counts(0, 1));
-        verify(runs, times(2)).partitions("g", Optional.empty(), Integer.MAX_VALUE);
+        verify(runs, times(2)).newestPartitions(Set.of("g"), Integer.MAX_VALUE);
     }
 
     @Test
