@@ -62,7 +62,8 @@ class RunViewsTest {
 
     @Test
     void aGraphPublishedSinceTheCountsWereTakenIsListedAtOnceWithNoRuns() {
-        when(definitions.graphRecords()).thenReturn(new TreeMap<>(), new TreeMap<>(Map.of("g", new GraphRecord("h", 5))));
+        when(definitions.graphRecords())
+                .thenReturn(new TreeMap<>(), new TreeMap<>(Map.of("g", new GraphRecord("h", 5))));
         when(runs.graphsWithRuns()).thenReturn(Set.of());
         assertThat(views.graphs()).isEmpty();
 
