@@ -33,6 +33,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import org.springframework.stereotype.Component;
 
 /** Read-only views of graphs and runs (spec §11), shaped as the REST API returns them. */
@@ -84,56 +85,73 @@ public class RunViews {
      * by state at most {@link #COUNTS_MAX_AGE} old.
      */
     public List<Map<String, Object>> graphs() {
+        return graphs(0);
+    }
+
+    /**
+     * As {@link #graphs()}, and with {@code recent} above 0 each graph's newest runs too, at most that many, newest
+     * first ({@code recent}: partition and state), read with its latest run.
+     */
+    public List<Map<String, Object>> graphs(int recent) {
         Map<String, GraphRecord> records = definitions.graphRecords();
         Set<String> names = new TreeSet<>(records.keySet());
         names.addAll(runs.graphsWithRuns());
         Map<String, Map<String, Integer>> counts = recentCounts.get();
-        Map<String, Map<String, Object>> latest = latestRuns(names);
+        Map<String, List<Map<String, Object>>> newest = newestRuns(names, recent);
         List<Map<String, Object>> out = new ArrayList<>();
         for (String name : names) {
             Optional<GraphRecord> record = Optional.ofNullable(records.get(name));
             Optional<Graph> graph = record.flatMap(r -> catalog.find(r.definition())).map(Definition::graph);
+            List<Map<String, Object>> itsRuns = newest.getOrDefault(name, List.of());
             Map<String, Object> g = new LinkedHashMap<>();
             g.put("name", name);
             g.put("definition", record.map(GraphRecord::definition).orElse(null));
             g.put("schedule", graph.flatMap(Graph::schedule).map(RunViews::schedule).orElse(null));
             g.put("partitioning", graph.map(x -> x.partitioning().configName()).orElse(null));
             g.put("runs", counts.getOrDefault(name, NO_RUNS));
-            g.put("latest", latest.get(name));
+            g.put("latest", itsRuns.isEmpty() ? null : itsRuns.getFirst());
+            if (recent > 0) {
+                g.put("recent", itsRuns.stream().limit(recent).toList());
+            }
             out.add(g);
         }
         return out;
     }
 
     /**
-     * Each graph's newest run whose record is there: the newest index entries' records first, then, only for
-     * graphs whose newest entry had none, the entries before it.
+     * Each graph's newest runs whose record is there, newest first, among its newest index entries: every graph's
+     * entries in one round trip, then the records of the first {@code recent} of them (of the first alone when no
+     * recent runs are asked for), then, only for a graph none of whose records was there, those of the rest.
      */
-    private Map<String, Map<String, Object>> latestRuns(Set<String> names) {
-        Map<String, List<Partition>> candidates = runs.newestPartitions(names, LATEST_CANDIDATES);
-        Map<String, Map<String, Object>> latest = new HashMap<>();
-        List<RunKey> newest = new ArrayList<>();
-        candidates.forEach((name, partitions) -> partitions.stream().limit(1)
-                .forEach(p -> newest.add(new RunKey(name, p))));
-        runs.runRecords(newest).forEach((key, run) -> latest.put(key.graph(), latestRun(key, run)));
-        List<RunKey> older = new ArrayList<>();
-        candidates.forEach((name, partitions) -> {
-            if (!latest.containsKey(name)) {
-                partitions.stream().skip(1).forEach(p -> older.add(new RunKey(name, p)));
-            }
-        });
-        if (!older.isEmpty()) {
-            // newest first, so a graph's first run whose record is there is its latest
-            runs.runRecords(older).forEach((key, run) -> latest.computeIfAbsent(key.graph(), g -> latestRun(key, run)));
-        }
-        return latest;
+    private Map<String, List<Map<String, Object>>> newestRuns(Set<String> names, int recent) {
+        Map<String, List<Partition>> entries = runs.newestPartitions(names, Math.max(recent, LATEST_CANDIDATES));
+        int readFirst = Math.max(recent, 1);
+        Map<String, List<Map<String, Object>>> out = new HashMap<>();
+        readRuns(entries, 0, readFirst, name -> true, out);
+        readRuns(entries, readFirst, LATEST_CANDIDATES, name -> !out.containsKey(name), out);
+        return out;
     }
 
-    private static Map<String, Object> latestRun(RunKey key, GraphRunRecord run) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("partition", key.partition().key());
-        m.put("state", run.state().wireName());
-        return m;
+    /** Adds the runs of entries {@code from} (included) to {@code to} of the graphs {@code of} takes: a round trip. */
+    private void readRuns(Map<String, List<Partition>> entries, int from, int to, Predicate<String> of,
+            Map<String, List<Map<String, Object>>> out) {
+        List<RunKey> keys = new ArrayList<>();
+        entries.forEach((name, partitions) -> {
+            if (of.test(name)) {
+                partitions.stream().skip(from).limit(Math.max(0, to - from))
+                        .forEach(p -> keys.add(new RunKey(name, p)));
+            }
+        });
+        if (keys.isEmpty()) {
+            return;
+        }
+        // newest first within each graph, as the entries are
+        runs.runRecords(keys).forEach((key, run) -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("partition", key.partition().key());
+            m.put("state", run.state().wireName());
+            out.computeIfAbsent(key.graph(), g -> new ArrayList<>()).add(m);
+        });
     }
 
     /**

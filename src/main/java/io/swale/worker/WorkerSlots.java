@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * holds the slots back, as an attempt waits for a settle place on its slot. At most twice {@code slots}
  * attempts are on this replica at once, one thread each.
  */
-final class WorkerSlots {
+final class WorkerSlots implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WorkerSlots.class);
 
     /** An attempt holding a slot; its claim was sent at {@code claimedAtNanos} (System.nanoTime). */
@@ -204,7 +204,8 @@ final class WorkerSlots {
     }
 
     /** Stops the executor, interrupting what still runs. */
-    void close() {
+    @Override
+    public void close() {
         draining = true;
         executor.shutdownNow();
     }

@@ -1,6 +1,7 @@
 package io.swale.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.anyList;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
@@ -16,6 +17,7 @@ import io.swale.store.RunKey;
 import io.swale.store.RunStore;
 import io.swale.store.TaskStore;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -86,6 +88,25 @@ class RunViewsTest {
         assertThat(only(views.graphs())).containsEntry("latest", Map.of("partition", "p1", "state", "failed"));
         verify(runs).runRecords(List.of(withoutRecord));
         verify(runs).runRecords(List.of(run));
+    }
+
+    @Test
+    void theRecentRunsAndTheLatestComeFromOneReadOfTheRecords() {
+        RunKey second = new RunKey("g", Partition.of("p2"));
+        when(definitions.graphRecords()).thenReturn(new TreeMap<>());
+        when(runs.graphsWithRuns()).thenReturn(Set.of("g"));
+        when(runs.newestPartitions(Set.of("g"), 4)).thenReturn(Map.of("g", List.of(second.partition(), p1)));
+        Map<RunKey, GraphRunRecord> records = new LinkedHashMap<>();
+        records.put(second, record(RunState.COMPLETE));
+        records.put(run, record(RunState.FAILED));
+        when(runs.runRecords(List.of(second, run))).thenReturn(records);
+
+        Map<String, Object> listed = only(views.graphs(2));
+        assertThat(listed).containsEntry("latest", Map.of("partition", "p2", "state", "complete"));
+        assertThat(listed.get("recent")).isEqualTo(List.of(Map.of("partition", "p2", "state", "complete"),
+                Map.of("partition", "p1", "state", "failed")));
+        verify(runs, times(1)).runRecords(anyList());
+        assertThat(only(views.graphs())).doesNotContainKey("recent");
     }
 
     private static Map<String, Object> only(List<Map<String, Object>> graphs) {

@@ -22,15 +22,12 @@ class WorkerSlotsTest {
 
     @Test
     void reservesNoMoreThanTheFreeSlotsAndTakesBackWhatIsUnused() throws Exception {
-        WorkerSlots slots = new WorkerSlots("t", 3, (r, returned) -> { });
-        try {
+        try (WorkerSlots slots = new WorkerSlots("t", 3, (r, returned) -> { })) {
             assertThat(slots.reserve(5, 0)).isEqualTo(3);
             assertThat(slots.free()).isZero();
             assertThat(slots.reserve(1, 0)).isZero();
             slots.unreserve(2);
             assertThat(slots.free()).isEqualTo(2);
-        } finally {
-            slots.close();
         }
     }
 
@@ -39,9 +36,8 @@ class WorkerSlotsTest {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch freed = new CountDownLatch(1);
         // its operator never says it returned: the slot is freed when the attempt ends
-        WorkerSlots slots = new WorkerSlots("t", 1, settlingUntil(release, 0));
-        slots.onFreed(freed::countDown);
-        try {
+        try (WorkerSlots slots = new WorkerSlots("t", 1, settlingUntil(release, 0))) {
+            slots.onFreed(freed::countDown);
             assertThat(slots.reserve(1, 0)).isEqualTo(1);
             WorkerSlots.Running attempt = running("n1");
             slots.run(attempt);
@@ -51,24 +47,22 @@ class WorkerSlotsTest {
             assertThat(freed.await(5, TimeUnit.SECONDS)).isTrue();
             assertThat(slots.free()).isEqualTo(1);
             assertThat(slots.running()).isZero();
-        } finally {
-            slots.close();
         }
     }
 
     @Test
     void drainingReservesNothingAndAnnouncesNoFreedSlot() throws Exception {
         AtomicInteger freed = new AtomicInteger();
-        WorkerSlots slots = new WorkerSlots("t", 2, (r, returned) -> { });
-        slots.onFreed(freed::incrementAndGet);
-        assertThat(slots.reserve(1, 0)).isEqualTo(1);
-        slots.beginDrain();
-        assertThat(slots.reserve(1, 1_000)).isZero();
-        slots.run(running("n1"));
-        slots.awaitEnd(Duration.ofSeconds(5));
-        assertThat(slots.running()).isZero();
-        assertThat(freed).hasValue(0);
-        slots.close();
+        try (WorkerSlots slots = new WorkerSlots("t", 2, (r, returned) -> { })) {
+            slots.onFreed(freed::incrementAndGet);
+            assertThat(slots.reserve(1, 0)).isEqualTo(1);
+            slots.beginDrain();
+            assertThat(slots.reserve(1, 1_000)).isZero();
+            slots.run(running("n1"));
+            slots.awaitEnd(Duration.ofSeconds(5));
+            assertThat(slots.running()).isZero();
+            assertThat(freed).hasValue(0);
+        }
     }
 
     /** An attempt whose operator returns at once (saying so {@code calls} times), then settles until {@code settled} opens. */
@@ -97,9 +91,8 @@ class WorkerSlotsTest {
     void anAttemptWhoseOperatorReturnedFreesItsSlotWhileItSettles() throws Exception {
         CountDownLatch settled = new CountDownLatch(1);
         CountDownLatch freed = new CountDownLatch(1);
-        WorkerSlots slots = new WorkerSlots("t", 1, settlingUntil(settled, 1));
-        slots.onFreed(freed::countDown);
-        try {
+        try (WorkerSlots slots = new WorkerSlots("t", 1, settlingUntil(settled, 1))) {
+            slots.onFreed(freed::countDown);
             assertThat(slots.reserve(1, 0)).isEqualTo(1);
             WorkerSlots.Running first = running("n1");
             slots.run(first);
@@ -110,8 +103,6 @@ class WorkerSlotsTest {
             assertThat(slots.running()).isEqualTo(1);
             assertThat(slots.inFlight()).containsExactly(first);
             settleAndExpectAllFree(settled, slots);
-        } finally {
-            slots.close();
         }
     }
 
@@ -119,9 +110,8 @@ class WorkerSlotsTest {
     void anAttemptWaitsOnItsSlotForASettlePlaceAndTheSettlePlaceComesBack() throws Exception {
         CountDownLatch firstSettled = new CountDownLatch(1);
         CountDownLatch secondSettled = new CountDownLatch(1);
-        WorkerSlots slots = new WorkerSlots("t", 1, (r, returned) -> settlingUntil(
-                r.id().node().equals("n1") ? firstSettled : secondSettled, 1).accept(r, returned));
-        try {
+        try (WorkerSlots slots = new WorkerSlots("t", 1, (r, returned) -> settlingUntil(
+                    r.id().node().equals("n1") ? firstSettled : secondSettled, 1).accept(r, returned))) {
             assertThat(slots.reserve(1, 0)).isEqualTo(1);
             slots.run(running("n1"));
             Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> slots.free() == 1);
@@ -139,16 +129,13 @@ class WorkerSlotsTest {
             assertThat(slots.waitsForSettlePlace()).isFalse();
             assertThat(slots.operatorsRunning()).isZero();
             settleAndExpectAllFree(secondSettled, slots);
-        } finally {
-            slots.close();
         }
     }
 
     @Test
     void sayingTwiceThatTheOperatorReturnedTakesOneSettlePlace() throws Exception {
         CountDownLatch settled = new CountDownLatch(1);
-        WorkerSlots slots = new WorkerSlots("t", 1, settlingUntil(settled, 2));
-        try {
+        try (WorkerSlots slots = new WorkerSlots("t", 1, settlingUntil(settled, 2))) {
             assertThat(slots.reserve(1, 0)).isEqualTo(1);
             slots.run(running("n1"));
             // a second place taken would leave none to wait for: the attempt would hang on its slot
@@ -161,29 +148,24 @@ class WorkerSlotsTest {
             assertThat(slots.reserve(1, 0)).isEqualTo(1);
             slots.run(running("n2"));
             assertThat(again.await(5, TimeUnit.SECONDS)).isTrue();
-        } finally {
-            slots.close();
         }
     }
 
     @Test
     void aFailingListenerOfFreedSlotsDoesNotStopTheAttempt() throws Exception {
         CountDownLatch settledAfterwards = new CountDownLatch(1);
-        WorkerSlots slots = new WorkerSlots("t", 1, (r, returned) -> {
-            returned.run();
-            settledAfterwards.countDown();
-        });
-        slots.onFreed(() -> {
-            throw new IllegalStateException("the listener failed");
-        });
-        try {
+        try (WorkerSlots slots = new WorkerSlots("t", 1, (r, returned) -> {
+                returned.run();
+                settledAfterwards.countDown();
+            })) {
+            slots.onFreed(() -> {
+                throw new IllegalStateException("the listener failed");
+            });
             assertThat(slots.reserve(1, 0)).isEqualTo(1);
             slots.run(running("n1"));
             assertThat(settledAfterwards.await(5, TimeUnit.SECONDS)).isTrue();
             Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> slots.running() == 0);
             assertThat(slots.free()).isEqualTo(1);
-        } finally {
-            slots.close();
         }
     }
 
@@ -191,12 +173,11 @@ class WorkerSlotsTest {
     void onceDrainingAnAttemptSettlesOnItsSlot() throws Exception {
         CountDownLatch returned = new CountDownLatch(1);
         CountDownLatch settled = new CountDownLatch(1);
-        WorkerSlots slots = new WorkerSlots("t", 1, (r, operatorReturned) -> {
-            operatorReturned.run();
-            returned.countDown();
-            settlingUntil(settled, 0).accept(r, operatorReturned);
-        });
-        try {
+        try (WorkerSlots slots = new WorkerSlots("t", 1, (r, operatorReturned) -> {
+                operatorReturned.run();
+                returned.countDown();
+                settlingUntil(settled, 0).accept(r, operatorReturned);
+            })) {
             assertThat(slots.reserve(1, 0)).isEqualTo(1);
             slots.beginDrain();
             slots.run(running("n1"));
@@ -208,8 +189,6 @@ class WorkerSlotsTest {
             slots.awaitEnd(Duration.ofSeconds(5));
             assertThat(slots.running()).isZero();
             assertThat(slots.free()).isEqualTo(1);
-        } finally {
-            slots.close();
         }
     }
 }

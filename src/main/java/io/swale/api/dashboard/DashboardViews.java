@@ -23,7 +23,6 @@ import io.swale.store.RunView;
 import io.swale.store.TaskInstance;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,25 +55,7 @@ public class DashboardViews {
 
     /** Every graph as {@code GET /api/v1/graphs} shows it, plus its latest runs, newest first. */
     public List<Map<String, Object>> graphs() {
-        List<Map<String, Object>> graphs = views.graphs();
-        List<RunKey> keys = new ArrayList<>();
-        runs.newestPartitions(graphs.stream().map(g -> (String) g.get("name")).toList(), props.recentRuns())
-                .forEach((name, partitions) -> partitions.forEach(p -> keys.add(new RunKey(name, p))));
-        // the run records only, every graph's in one round trip: the page shows each recent run's state, not its nodes
-        Map<String, List<Map<String, Object>>> recent = new HashMap<>();
-        runs.runRecords(keys).forEach((key, run) -> {
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("partition", key.partition().key());
-            r.put("state", run.state().wireName());
-            recent.computeIfAbsent(key.graph(), k -> new ArrayList<>()).add(r);
-        });
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (Map<String, Object> g : graphs) {
-            Map<String, Object> withRecent = new LinkedHashMap<>(g);
-            withRecent.put("recent", recent.getOrDefault((String) g.get("name"), List.of()));
-            out.add(withRecent);
-        }
-        return out;
+        return views.graphs(props.recentRuns());
     }
 
     /**
