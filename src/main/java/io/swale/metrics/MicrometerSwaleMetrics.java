@@ -1,11 +1,16 @@
 package io.swale.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.swale.task.ReconcilePass;
 import io.swale.task.SwaleMetrics;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -30,6 +35,11 @@ public final class MicrometerSwaleMetrics implements SwaleMetrics {
 
     private final MeterRegistry registry;
     private final AtomicLong activeRuns = new AtomicLong();
+    /**
+     * The meters by name and tags. A builder's {@code register} builds the meter's id and configuration before it
+     * finds the meter already there: 3–6 µs and about 300 bytes a call, several times per task instance.
+     */
+    private final Map<List<String>, Meter> meters = new ConcurrentHashMap<>();
 
     public MicrometerSwaleMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -38,14 +48,12 @@ public final class MicrometerSwaleMetrics implements SwaleMetrics {
 
     @Override
     public void runStarted(String graph) {
-        Counter.builder(RUNS_STARTED).description("Graph runs created").tag("graph", graph)
-                .register(registry).increment();
+        counter(RUNS_STARTED, "Graph runs created", "graph", graph).increment();
     }
 
     @Override
     public void runSettled(String graph, String state) {
-        Counter.builder(RUNS_SETTLED).description("Graph runs that reached a final state")
-                .tag("graph", graph).tag("state", state).register(registry).increment();
+        counter(RUNS_SETTLED, "Graph runs that reached a final state", "graph", graph, "state", state).increment();
     }
 
     @Override
@@ -62,16 +70,14 @@ public final class MicrometerSwaleMetrics implements SwaleMetrics {
 
     @Override
     public void attemptFinished(String pool, String result, long durationNanos) {
-        Timer.builder(TASK_DURATION).description("Duration of one attempt, claim to settle")
-                .tag("pool", pool).tag("result", result).publishPercentileHistogram()
-                .maximumExpectedValue(Duration.ofHours(6))
-                .register(registry).record(durationNanos, TimeUnit.NANOSECONDS);
+        histogram(TASK_DURATION, "Duration of one attempt, claim to settle", Duration.ofHours(6), "pool", pool,
+                "result", result).record(durationNanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
     public void taskTerminated(String pool, String outcome) {
-        Counter.builder(TASKS_TERMINATED).description("Task instances that ended with a node record")
-                .tag("pool", pool).tag("outcome", outcome).register(registry).increment();
+        counter(TASKS_TERMINATED, "Task instances that ended with a node record", "pool", pool, "outcome", outcome)
+                .increment();
     }
 
     @Override
@@ -88,14 +94,13 @@ public final class MicrometerSwaleMetrics implements SwaleMetrics {
 
     @Override
     public void repairFailed(String pass) {
-        Counter.builder(REPAIR_FAILURES).description("Runs (leases, delayed entries) a repair pass failed on and skipped")
-                .tag("pass", pass).register(registry).increment();
+        counter(REPAIR_FAILURES, "Runs (leases, delayed entries) a repair pass failed on and skipped", "pass", pass)
+                .increment();
     }
 
     @Override
     public void deadLetter(String topic) {
-        Counter.builder(DEAD_LETTERS).description("Records sent to a dead-letter topic").tag("topic", topic)
-                .register(registry).increment();
+        counter(DEAD_LETTERS, "Records sent to a dead-letter topic", "topic", topic).increment();
     }
 
     @Override
@@ -120,25 +125,41 @@ public final class MicrometerSwaleMetrics implements SwaleMetrics {
     }
 
     private void poolCounter(String name, String description, String pool) {
-        Counter.builder(name).description(description).tag("pool", pool).register(registry).increment();
+        counter(name, description, "pool", pool).increment();
     }
 
     @Override
     public void listenerRetry(String topic, String cause) {
-        Counter.builder(LISTENER_RETRIES).description("Records a listener retried instead of dead-lettering them")
-                .tag("topic", topic).tag("cause", cause).register(registry).increment();
+        counter(LISTENER_RETRIES, "Records a listener retried instead of dead-lettering them", "topic", topic, "cause",
+                cause).increment();
     }
 
     private void repair(String kind, int n) {
-        Counter c = Counter.builder(RECONCILER_REPAIRS).description("What reconciler passes repaired")
-                .tag("kind", kind).register(registry);
+        Counter c = counter(RECONCILER_REPAIRS, "What reconciler passes repaired", "kind", kind);
         if (n > 0) {
             c.increment(n);
         }
     }
 
     private Timer latency(String name, String description, String pool) {
-        return Timer.builder(name).description(description).tag("pool", pool).publishPercentileHistogram()
-                .maximumExpectedValue(Duration.ofMinutes(10)).register(registry);
+        return histogram(name, description, Duration.ofMinutes(10), "pool", pool);
+    }
+
+    /** {@code tags}: names and values, alternating. */
+    private Counter counter(String name, String description, String... tags) {
+        return (Counter) meters.computeIfAbsent(key(name, tags),
+                k -> Counter.builder(name).description(description).tags(tags).register(registry));
+    }
+
+    private Timer histogram(String name, String description, Duration maximumExpected, String... tags) {
+        return (Timer) meters.computeIfAbsent(key(name, tags), k -> Timer.builder(name).description(description)
+                .tags(tags).publishPercentileHistogram().maximumExpectedValue(maximumExpected).register(registry));
+    }
+
+    private static List<String> key(String name, String... tags) {
+        String[] key = new String[tags.length + 1];
+        key[0] = name;
+        System.arraycopy(tags, 0, key, 1, tags.length);
+        return Arrays.asList(key);
     }
 }

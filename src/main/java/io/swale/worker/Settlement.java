@@ -12,6 +12,7 @@ import io.swale.task.TaskIdentity;
 import io.swale.task.Terminations;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -188,6 +189,23 @@ public final class Settlement {
             if (!lease.holds()) {
                 throw new Abandoned("the lease ended before `" + step + "` reached the store", null);
             }
+            // nearly every step succeeds at once: the retry's machinery (about 1.6 KB) is built after a failure only
+            try {
+                return call.get();
+            } catch (RuntimeException first) {
+                return retriedAfter(step, call, first);
+            }
+        }
+
+        /** The retry of a step whose first try failed with {@code first}: it is seen as the first try's outcome. */
+        private <T> T retriedAfter(String step, Supplier<T> call, RuntimeException first) {
+            AtomicBoolean firstSeen = new AtomicBoolean();
+            Supplier<T> tries = () -> {
+                if (firstSeen.compareAndSet(false, true)) {
+                    throw first;
+                }
+                return call.get();
+            };
             AtomicInteger otherFailures = new AtomicInteger();
             RetryConfig config = RetryConfig.custom()
                     .maxAttempts(Integer.MAX_VALUE)
@@ -203,7 +221,7 @@ public final class Settlement {
                         String.valueOf(e.getLastThrowable()));
             });
             try {
-                return r.executeSupplier(call);
+                return r.executeSupplier(tries);
             } catch (RuntimeException e) {
                 if (!isTransient(e)) {
                     throw e;
