@@ -37,7 +37,9 @@ public final class MicrometerSwaleMetrics implements SwaleMetrics {
     private final AtomicLong activeRuns = new AtomicLong();
     /**
      * The meters by name and tags. A builder's {@code register} builds the meter's id and configuration before it
-     * finds the meter already there: 3–6 µs and about 300 bytes a call, several times per task instance.
+     * finds the meter already there: 1.4–3.3 µs and about 300 bytes a call, several times per task instance. Kept
+     * meters are right as long as none is removed from the registry and no meter filter is added after the start,
+     * which Swale never does.
      */
     private final Map<List<String>, Meter> meters = new ConcurrentHashMap<>();
 

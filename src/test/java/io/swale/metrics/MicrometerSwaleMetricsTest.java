@@ -49,5 +49,16 @@ class MicrometerSwaleMetricsTest {
         // the percentile histograms, as Prometheus scrapes them
         assertThat(registry.scrape()).contains("swale_tasks_duration_seconds_bucket{pool=\"default\",result=\"succeeded\"")
                 .contains("swale_tasks_ready_to_submitted_seconds_bucket{pool=\"default\"");
+        // an attempt's histogram reaches hours, a latency's ten minutes
+        assertThat(largestBucketSeconds(MicrometerSwaleMetrics.TASK_DURATION)).isGreaterThan(3_600);
+        assertThat(largestBucketSeconds(MicrometerSwaleMetrics.SUBMITTED_TO_STARTED)).isBetween(300.0, 600.0);
+    }
+
+    /** The largest finite bucket bound, in seconds, of a timer's histogram as Prometheus scrapes it. */
+    private double largestBucketSeconds(String timer) {
+        String bucket = timer.replace('.', '_') + "_seconds_bucket{";
+        return registry.scrape().lines().filter(l -> l.startsWith(bucket) && !l.contains("le=\"+Inf\""))
+                .mapToDouble(l -> Double.parseDouble(l.replaceAll(".*le=\"([^\"]+)\".*", "$1")))
+                .max().orElseThrow();
     }
 }
