@@ -168,9 +168,8 @@ public class RunViews {
                     .computeIfAbsent(key.graph(), g -> new LinkedHashMap<>(NO_RUNS))
                     .merge(run.state().wireName(), 1, Integer::sum));
         }
-        Map<String, Map<String, Integer>> out = new TreeMap<>();
-        counting.forEach((name, counts) -> out.put(name, Collections.unmodifiableMap(counts)));
-        return Collections.unmodifiableMap(out);
+        counting.replaceAll((name, counts) -> Collections.unmodifiableMap(counts));
+        return Collections.unmodifiableMap(counting);
     }
 
     public Map<String, Object> graph(String name) {
