@@ -3,6 +3,9 @@ package io.swale.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.swale.graph.Partition;
 import io.swale.operator.Cancellation;
 import io.swale.operator.OperatorResult;
@@ -18,6 +21,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.JsonNodeFactory;
 
 /** Settling an attempt while the store fails for a moment: retried while the lease holds, applied once. */
@@ -60,6 +64,26 @@ class SettlementTest {
         assertThat(metrics.count("settle-retried gpu")).isEqualTo(3);
         assertThat(metrics.count("terminated gpu succeeded")).isEqualTo(1);
         assertThat(metrics.count("attempt gpu succeeded")).isEqualTo(1);
+    }
+
+    /** Each try again says which try failed: the first failure, caught before the retry is built, is try 1. */
+    @Test
+    void theRetryLinesNumberTheFailedTriesFromOne() {
+        Logger logger = (Logger) LoggerFactory.getLogger(Settlement.class);
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        logger.addAppender(lines);
+        try {
+            store.failNext = 3;
+            settle(new OperatorResult.Succeeded(JsonNodeFactory.instance.objectNode()));
+        } finally {
+            logger.detachAppender(lines);
+        }
+
+        assertThat(lines.list).extracting(e -> e.getFormattedMessage().replaceAll(".* step=(\\S+) try=(\\d+) .*", "$1 $2"))
+                .containsExactly("finish 1", "finish 2", "finish 3");
+        assertThat(lines.list).allSatisfy(e -> assertThat(e.getFormattedMessage())
+                .startsWith("settle step failed, trying again runId=" + ID.runId() + " pool=gpu "));
     }
 
     /** The first try committed, its answer was lost: the retry is recognised and the event still sent, once. */
