@@ -126,11 +126,12 @@ final class AttemptLog {
         for (List<Attempt> attempts : byRunId.values()) {
             for (int i = 0; i + 1 < attempts.size(); i++) {
                 Attempt a = attempts.get(i);
-                Optional<Long> killed = killedMember(a, kills);
                 String cause;
                 if (a.finished()) {
-                    cause = killed.filter(at -> at >= a.endMs().orElseThrow() && at - a.endMs().orElseThrow() <= leaseMs)
-                            .map(at -> "worker kill -9 after the task's end, before its settle")
+                    long end = a.endMs().orElseThrow();
+                    // the shell may write its end after the signal was sent and before it arrived
+                    cause = killedMember(a, kills).filter(k -> k.goneMs() >= end && k.atMs() - end <= leaseMs)
+                            .map(k -> "worker kill -9 after the task's end, before its settle")
                             .orElse(FINISHED_RERUN);
                 } else if (killedAt(a, kills).isPresent()) {
                     cause = "worker kill -9 (attempt killed with it)";
@@ -145,12 +146,13 @@ final class AttemptLog {
         return out;
     }
 
-    /** When an unfinished attempt was killed with its worker's process group. */
+    /** When, at the latest, an unfinished attempt was killed with its worker's process group. */
     private static Optional<Long> killedAt(Attempt a, List<ChaosProcess.Killed> kills) {
-        return a.finished() ? Optional.empty() : killedMember(a, kills).filter(at -> at >= a.startMs());
+        return a.finished() ? Optional.empty()
+                : killedMember(a, kills).map(ChaosProcess.Killed::goneMs).filter(gone -> gone >= a.startMs());
     }
 
-    private static Optional<Long> killedMember(Attempt a, List<ChaosProcess.Killed> kills) {
-        return kills.stream().filter(k -> k.member().equals(a.member())).map(ChaosProcess.Killed::atMs).findFirst();
+    private static Optional<ChaosProcess.Killed> killedMember(Attempt a, List<ChaosProcess.Killed> kills) {
+        return kills.stream().filter(k -> k.member().equals(a.member())).findFirst();
     }
 }

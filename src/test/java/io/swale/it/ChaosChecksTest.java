@@ -45,9 +45,9 @@ class ChaosChecksTest {
                 """);
         // w1-i1 was killed at 6000, after attempt 2 started: the two ran at once; c's first attempt had no end
         // and no kill, so it stopped within its sleep (3 s), after its retry began
-        assertThat(log.overlaps(List.of(new ChaosProcess.Killed("w1-i1", 6000)), 3000))
+        assertThat(log.overlaps(List.of(new ChaosProcess.Killed("w1-i1", 6000, 6040)), 3000))
                 .extracting(o -> o.first().runId()).containsExactly("g-p-a-r0", "g-p-c-r0");
-        assertThat(log.overlaps(List.of(new ChaosProcess.Killed("w1-i1", 4000)), 500)).isEmpty();
+        assertThat(log.overlaps(List.of(new ChaosProcess.Killed("w1-i1", 4000, 4040)), 500)).isEmpty();
     }
 
     @Test
@@ -63,14 +63,19 @@ class ChaosChecksTest {
                 start g-p-c-r0 2 w3-i1 202 70000
                 start g-p-d-r0 1 w2-i1 103 1000
                 start g-p-d-r0 1 w3-i1 203 9000
+                start g-p-e-r0 1 w1-i1 104 1000
+                end g-p-e-r0 1 w1-i1 104 2010
+                start g-p-e-r0 2 w2-i1 204 70000
                 """);
-        List<AttemptLog.ReExecution> causes = log.causes(List.of(new ChaosProcess.Killed("w1-i1", 2000)),
+        // e's shell wrote its end after the kill was sent (2000) and before its worker was gone (2040)
+        List<AttemptLog.ReExecution> causes = log.causes(List.of(new ChaosProcess.Killed("w1-i1", 2000, 2040)),
                 Map.of("w2-i1", 1100L), 60_000);
         assertThat(causes).extracting(r -> r.before().runId() + ": " + r.cause()).containsExactly(
                 "g-p-a-r0: worker kill -9 after the task's end, before its settle",
                 "g-p-b-r0: worker kill -9 (attempt killed with it)",
                 "g-p-c-r0: " + AttemptLog.FINISHED_RERUN,
-                "g-p-d-r0: worker SIGTERM (attempt stopped)");
+                "g-p-d-r0: worker SIGTERM (attempt stopped)",
+                "g-p-e-r0: worker kill -9 after the task's end, before its settle");
     }
 
     @Test

@@ -16,8 +16,12 @@ import java.util.function.IntFunction;
  * container does, even a task's shell forked in the same instant.
  */
 final class ChaosProcess {
-    /** A {@code kill -9} of an incarnation and when it happened. */
-    record Killed(String member, long atMs) {}
+    /**
+     * A {@code kill -9} of an incarnation: {@code atMs} just before the signal was sent, {@code goneMs} once the
+     * process had exited. Between the two its tasks' shells may still write a line, so an attempt's last moment
+     * is bounded by {@code goneMs}.
+     */
+    record Killed(String member, long atMs, long goneMs) {}
 
     private final String name;
     private final Path logDir;
@@ -87,7 +91,7 @@ final class ChaosProcess {
         long at = System.currentTimeMillis();
         signal("-9", -process.pid());
         awaitExit(30);
-        return new Killed(member(), at);
+        return new Killed(member(), at, System.currentTimeMillis());
     }
 
     /** SIGTERM, then waits for the process to stop on its own (the graceful shutdown under test). */
