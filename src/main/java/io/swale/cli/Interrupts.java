@@ -8,9 +8,10 @@ import sun.misc.SignalHandler;
 
 /**
  * Ctrl-C (SIGINT) and SIGTERM handled by this command instead of the JVM's shutdown: the JVM's own handler
- * would start every shutdown hook at once, and the embedded Redis and Kafka stop in theirs while the run is
- * still being cancelled. The handler gets the exit code a shell expects (128 + the signal's number) and is
- * expected to call {@link System#exit} when it is done.
+ * would start every shutdown hook at once, and nothing would cancel the run or close the application (it
+ * registers no shutdown hook of its own), so the embedded servers would stop only at their hooks' limits. The
+ * handler gets the exit code a shell expects (128 + the signal's number) and is expected to call
+ * {@link System#exit} when it is done.
  */
 final class Interrupts implements AutoCloseable {
     private record Installed(Signal signal, SignalHandler previous) {}

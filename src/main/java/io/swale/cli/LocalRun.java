@@ -110,8 +110,9 @@ final class LocalRun {
 
     /**
      * On the signal's thread: cancel the run, wait for its attempts to stop, close everything, exit. A second
-     * signal exits at once: the JVM's shutdown hooks still run (embedded-redis kills its redis-server in one), the
-     * wait for the cancel and the closing of the application are skipped. A third one halts without the hooks.
+     * signal starts the exit without waiting itself: the JVM's shutdown hooks run, and the embedded servers' hooks
+     * stop them once the first signal's close has reached them (or after their own limits). A third one halts
+     * without the hooks.
      */
     private void interrupt(int exitCode) {
         int signals;

@@ -1,13 +1,13 @@
 package io.swale.local;
 
-import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.embedded.RedisServer;
 
 /**
  * The redis-server of local mode, a child process on a port of 127.0.0.1 chosen up front, started on a thread of
@@ -21,7 +21,13 @@ final class EmbeddedRedis implements AutoCloseable {
     private static final long CLOSE_AWAITS_START_SECONDS = 60;
 
     private final int port;
-    private final CompletableFuture<RedisServer> started = new CompletableFuture<>();
+    /** How long, at JVM exit, stopping the server waits for the owner's close (Spring's, after the service's drain). */
+    private static final long EXIT_AWAITS_CLOSE_SECONDS = 60;
+    private static final Duration READY_WITHIN = Duration.ofSeconds(30);
+
+    private final CompletableFuture<RedisServerProcess> started = new CompletableFuture<>();
+    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+    private Thread exitHook; // guarded by this
     private boolean closed; // guarded by this
 
     private EmbeddedRedis(int port) {
@@ -40,21 +46,15 @@ final class EmbeddedRedis implements AutoCloseable {
     private void startServer() {
         long t0 = System.nanoTime();
         try {
-            // build() finds the binary (extracting it unless an identical one is there already, RedisBinary);
-            // start() runs it and reads its output until the ready line
-            RedisServer server = RedisServer.newRedisServer()
-                    .executableProvider(RedisBinary.provider())
-                    .port(port)
-                    .bind(LoopbackKraftBroker.LOOPBACK)
-                    .setting("appendonly no")
-                    .setting("save \"\"")
-                    .onShutdownForceStop(true)
-                    .build();
+            // the binary is extracted unless an identical one is there already (RedisBinary)
+            Path binary = RedisBinary.provider().get().toPath();
             long extracted = System.nanoTime();
-            server.start();
+            RedisServerProcess server = RedisServerProcess.start(binary, LoopbackKraftBroker.LOOPBACK, port,
+                    READY_WITHIN);
             synchronized (this) {
                 if (!closed) {
                     started.complete(server);
+                    stopsAtExit(server);
                     log.info("embedded Redis at {} started in {} ms (binary found or extracted in {} ms)", address(),
                             (System.nanoTime() - t0) / 1_000_000, (extracted - t0) / 1_000_000);
                     return;
@@ -90,33 +90,57 @@ final class EmbeddedRedis implements AutoCloseable {
         }
     }
 
+    /**
+     * At JVM exit the server outlives the service's own shutdown, which runs in another hook and still writes to
+     * it, and stops once this is closed, or after {@link #EXIT_AWAITS_CLOSE_SECONDS} if nobody closes it.
+     */
+    private void stopsAtExit(RedisServerProcess server) {
+        exitHook = new Thread(() -> {
+            try {
+                stopped.get(EXIT_AWAITS_CLOSE_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                // stopping regardless
+            }
+            server.stop();
+        }, "swale-embedded-redis-exit");
+        Runtime.getRuntime().addShutdownHook(exitHook);
+    }
+
     /** Stops the server, waiting first for a start still under way. */
     @Override
     public void close() {
         synchronized (this) {
             closed = true;
+            if (exitHook != null) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(exitHook);
+                } catch (IllegalStateException exiting) {
+                    // the hook runs, and returns once the server is stopped below
+                }
+            }
         }
-        RedisServer server;
         try {
-            server = started.get(CLOSE_AWAITS_START_SECONDS, TimeUnit.SECONDS);
+            stopQuietly(started.get(CLOSE_AWAITS_START_SECONDS, TimeUnit.SECONDS));
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return; // the start, when it ends, sees closed and stops the server
+            Thread.currentThread().interrupt(); // the start, when it ends, sees closed and stops the server
         } catch (ExecutionException | TimeoutException e) {
-            return; // nothing started, or the start stops it itself when it ends
+            // nothing started, or the start stops it itself when it ends
+        } finally {
+            stopped.complete(null); // an exit hook still running stops the server now, if this did not
         }
-        stopQuietly(server);
     }
 
-    private static void stopQuietly(RedisServer server) {
+    private static void stopQuietly(RedisServerProcess server) {
         try {
             server.stop();
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             log.warn("embedded redis-server did not stop cleanly: {}", e.toString());
         }
     }
 
-    /** The library wraps what redis-server printed in a cause of its exception: show every message. */
+    /** A failed start's reason may sit in a cause (the binary's extraction): show every message. */
     private static String reasons(Throwable e) {
         StringBuilder out = new StringBuilder();
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {

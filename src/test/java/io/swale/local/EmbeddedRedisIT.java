@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -13,12 +14,16 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
 /**
  * The redis-server of local mode, started on a thread of its own: its address is known at once, a failed start
- * is reported with redis-server's own reason, and close stops it even while it is still starting.
+ * is reported with redis-server's own reason, close stops it even while it is still starting, and at the JVM's exit
+ * it serves until its owner closes it.
  */
 class EmbeddedRedisIT {
 
@@ -57,6 +62,41 @@ class EmbeddedRedisIT {
         redis.close(); // at once: most likely while the binary is still being found or extracted
         awaitNothingServes(port);
         await().atMost(Duration.ofSeconds(30)).until(() -> serverProcesses(port) == 0);
+    }
+
+    @Test
+    void atJvmExitTheServerServesUntilItsOwnerClosesIt() throws Exception {
+        int port = freePort();
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process jvm = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+                EmbeddedRedisExitMain.class.getName(), Integer.toString(port)).redirectErrorStream(true).start();
+        List<String> lines = new CopyOnWriteArrayList<>();
+        Thread reader = Thread.ofPlatform().daemon().start(() -> {
+            try (BufferedReader out = jvm.inputReader()) {
+                out.lines().forEach(lines::add);
+            } catch (IOException e) {
+                lines.add("output: " + e);
+            }
+        });
+        try {
+            await().atMost(Duration.ofSeconds(60)).until(() -> lines.contains("ready") || !jvm.isAlive());
+            assertThat(lines).as("the child's output").contains("ready");
+            // SIGTERM, and the JVM's shutdown hooks run together (Process.destroy would close the output as well)
+            assertThat(jvm.toHandle().destroy()).isTrue();
+            assertThat(jvm.waitFor(90, TimeUnit.SECONDS)).as("the child exited").isTrue();
+            reader.join(Duration.ofSeconds(10));
+            assertThat(lines).as("the child's output").contains("at exit: PONG", "closed");
+            awaitNothingServes(port);
+            await().atMost(Duration.ofSeconds(30)).until(() -> anyServerProcess(port) == 0);
+        } finally {
+            jvm.destroyForcibly();
+        }
+    }
+
+    /** Live redis-server processes on {@code port} anywhere (a child of an exited JVM is no longer its descendant). */
+    private static long anyServerProcess(int port) {
+        return ProcessHandle.allProcesses().filter(ProcessHandle::isAlive)
+                .filter(p -> title(p).contains("127.0.0.1:" + port)).count();
     }
 
     /** Live child processes of this JVM that are redis-server on {@code port} (its title, in /proc, shows it). */
