@@ -36,7 +36,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  *
  * <p>Ctrl-C (SIGINT, or SIGTERM) cancels the run through the cancel path, waits for its running attempts to
  * stop, and only then closes the application and the embedded servers and exits 130 (143 on SIGTERM); a second
- * signal exits at once. The
+ * signal ends that wait at once. The
  * signals are handled here ({@link Interrupts}) and Spring's shutdown hook is off, so that no shutdown hook
  * stops Redis, Kafka or the pool role before the cancel reached the run.
  */
@@ -54,6 +54,8 @@ final class LocalRun {
     private RunKey key;
     private boolean closed;
     private volatile boolean interrupted;
+    /** Set by a second signal: the first one's handler closes without waiting for the cancel any more. */
+    private volatile boolean stopWaiting;
     /** Signals received; guarded by {@link #lock}. */
     private int signals;
 
@@ -110,9 +112,9 @@ final class LocalRun {
 
     /**
      * On the signal's thread: cancel the run, wait for its attempts to stop, close everything, exit. A second
-     * signal starts the exit without waiting itself: the JVM's shutdown hooks run, and the embedded servers' hooks
-     * stop them once the first signal's close has reached them (or after their own limits). A third one halts
-     * without the hooks.
+     * signal ends the first one's wait for the cancel, so that it closes the application at once, and exits: the
+     * JVM's shutdown hooks stop the embedded servers once that close reaches them. A third one kills this
+     * process's children (the embedded redis-server, the tasks' programs) and halts without the hooks.
      */
     private void interrupt(int exitCode) {
         int signals;
@@ -123,9 +125,12 @@ final class LocalRun {
         if (signals == 2) {
             out.println("interrupted again: exiting now, without waiting for the cancel");
             out.flush();
+            stopWaiting = true;
             System.exit(exitCode);
         }
         if (signals > 2) {
+            // the hooks, which would stop them, do not run
+            ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
             Runtime.getRuntime().halt(exitCode);
         }
         if (signals == 1) {
@@ -151,7 +156,8 @@ final class LocalRun {
                 RunStore runs = ctx.getBean(RunStore.class);
                 long deadline = System.nanoTime() + CANCEL_WAIT_MS * 1_000_000;
                 Optional<RunView> view = runs.read(run);
-                while (view.isPresent() && hasActiveInstance(view.get()) && System.nanoTime() - deadline < 0) {
+                while (view.isPresent() && hasActiveInstance(view.get()) && System.nanoTime() - deadline < 0
+                        && !stopWaiting) {
                     Thread.sleep(POLL_MS);
                     view = runs.read(run);
                 }

@@ -20,23 +20,30 @@ final class EmbeddedRedis implements AutoCloseable {
     /** How long close waits for a start still under way; a start that ends later stops its server itself. */
     private static final long CLOSE_AWAITS_START_SECONDS = 60;
 
-    private final int port;
-    /** How long, at JVM exit, stopping the server waits for the owner's close (Spring's, after the service's drain). */
-    private static final long EXIT_AWAITS_CLOSE_SECONDS = 60;
+    /** How long, by default, stopping the server at the JVM's exit waits for the owner's close. */
+    static final Duration EXIT_AWAITS_CLOSE = Duration.ofSeconds(60);
     private static final Duration READY_WITHIN = Duration.ofSeconds(30);
 
+    private final int port;
+    private final Duration exitAwaitsClose;
     private final CompletableFuture<RedisServerProcess> started = new CompletableFuture<>();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private Thread exitHook; // guarded by this
     private boolean closed; // guarded by this
 
-    private EmbeddedRedis(int port) {
+    private EmbeddedRedis(int port, Duration exitAwaitsClose) {
         this.port = port;
+        this.exitAwaitsClose = exitAwaitsClose;
     }
 
     /** Starts redis-server on {@code port} of 127.0.0.1 on a daemon thread; {@link #awaitStarted()} waits for it. */
     static EmbeddedRedis starting(int port) {
-        EmbeddedRedis redis = new EmbeddedRedis(port);
+        return starting(port, EXIT_AWAITS_CLOSE);
+    }
+
+    /** As {@link #starting(int)}, its server serving at the JVM's exit until closed or for {@code exitAwaitsClose}. */
+    static EmbeddedRedis starting(int port, Duration exitAwaitsClose) {
+        EmbeddedRedis redis = new EmbeddedRedis(port, exitAwaitsClose);
         Thread starter = new Thread(redis::startServer, "swale-embedded-redis-start");
         starter.setDaemon(true);
         starter.start();
@@ -92,12 +99,12 @@ final class EmbeddedRedis implements AutoCloseable {
 
     /**
      * At JVM exit the server outlives the service's own shutdown, which runs in another hook and still writes to
-     * it, and stops once this is closed, or after {@link #EXIT_AWAITS_CLOSE_SECONDS} if nobody closes it.
+     * it, and stops once this is closed, or after {@code exitAwaitsClose} if nobody closes it.
      */
     private void stopsAtExit(RedisServerProcess server) {
         exitHook = new Thread(() -> {
             try {
-                stopped.get(EXIT_AWAITS_CLOSE_SECONDS, TimeUnit.SECONDS);
+                stopped.get(exitAwaitsClose.toMillis(), TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (ExecutionException | TimeoutException e) {
@@ -105,7 +112,13 @@ final class EmbeddedRedis implements AutoCloseable {
             }
             server.stop();
         }, "swale-embedded-redis-exit");
-        Runtime.getRuntime().addShutdownHook(exitHook);
+        try {
+            Runtime.getRuntime().addShutdownHook(exitHook);
+        } catch (IllegalStateException exiting) {
+            // started while the JVM exits: nothing may close it any more, and nothing would stop it
+            exitHook = null;
+            stopQuietly(server);
+        }
     }
 
     /** Stops the server, waiting first for a start still under way. */

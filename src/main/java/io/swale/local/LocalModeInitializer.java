@@ -3,6 +3,7 @@ package io.swale.local;
 import io.swale.config.redis.RedisSettingsReader;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,25 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
         if (!wantsEmbedded(env)) {
             return;
         }
-        EmbeddedServers infra = startEmbedded(context.getClassLoader(), env.getProperty("swale.kafka.partitions", Integer.class, 4));
+        // at exit redis-server outlives the pools' drain, then Tomcat's graceful stop (30 s at most) and the rest
+        Duration redisExitWait = shutdownGrace(env).plus(AFTER_THE_DRAIN);
+        EmbeddedServers infra = startEmbedded(context.getClassLoader(),
+                env.getProperty("swale.kafka.partitions", Integer.class, 4), redisExitWait);
+        try {
+            configure(context, env, infra);
+        } catch (RuntimeException e) {
+            // a context that never refreshed destroys no bean: the servers are still this method's to stop
+            try {
+                infra.close();
+            } catch (RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
+        }
+    }
+
+    private static void configure(ConfigurableApplicationContext context, ConfigurableEnvironment env,
+            EmbeddedServers infra) {
         Map<String, Object> props = new LinkedHashMap<>();
         props.put("spring.kafka.bootstrap-servers", infra.kafkaBootstrap());
         props.put("spring.data.redis.host", "127.0.0.1");
@@ -69,6 +88,9 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
     }
 
     private static final String EMBEDDED_INFRASTRUCTURE = "io.swale.local.EmbeddedInfrastructure";
+    /** {@code swale.worker.shutdown-grace}'s default (WorkerSettings). */
+    private static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
+    private static final Duration AFTER_THE_DRAIN = Duration.ofSeconds(60);
 
     /** Classes a jar built with -Pslim leaves out: checked before any of them is touched. */
     static final List<String> EMBEDDED_CLASSES = List.of(EMBEDDED_INFRASTRUCTURE,
@@ -76,17 +98,27 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
             // what LoopbackKraftBroker builds the broker with (from spring-kafka-test's dependencies)
             "org.apache.kafka.common.test.KafkaClusterTestKit");
 
-    /** {@code EmbeddedInfrastructure.starting(partitions)}, called by name so that this class compiles without it (-Pslim). */
-    private static EmbeddedServers startEmbedded(ClassLoader loader, int partitions) {
+    /** The pools' drain at shutdown; a value that does not convert is reported by the settings' own binding. */
+    private static Duration shutdownGrace(ConfigurableEnvironment env) {
+        try {
+            return env.getProperty("swale.worker.shutdown-grace", Duration.class, DEFAULT_SHUTDOWN_GRACE);
+        } catch (RuntimeException notADuration) {
+            return DEFAULT_SHUTDOWN_GRACE;
+        }
+    }
+
+    /** {@code EmbeddedInfrastructure.starting(partitions, redisExitWait)}, called by name so that this class compiles without it (-Pslim). */
+    private static EmbeddedServers startEmbedded(ClassLoader loader, int partitions, Duration redisExitWait) {
         requireEmbeddedClasses(loader);
         Method start;
         try {
-            start = ClassUtils.forName(EMBEDDED_INFRASTRUCTURE, loader).getMethod("starting", int.class);
+            start = ClassUtils.forName(EMBEDDED_INFRASTRUCTURE, loader).getMethod("starting", int.class,
+                    Duration.class);
         } catch (ReflectiveOperationException | LinkageError e) {
             throw new IllegalStateException("cannot load " + EMBEDDED_INFRASTRUCTURE, e);
         }
         try {
-            return (EmbeddedServers) start.invoke(null, partitions);
+            return (EmbeddedServers) start.invoke(null, partitions, redisExitWait);
         } catch (InvocationTargetException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;

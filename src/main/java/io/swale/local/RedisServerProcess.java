@@ -1,14 +1,19 @@
 package io.swale.local;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,9 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A redis-server child process without persistence, started and stopped by its owner alone. embedded-redis starts
- * one too, but also stops it from a JVM shutdown hook of its own, which runs alongside Spring's: on SIGTERM the
- * server went away while the service was still draining through it.
+ * A redis-server child process without persistence, stopped by its owner. embedded-redis starts one too, but also
+ * stops it from a JVM shutdown hook of its own, which runs alongside Spring's: on SIGTERM the server went away while
+ * the service was still draining through it. Where {@code setsid} exists the server runs in a session of its own,
+ * because a terminal's Ctrl-C goes to the JVM's whole process group, and redis-server shuts down on SIGINT at once.
  */
 final class RedisServerProcess {
     private static final Logger log = LoggerFactory.getLogger(RedisServerProcess.class);
@@ -40,28 +46,35 @@ final class RedisServerProcess {
      * lines of output if it exits first (a port in use, a bad binary) or is not ready within {@code readyWithin}.
      */
     static RedisServerProcess start(Path binary, String host, int port, Duration readyWithin) throws IOException {
-        List<String> command = List.of(binary.toString(), "--port", Integer.toString(port), "--bind", host,
-                "--appendonly", "no", "--save", "");
+        List<String> command = new ArrayList<>();
+        setsid().ifPresent(setsid -> command.add(setsid.toString()));
+        command.addAll(List.of(binary.toString(), "--port", Integer.toString(port), "--bind", host,
+                "--appendonly", "no", "--save", ""));
         Process process = new ProcessBuilder(command).directory(binary.getParent().toFile()).redirectErrorStream(true)
                 .start();
-        AtomicBoolean ready = new AtomicBoolean();
+        // set once: either the ready line or the time limit wins
+        AtomicBoolean settled = new AtomicBoolean();
         CompletableFuture.delayedExecutor(readyWithin.toMillis(), TimeUnit.MILLISECONDS).execute(() -> {
-            if (!ready.get()) {
+            if (settled.compareAndSet(false, true)) {
                 process.destroyForcibly();
             }
         });
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         Deque<String> last = new ArrayDeque<>();
-        for (String line = out.readLine(); line != null; line = out.readLine()) {
-            if (line.contains(READY_LINE)) {
-                ready.set(true);
-                drain(out, port);
-                return new RedisServerProcess(process);
+        try {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                if (line.contains(READY_LINE) && settled.compareAndSet(false, true)) {
+                    drain(out, port);
+                    return new RedisServerProcess(process);
+                }
+                if (last.size() == LINES_KEPT) {
+                    last.removeFirst();
+                }
+                last.addLast(line);
             }
-            if (last.size() == LINES_KEPT) {
-                last.removeFirst();
-            }
-            last.addLast(line);
+        } catch (IOException | RuntimeException e) {
+            process.destroyForcibly();
+            throw e;
         }
         // the output ends when the server exits, or when it was killed for not being ready in time
         boolean exited = exited(process);
@@ -71,6 +84,16 @@ final class RedisServerProcess {
         String why = exited && process.exitValue() != KILLED ? "exited with code " + process.exitValue()
                 : "was not ready within " + readyWithin.toSeconds() + " s";
         throw new IOException("redis-server " + why + ": " + String.join(" | ", last));
+    }
+
+    /**
+     * {@code setsid} on the PATH, if any. Its child here never leads a process group, so it makes the session and
+     * runs redis-server in its own place, under the pid this process knows.
+     */
+    private static Optional<Path> setsid() {
+        String path = Optional.ofNullable(System.getenv("PATH")).orElse("/usr/bin:/bin");
+        return Arrays.stream(path.split(File.pathSeparator)).filter(dir -> !dir.isEmpty())
+                .map(dir -> Path.of(dir, "setsid")).filter(Files::isExecutable).findFirst();
     }
 
     private static boolean exited(Process process) {
@@ -96,10 +119,6 @@ final class RedisServerProcess {
         }, "swale-embedded-redis-" + port + "-output");
         t.setDaemon(true);
         t.start();
-    }
-
-    long pid() {
-        return process.pid();
     }
 
     /** SIGTERM, and SIGKILL if it has not exited within {@link #STOP_WAIT}; returns once it has exited. */

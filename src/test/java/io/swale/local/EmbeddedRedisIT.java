@@ -68,7 +68,8 @@ class EmbeddedRedisIT {
     void atJvmExitTheServerServesUntilItsOwnerClosesIt() throws Exception {
         int port = freePort();
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process jvm = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+        // in a process group of its own, which then gets a terminal's Ctrl-C
+        Process jvm = new ProcessBuilder("setsid", java.toString(), "-cp", System.getProperty("java.class.path"),
                 EmbeddedRedisExitMain.class.getName(), Integer.toString(port)).redirectErrorStream(true).start();
         List<String> lines = new CopyOnWriteArrayList<>();
         Thread reader = Thread.ofPlatform().daemon().start(() -> {
@@ -81,14 +82,15 @@ class EmbeddedRedisIT {
         try {
             await().atMost(Duration.ofSeconds(60)).until(() -> lines.contains("ready") || !jvm.isAlive());
             assertThat(lines).as("the child's output").contains("ready");
-            // SIGTERM, and the JVM's shutdown hooks run together (Process.destroy would close the output as well)
-            assertThat(jvm.toHandle().destroy()).isTrue();
+            // SIGINT to the whole group, as Ctrl-C in a terminal: the JVM's shutdown hooks run together
+            assertThat(new ProcessBuilder("kill", "-INT", "--", "-" + jvm.pid()).start().waitFor()).isZero();
             assertThat(jvm.waitFor(90, TimeUnit.SECONDS)).as("the child exited").isTrue();
             reader.join(Duration.ofSeconds(10));
             assertThat(lines).as("the child's output").contains("at exit: PONG", "closed");
             awaitNothingServes(port);
             await().atMost(Duration.ofSeconds(30)).until(() -> anyServerProcess(port) == 0);
         } finally {
+            jvm.descendants().forEach(ProcessHandle::destroyForcibly);
             jvm.destroyForcibly();
         }
     }
