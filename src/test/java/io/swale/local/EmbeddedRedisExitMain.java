@@ -1,11 +1,17 @@
 package io.swale.local;
 
+import java.time.Duration;
 import redis.clients.jedis.Jedis;
 
 /**
- * Run by {@link EmbeddedRedisIT} in a JVM of its own: starts the embedded redis-server on the port it is given and
- * prints {@code ready}; at exit, in a shutdown hook of its own as Spring's is, it still uses the server (as the
- * service's drain does, here for half a second) and prints the answer, then closes it.
+ * Run by {@link EmbeddedRedisIT} in a JVM of its own: starts the embedded redis-server on the port it is given,
+ * prints {@code ready}, and then, by its second argument:
+ * <ul>
+ * <li>{@code hook-closes}: at exit, in a shutdown hook of its own as Spring's is, it still uses the server (as the
+ * service's drain does, here for half a second), prints the answer, then closes it;</li>
+ * <li>{@code nobody-closes}: nothing closes the server, whose exit wait is 1 s;</li>
+ * <li>{@code closes-then-exits}: closes the server, then exits, with an exit wait of 10 minutes.</li>
+ * </ul>
  */
 public final class EmbeddedRedisExitMain {
     private EmbeddedRedisExitMain() {
@@ -13,19 +19,32 @@ public final class EmbeddedRedisExitMain {
 
     public static void main(String[] args) throws InterruptedException {
         int port = Integer.parseInt(args[0]);
-        EmbeddedRedis redis = EmbeddedRedis.starting(port);
+        String mode = args[1];
+        Duration exitWait = switch (mode) {
+            case "nobody-closes" -> Duration.ofSeconds(1);
+            case "closes-then-exits" -> Duration.ofMinutes(10);
+            default -> EmbeddedRedis.EXIT_AWAITS_CLOSE;
+        };
+        EmbeddedRedis redis = EmbeddedRedis.starting(port, exitWait);
         redis.awaitStarted();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try (Jedis jedis = new Jedis("127.0.0.1", port)) {
-                Thread.sleep(500); // the drain's length, so that a server stopped at the exit's start is gone
-                System.out.println("at exit: " + jedis.ping());
-            } catch (InterruptedException | RuntimeException e) {
-                System.out.println("at exit: " + e);
-            }
+        if (mode.equals("hook-closes")) {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+                    Thread.sleep(500); // the drain's length, so that a server stopped at the exit's start is gone
+                    System.out.println("at exit: " + jedis.ping());
+                } catch (InterruptedException | RuntimeException e) {
+                    System.out.println("at exit: " + e);
+                }
+                redis.close();
+                System.out.println("closed");
+            }));
+        }
+        System.out.println("ready");
+        if (mode.equals("closes-then-exits")) {
             redis.close();
             System.out.println("closed");
-        }));
-        System.out.println("ready");
+            System.exit(0);
+        }
         Thread.sleep(Long.MAX_VALUE);
     }
 }

@@ -66,30 +66,73 @@ class EmbeddedRedisIT {
 
     @Test
     void atJvmExitTheServerServesUntilItsOwnerClosesIt() throws Exception {
-        int port = freePort();
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        // in a process group of its own, which then gets a terminal's Ctrl-C
-        Process jvm = new ProcessBuilder("setsid", java.toString(), "-cp", System.getProperty("java.class.path"),
-                EmbeddedRedisExitMain.class.getName(), Integer.toString(port)).redirectErrorStream(true).start();
-        List<String> lines = new CopyOnWriteArrayList<>();
-        Thread reader = Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader out = jvm.inputReader()) {
-                out.lines().forEach(lines::add);
-            } catch (IOException e) {
-                lines.add("output: " + e);
-            }
-        });
-        try {
-            await().atMost(Duration.ofSeconds(60)).until(() -> lines.contains("ready") || !jvm.isAlive());
-            assertThat(lines).as("the child's output").contains("ready");
-            // SIGINT to the whole group, as Ctrl-C in a terminal: the JVM's shutdown hooks run together
+        try (Child child = Child.start("hook-closes")) {
+            child.awaitLine("ready");
+            child.interruptGroup();
+            child.awaitExit();
+            assertThat(child.lines).as("the child's output").contains("at exit: PONG", "closed");
+            awaitNothingServes(child.port);
+            await().atMost(Duration.ofSeconds(30)).until(() -> anyServerProcess(child.port) == 0);
+        }
+    }
+
+    @Test
+    void atJvmExitAServerNobodyClosesStopsAfterItsExitWait() throws Exception {
+        try (Child child = Child.start("nobody-closes")) {
+            child.awaitLine("ready");
+            child.interruptGroup();
+            child.awaitExit();
+            awaitNothingServes(child.port);
+            await().atMost(Duration.ofSeconds(30)).until(() -> anyServerProcess(child.port) == 0);
+        }
+    }
+
+    @Test
+    void aJvmThatClosedItsServerExitsWithoutTheExitWait() throws Exception {
+        // the exit wait is 10 minutes: the child exits well within the 90 s allowed only if close ended it
+        try (Child child = Child.start("closes-then-exits")) {
+            child.awaitExit();
+            assertThat(child.lines).as("the child's output").contains("ready", "closed");
+            await().atMost(Duration.ofSeconds(30)).until(() -> anyServerProcess(child.port) == 0);
+        }
+    }
+
+    /** {@link EmbeddedRedisExitMain} in a JVM of its own, in a process group of its own (setsid). */
+    private record Child(Process jvm, int port, List<String> lines, Thread reader) implements AutoCloseable {
+        static Child start(String mode) throws IOException {
+            int port = freePort();
+            Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+            Process jvm = new ProcessBuilder("setsid", java.toString(), "-cp", System.getProperty("java.class.path"),
+                    EmbeddedRedisExitMain.class.getName(), Integer.toString(port), mode).redirectErrorStream(true)
+                    .start();
+            List<String> lines = new CopyOnWriteArrayList<>();
+            Thread reader = Thread.ofPlatform().daemon().start(() -> {
+                try (BufferedReader out = jvm.inputReader()) {
+                    out.lines().forEach(lines::add);
+                } catch (IOException e) {
+                    lines.add("output: " + e);
+                }
+            });
+            return new Child(jvm, port, lines, reader);
+        }
+
+        void awaitLine(String line) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> lines.contains(line) || !jvm.isAlive());
+            assertThat(lines).as("the child's output").contains(line);
+        }
+
+        /** SIGINT to the whole group, as Ctrl-C in a terminal: the JVM's shutdown hooks run together. */
+        void interruptGroup() throws IOException, InterruptedException {
             assertThat(new ProcessBuilder("kill", "-INT", "--", "-" + jvm.pid()).start().waitFor()).isZero();
-            assertThat(jvm.waitFor(90, TimeUnit.SECONDS)).as("the child exited").isTrue();
+        }
+
+        void awaitExit() throws InterruptedException {
+            assertThat(jvm.waitFor(90, TimeUnit.SECONDS)).as("the child exited; its output: %s", lines).isTrue();
             reader.join(Duration.ofSeconds(10));
-            assertThat(lines).as("the child's output").contains("at exit: PONG", "closed");
-            awaitNothingServes(port);
-            await().atMost(Duration.ofSeconds(30)).until(() -> anyServerProcess(port) == 0);
-        } finally {
+        }
+
+        @Override
+        public void close() {
             jvm.descendants().forEach(ProcessHandle::destroyForcibly);
             jvm.destroyForcibly();
         }
