@@ -1,12 +1,15 @@
 package io.swale.local;
 
 import io.swale.config.redis.RedisSettingsReader;
+import io.swale.settings.WorkerSettings;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
@@ -88,8 +91,8 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
     }
 
     private static final String EMBEDDED_INFRASTRUCTURE = "io.swale.local.EmbeddedInfrastructure";
-    /** {@code swale.worker.shutdown-grace}'s default (WorkerSettings). */
-    private static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
+    private static final Duration DEFAULT_SHUTDOWN_GRACE = DurationStyle.detectAndParse(
+            WorkerSettings.DEFAULT_SHUTDOWN_GRACE);
     private static final Duration AFTER_THE_DRAIN = Duration.ofSeconds(60);
 
     /** Classes a jar built with -Pslim leaves out: checked before any of them is touched. */
@@ -101,7 +104,7 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
     /** The pools' drain at shutdown; a value that does not convert is reported by the settings' own binding. */
     private static Duration shutdownGrace(ConfigurableEnvironment env) {
         try {
-            return env.getProperty("swale.worker.shutdown-grace", Duration.class, DEFAULT_SHUTDOWN_GRACE);
+            return Binder.get(env).bind("swale.worker.shutdown-grace", Duration.class).orElse(DEFAULT_SHUTDOWN_GRACE);
         } catch (RuntimeException notADuration) {
             return DEFAULT_SHUTDOWN_GRACE;
         }

@@ -1,14 +1,20 @@
 package io.swale.local;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import redis.clients.jedis.Jedis;
 
 /**
  * Run by {@link EmbeddedRedisIT} in a JVM of its own: starts the embedded redis-server on the port it is given,
  * prints {@code ready}, and then, by its second argument:
  * <ul>
- * <li>{@code hook-closes}: at exit, in a shutdown hook of its own as Spring's is, it still uses the server (as the
- * service's drain does, here for half a second), prints the answer, then closes it;</li>
+ * <li>{@code hook-closes}: at exit, in a shutdown hook of its own as Spring's is, it prints {@code draining} and
+ * waits for a line on its input (the test checks meanwhile that the server serves), then still uses the server,
+ * as the service's drain does, prints the answer, and closes it;</li>
  * <li>{@code nobody-closes}: nothing closes the server, whose exit wait is 1 s;</li>
  * <li>{@code closes-then-exits}: closes the server, then exits, with an exit wait of 10 minutes.</li>
  * </ul>
@@ -29,10 +35,11 @@ public final class EmbeddedRedisExitMain {
         redis.awaitStarted();
         if (mode.equals("hook-closes")) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                System.out.println("draining");
                 try (Jedis jedis = new Jedis("127.0.0.1", port)) {
-                    Thread.sleep(500); // the drain's length, so that a server stopped at the exit's start is gone
+                    new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
                     System.out.println("at exit: " + jedis.ping());
-                } catch (InterruptedException | RuntimeException e) {
+                } catch (IOException | RuntimeException e) {
                     System.out.println("at exit: " + e);
                 }
                 redis.close();
@@ -45,6 +52,6 @@ public final class EmbeddedRedisExitMain {
             System.out.println("closed");
             System.exit(0);
         }
-        Thread.sleep(Long.MAX_VALUE);
+        new CountDownLatch(1).await(); // until a signal ends the JVM
     }
 }

@@ -69,6 +69,11 @@ class EmbeddedRedisIT {
         try (Child child = Child.start("hook-closes")) {
             child.awaitLine("ready");
             child.interruptGroup();
+            child.awaitLine("draining");
+            // the JVM's other hooks run meanwhile, embedded-redis's own stop among them before this change
+            await("the server serves while the service drains").during(Duration.ofMillis(500))
+                    .atMost(Duration.ofSeconds(10)).until(() -> answers(child.port));
+            child.endDrain();
             child.awaitExit();
             assertThat(child.lines).as("the child's output").contains("at exit: PONG", "closed");
             awaitNothingServes(child.port);
@@ -126,6 +131,12 @@ class EmbeddedRedisIT {
             assertThat(new ProcessBuilder("kill", "-INT", "--", "-" + jvm.pid()).start().waitFor()).isZero();
         }
 
+        /** A line on the child's input: its shutdown hook goes on. */
+        void endDrain() throws IOException {
+            jvm.getOutputStream().write('\n');
+            jvm.getOutputStream().flush();
+        }
+
         void awaitExit() throws InterruptedException {
             assertThat(jvm.waitFor(90, TimeUnit.SECONDS)).as("the child exited; its output: %s", lines).isTrue();
             reader.join(Duration.ofSeconds(10));
@@ -135,6 +146,14 @@ class EmbeddedRedisIT {
         public void close() {
             jvm.descendants().forEach(ProcessHandle::destroyForcibly);
             jvm.destroyForcibly();
+        }
+    }
+
+    private static boolean answers(int port) {
+        try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+            return "PONG".equals(jedis.ping());
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 
