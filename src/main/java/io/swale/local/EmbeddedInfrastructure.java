@@ -6,6 +6,7 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,6 +16,7 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
 
     private final LoopbackKraftBroker kafka;
     private final EmbeddedRedis redis;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private EmbeddedInfrastructure(LoopbackKraftBroker kafka, EmbeddedRedis redis) {
         this.kafka = kafka;
@@ -57,7 +59,8 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
         LoopbackKraftBroker kafka;
         try {
             kafka = LoopbackKraftBroker.starting(partitions, broker);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // an Error too: the broker's metrics fail their class initialisation when the JVM exits meanwhile
             redis.close();
             throw e;
         }
@@ -89,8 +92,12 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
         return redis.port();
     }
 
+    /** Stops both; closing again does nothing (the context and an early exit may both close). */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         try {
             kafka.close();
         } finally {

@@ -34,14 +34,23 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
         }
         // at exit redis-server outlives the pools' drain, then Tomcat's graceful stop (30 s at most) and the rest
         Duration redisExitWait = shutdownGrace(env).plus(AFTER_THE_DRAIN);
-        EmbeddedServers infra = startEmbedded(context.getClassLoader(),
-                env.getProperty("swale.kafka.partitions", Integer.class, 4), redisExitWait);
+        StartExitGuard guard = StartExitGuard.install();
+        EmbeddedServers infra;
+        try {
+            infra = guard.guarding(startEmbedded(context.getClassLoader(),
+                    env.getProperty("swale.kafka.partitions", Integer.class, 4), redisExitWait));
+        } catch (RuntimeException | Error e) {
+            guard.nothingStarted();
+            throw e;
+        }
         try {
             configure(context, env, infra);
-        } catch (RuntimeException e) {
+            // once the context builds beans, its close (a failed refresh's too) stops the servers
+            context.addBeanFactoryPostProcessor(beanFactory -> guard.handOver());
+        } catch (RuntimeException | Error e) {
             // a context that never refreshed destroys no bean: the servers are still this method's to stop
             try {
-                infra.close();
+                guard.stop();
             } catch (RuntimeException closing) {
                 e.addSuppressed(closing);
             }
