@@ -14,8 +14,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * its outcome: a task left waiting would hold its pool's slot in the shared application context, and the tests
  * after a failed one would time out for want of a slot rather than fail for their own reasons.
  *
- * <p>The files live in a directory of their own that nothing deletes: in a test's {@code @TempDir}, an opened gate
- * was deleted with the directory before the waiting task's next poll could see it, and the task waited on.
+ * <p>The files live in a directory of their own, deleted only when the JVM exits: in a test's {@code @TempDir}, an
+ * opened gate was deleted with the directory before the waiting task's next poll could see it, and the task waited on.
  */
 final class ReleaseGates implements AfterEachCallback {
     private final List<Gate> made = new ArrayList<>();
@@ -27,8 +27,11 @@ final class ReleaseGates implements AfterEachCallback {
         try {
             if (root == null) {
                 root = Files.createTempDirectory("swale-release-gates-");
+                root.toFile().deleteOnExit();
             }
             Gate gate = new Gate(root.resolve(name + "-" + ++count));
+            // registered after the directory, so deleted before it
+            gate.file().toFile().deleteOnExit();
             made.add(gate);
             return gate;
         } catch (IOException e) {

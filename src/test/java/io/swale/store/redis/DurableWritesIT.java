@@ -18,6 +18,8 @@ import io.swale.store.TaskInput;
 import io.swale.store.TaskStore;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +29,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -46,14 +49,21 @@ class DurableWritesIT {
     private RedisTaskStore tasks;
     private RedisRunStore runs;
 
+    /** Where each server writes the snapshot of its first sync: not next to the binary, which nothing deletes. */
+    @TempDir
+    Path dir;
+
     @BeforeEach
     void primaryAndReplica() throws IOException {
         int p = freePort();
         int r = freePort();
-        primary = RedisServer.newRedisServer().port(p).bind("127.0.0.1").setting("save \"\"").build();
+        Files.createDirectories(dir.resolve("primary"));
+        Files.createDirectories(dir.resolve("replica"));
+        primary = RedisServer.newRedisServer().port(p).bind("127.0.0.1").setting("save \"\"")
+                .setting("dir " + dir.resolve("primary")).build();
         primary.start();
-        replica = RedisServer.newRedisServer().port(r).bind("127.0.0.1").setting("save \"\"").slaveOf("127.0.0.1", p)
-                .build();
+        replica = RedisServer.newRedisServer().port(r).bind("127.0.0.1").setting("save \"\"")
+                .setting("dir " + dir.resolve("replica")).slaveOf("127.0.0.1", p).build();
         replica.start();
         replicaAddress = new HostAndPort("127.0.0.1", r);
         HostAndPort primaryAddress = new HostAndPort("127.0.0.1", p);
