@@ -60,6 +60,13 @@ final class ArchitectureRules {
             .should().dependOnClassesThat().resideInAnyPackage(ADAPTERS)
             .because("adapters depend on ports, never the reverse");
 
+    static final ArchRule NO_BEAN_VALIDATION = noClasses()
+            .that().resideInAPackage("io.swale..")
+            .should().dependOnClassesThat().resideInAnyPackage("jakarta.validation..", "javax.validation..")
+            .because("Spring MVC's validator here supports nothing (NoBeanValidation, which keeps Hibernate Validator"
+                    + " out of the start): a @Valid or a constraint would check nothing; each controller checks its"
+                    + " input itself");
+
     static final ArchRule NO_PACKAGE_CYCLES = slices()
             .matching("io.swale.(**)")
             .should().beFreeOfCycles();

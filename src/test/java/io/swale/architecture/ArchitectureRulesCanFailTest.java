@@ -6,6 +6,8 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
+import io.swale.api.archfixture.ControllerAskingForValidation;
+import io.swale.api.archfixture.ControllerCheckingItself;
 import io.swale.archfixture.a.CycleA;
 import io.swale.archfixture.b.CycleB;
 import io.swale.graph.Graph;
@@ -55,5 +57,13 @@ class ArchitectureRulesCanFailTest {
         assertThat(evaluate(ArchitectureRules.NO_PACKAGE_CYCLES, CycleA.class, CycleB.class).hasViolation())
                 .isTrue();
         assertThat(evaluate(ArchitectureRules.NO_PACKAGE_CYCLES, CycleA.class).hasViolation()).isFalse();
+    }
+
+    @Test
+    void anArgumentMarkedValidBreaksTheValidationRule() {
+        assertThat(evaluate(ArchitectureRules.NO_BEAN_VALIDATION, ControllerAskingForValidation.class).hasViolation())
+                .isTrue();
+        assertThat(evaluate(ArchitectureRules.NO_BEAN_VALIDATION, ControllerCheckingItself.class).hasViolation())
+                .isFalse();
     }
 }

@@ -21,5 +21,8 @@ class ArchitectureTest {
     static final ArchRule logicNeverDependsOnAdapters = ArchitectureRules.LOGIC_NEVER_DEPENDS_ON_ADAPTERS;
 
     @ArchTest
+    static final ArchRule noBeanValidation = ArchitectureRules.NO_BEAN_VALIDATION;
+
+    @ArchTest
     static final ArchRule noPackageCycles = ArchitectureRules.NO_PACKAGE_CYCLES;
 }
