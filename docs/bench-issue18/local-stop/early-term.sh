@@ -5,7 +5,7 @@
 export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 PATH=/usr/lib/jvm/temurin-25-jdk-amd64/bin:$PATH
 jar=$1; shift
 for d in "$@"; do
-  before=$(pgrep -x redis-server | sort | tr '\n' ' ')
+  before=$(pgrep -f redis-server | sort | tr '\n' ' ')
   dir=$(mktemp -d); cd $dir
   java -jar $jar --server.port=0 > out.log 2>&1 &
   pid=$!
@@ -15,7 +15,7 @@ for d in "$@"; do
   t1=$(date +%s.%N)
   alive=$(kill -0 $pid 2>/dev/null && echo STILL-ALIVE)
   sleep 0.5
-  after=$(pgrep -x redis-server | sort | tr '\n' ' ')
+  after=$(pgrep -f redis-server | sort | tr '\n' ' ')
   orphans=$(comm -13 <(echo $before | tr ' ' '\n' | sort) <(echo $after | tr ' ' '\n' | sort) | tr '\n' ' ')
   wait $pid 2>/dev/null; rc=$?
   printf "delay %s s: exit %.1f s after TERM rc %s %s orphans [%s] lines %s last: %s\n" $d $(echo "$t1-$t0"|bc) $rc "$alive" "$orphans" $(wc -l < out.log) "$(grep -v '^\s*at ' out.log | tail -1 | cut -c1-150)"

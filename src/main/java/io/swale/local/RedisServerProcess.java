@@ -25,6 +25,11 @@ import org.slf4j.LoggerFactory;
  * stops it from a JVM shutdown hook of its own, which runs alongside Spring's: on SIGTERM the server went away while
  * the service was still draining through it. Where {@code setsid} exists the server runs in a session of its own,
  * because a terminal's Ctrl-C goes to the JVM's whole process group, and redis-server shuts down on SIGINT at once.
+ *
+ * <p>The server runs under a small {@code sh} script that holds a lifeline: the pipe of its standard input, whose
+ * other end only this JVM holds. The script stops the server when the pipe closes, which {@link #stop()} does, and
+ * which the kernel does when the JVM dies without running its hooks ({@code kill -9}, the OOM killer): a server
+ * left behind then held its port and memory until someone killed it by hand.
  */
 final class RedisServerProcess {
     private static final Logger log = LoggerFactory.getLogger(RedisServerProcess.class);
@@ -34,6 +39,21 @@ final class RedisServerProcess {
     private static final Duration STOP_WAIT = Duration.ofSeconds(10);
     /** The exit code of a process killed by SIGKILL. */
     private static final int KILLED = 128 + 9;
+    /**
+     * Runs its arguments as the server and stops it with SIGTERM once its own standard input, the lifeline, ends;
+     * exits with the server's status. A background job's standard input is /dev/null, hence the copy on fd 3.
+     */
+    private static final String LIFELINE = String.join("\n",
+            "exec 3<&0",
+            "\"$@\" </dev/null 3<&- &",
+            "server=$!",
+            "( while read -r _ <&3; do :; done; kill -TERM \"$server\" 2>/dev/null ) &",
+            "watcher=$!",
+            "exec 3<&-",
+            "wait \"$server\"",
+            "status=$?",
+            "kill \"$watcher\" 2>/dev/null",
+            "exit \"$status\"");
 
     private final Process process;
 
@@ -48,15 +68,15 @@ final class RedisServerProcess {
     static RedisServerProcess start(Path binary, String host, int port, Duration readyWithin) throws IOException {
         List<String> command = new ArrayList<>();
         setsid().ifPresent(setsid -> command.add(setsid.toString()));
-        command.addAll(List.of(binary.toString(), "--port", Integer.toString(port), "--bind", host,
-                "--appendonly", "no", "--save", ""));
+        command.addAll(List.of("/bin/sh", "-c", LIFELINE, "sh", binary.toString(), "--port", Integer.toString(port),
+                "--bind", host, "--appendonly", "no", "--save", ""));
         Process process = new ProcessBuilder(command).directory(binary.getParent().toFile()).redirectErrorStream(true)
                 .start();
         // set once: either the ready line or the time limit wins
         AtomicBoolean settled = new AtomicBoolean();
         CompletableFuture.delayedExecutor(readyWithin.toMillis(), TimeUnit.MILLISECONDS).execute(() -> {
             if (settled.compareAndSet(false, true)) {
-                process.destroyForcibly();
+                kill(process);
             }
         });
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
@@ -73,13 +93,13 @@ final class RedisServerProcess {
                 last.addLast(line);
             }
         } catch (IOException | RuntimeException e) {
-            process.destroyForcibly();
+            kill(process);
             throw e;
         }
         // the output ends when the server exits, or when it was killed for not being ready in time
         boolean exited = exited(process);
         if (!exited) {
-            process.destroyForcibly();
+            kill(process);
         }
         String why = exited && process.exitValue() != KILLED ? "exited with code " + process.exitValue()
                 : "was not ready within " + readyWithin.toSeconds() + " s";
@@ -101,9 +121,15 @@ final class RedisServerProcess {
             return process.waitFor(STOP_WAIT.toSeconds(), TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            process.destroyForcibly();
+            kill(process);
             return false;
         }
+    }
+
+    /** SIGKILL to the server and its script: the server first, as it is no longer the script's child after. */
+    private static void kill(Process process) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
     }
 
     /** Reads what the server prints from now on, so that a full pipe never blocks it. */
@@ -121,16 +147,24 @@ final class RedisServerProcess {
         t.start();
     }
 
-    /** SIGTERM, and SIGKILL if it has not exited within {@link #STOP_WAIT}; returns once it has exited. */
+    /**
+     * Ends the lifeline (the script then stops the server with SIGTERM), and SIGKILLs both if they have not exited
+     * within {@link #STOP_WAIT}; returns once they have.
+     */
     void stop() {
-        process.destroy();
+        try {
+            process.getOutputStream().close();
+        } catch (IOException e) {
+            log.debug("redis-server's lifeline did not close cleanly: {}", e.toString());
+        }
         try {
             if (!process.waitFor(STOP_WAIT.toSeconds(), TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(STOP_WAIT.toSeconds(), TimeUnit.SECONDS);
+                kill(process);
+                process.waitFor(STOP_WAIT.toSeconds(), TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            process.destroyForcibly();
+            kill(process);
         }
     }
 }

@@ -16,7 +16,8 @@ import redis.clients.jedis.Jedis;
  * waits for a line on its input (the test checks meanwhile that the server serves), then still uses the server,
  * as the service's drain does, prints the answer, and closes it;</li>
  * <li>{@code nobody-closes}: nothing closes the server, whose exit wait is 1 s;</li>
- * <li>{@code closes-then-exits}: closes the server, then exits, with an exit wait of 10 minutes.</li>
+ * <li>{@code closes-then-exits}: closes the server, then exits, with an exit wait of 10 minutes;</li>
+ * <li>{@code is-killed}: waits for the test to kill it with SIGKILL, which runs no shutdown hook.</li>
  * </ul>
  */
 public final class EmbeddedRedisExitMain {

@@ -15,13 +15,14 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
 /**
  * The redis-server of local mode, started on a thread of its own: its address is known at once, a failed start
  * is reported with redis-server's own reason, close stops it even while it is still starting, and at the JVM's exit
- * it serves until its owner closes it.
+ * it serves until its owner closes it, and stops with the JVM that dies without closing it.
  */
 class EmbeddedRedisIT {
 
@@ -85,6 +86,18 @@ class EmbeddedRedisIT {
             child.awaitLine("ready");
             child.interruptGroup();
             child.awaitExit();
+            awaitNothingServes(child.port());
+            await().atMost(Duration.ofSeconds(30)).until(() -> anyServerProcess(child.port()) == 0);
+        }
+    }
+
+    @Test
+    void aServerWhoseJvmIsKilledStopsWithIt() throws Exception {
+        try (ExitChild child = ExitChild.start(EmbeddedRedisExitMain.class, "is-killed")) {
+            child.awaitLine("ready");
+            assertThat(answers(child.port())).as("the server answers before the kill").isTrue();
+            child.jvm().destroyForcibly(); // SIGKILL: no shutdown hook runs, as after the OOM killer
+            assertThat(child.jvm().waitFor(30, TimeUnit.SECONDS)).as("the child JVM died").isTrue();
             awaitNothingServes(child.port());
             await().atMost(Duration.ofSeconds(30)).until(() -> anyServerProcess(child.port()) == 0);
         }

@@ -60,10 +60,13 @@ record ExitChild(Process jvm, int port, List<String> lines, Thread reader) imple
         reader.join(Duration.ofSeconds(10));
     }
 
+    /** Kills the child and what it started, a redis-server on its port left behind by a failed test too. */
     @Override
     public void close() {
         jvm.descendants().forEach(ProcessHandle::destroyForcibly);
         jvm.destroyForcibly();
+        ProcessHandle.allProcesses().filter(p -> title(p).contains("127.0.0.1:" + port))
+                .forEach(ProcessHandle::destroyForcibly);
     }
 
     static boolean answers(int port) {
