@@ -61,7 +61,11 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
             kafka = LoopbackKraftBroker.starting(partitions, broker);
         } catch (RuntimeException | Error e) {
             // an Error too: the broker's metrics fail their class initialisation when the JVM exits meanwhile
-            redis.close();
+            try {
+                redis.close();
+            } catch (RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
         log.info("embedded Redis at {} and embedded Kafka at {} starting ({} ms on this thread)", redis.address(),

@@ -44,13 +44,13 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
             throw e;
         }
         try {
-            configure(context, env, infra);
+            configure(context, env, infra, guard::closeServers);
             // once the context builds beans, its close (a failed refresh's too) stops the servers
             context.addBeanFactoryPostProcessor(beanFactory -> guard.handOver());
         } catch (RuntimeException | Error e) {
             // a context that never refreshed destroys no bean: the servers are still this method's to stop
             try {
-                guard.stop();
+                guard.closeServers();
             } catch (RuntimeException closing) {
                 e.addSuppressed(closing);
             }
@@ -59,7 +59,7 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
     }
 
     private static void configure(ConfigurableApplicationContext context, ConfigurableEnvironment env,
-            EmbeddedServers infra) {
+            EmbeddedServers infra, Runnable closeServers) {
         Map<String, Object> props = new LinkedHashMap<>();
         props.put("spring.kafka.bootstrap-servers", infra.kafkaBootstrap());
         props.put("spring.data.redis.host", "127.0.0.1");
@@ -80,7 +80,7 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
         }
         // Registered before any bean, so destroyed after every bean: clients stop before the broker goes away.
         ((org.springframework.beans.factory.support.DefaultSingletonBeanRegistry) context.getBeanFactory())
-                .registerDisposableBean("swaleEmbeddedInfrastructure", infra::close);
+                .registerDisposableBean("swaleEmbeddedInfrastructure", closeServers::run);
         // redis-server starts while the beans are built too; every Redis connection is built from the one
         // RedisClientFactory, so that bean waits for it, however early something asks for it.
         context.getBeanFactory().addBeanPostProcessor(new EmbeddedRedisGate(infra::awaitRedis));

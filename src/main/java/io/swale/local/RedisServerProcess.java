@@ -26,10 +26,11 @@ import org.slf4j.LoggerFactory;
  * the service was still draining through it. Where {@code setsid} exists the server runs in a session of its own,
  * because a terminal's Ctrl-C goes to the JVM's whole process group, and redis-server shuts down on SIGINT at once.
  *
- * <p>The server runs under a small {@code sh} script that holds a lifeline: the pipe of its standard input, whose
- * other end only this JVM holds. The script stops the server when the pipe closes, which {@link #stop()} does, and
- * which the kernel does when the JVM dies without running its hooks ({@code kill -9}, the OOM killer): a server
- * left behind then held its port and memory until someone killed it by hand.
+ * <p>Where {@code /bin/sh} exists the server runs under a small script that holds a lifeline: the pipe of its standard
+ * input, whose other end only this JVM holds. The script stops the server when the pipe closes, which {@link #stop()}
+ * does, and which the kernel does when the JVM dies without running its hooks ({@code kill -9}, the OOM killer): a
+ * server left behind then held its port and memory until someone killed it by hand. Elsewhere the binary runs
+ * directly and is stopped with SIGTERM.
  */
 final class RedisServerProcess {
     private static final Logger log = LoggerFactory.getLogger(RedisServerProcess.class);
@@ -55,10 +56,14 @@ final class RedisServerProcess {
             "kill \"$watcher\" 2>/dev/null",
             "exit \"$status\"");
 
-    private final Process process;
+    private static final Path SH = Path.of("/bin/sh");
 
-    private RedisServerProcess(Process process) {
+    private final Process process;
+    private final boolean lifeline;
+
+    private RedisServerProcess(Process process, boolean lifeline) {
         this.process = process;
+        this.lifeline = lifeline;
     }
 
     /**
@@ -68,8 +73,12 @@ final class RedisServerProcess {
     static RedisServerProcess start(Path binary, String host, int port, Duration readyWithin) throws IOException {
         List<String> command = new ArrayList<>();
         setsid().ifPresent(setsid -> command.add(setsid.toString()));
-        command.addAll(List.of("/bin/sh", "-c", LIFELINE, "sh", binary.toString(), "--port", Integer.toString(port),
-                "--bind", host, "--appendonly", "no", "--save", ""));
+        boolean lifeline = Files.isExecutable(SH);
+        if (lifeline) {
+            command.addAll(List.of(SH.toString(), "-c", LIFELINE, "sh"));
+        }
+        command.addAll(List.of(binary.toString(), "--port", Integer.toString(port), "--bind", host,
+                "--appendonly", "no", "--save", ""));
         Process process = new ProcessBuilder(command).directory(binary.getParent().toFile()).redirectErrorStream(true)
                 .start();
         // set once: either the ready line or the time limit wins
@@ -85,7 +94,7 @@ final class RedisServerProcess {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
                 if (line.contains(READY_LINE) && settled.compareAndSet(false, true)) {
                     drain(out, port);
-                    return new RedisServerProcess(process);
+                    return new RedisServerProcess(process, lifeline);
                 }
                 if (last.size() == LINES_KEPT) {
                     last.removeFirst();
@@ -108,7 +117,7 @@ final class RedisServerProcess {
 
     /**
      * {@code setsid} on the PATH, if any. Its child here never leads a process group, so it makes the session and
-     * runs redis-server in its own place, under the pid this process knows.
+     * runs what follows it (the script, or the server) in its own place, under the pid this process knows.
      */
     private static Optional<Path> setsid() {
         String path = Optional.ofNullable(System.getenv("PATH")).orElse("/usr/bin:/bin");
@@ -126,10 +135,14 @@ final class RedisServerProcess {
         }
     }
 
-    /** SIGKILL to the server and its script: the server first, as it is no longer the script's child after. */
+    /**
+     * SIGKILL to the server and its script: the server first, as it is no longer the script's child after. Through
+     * the handle, which only signals: {@code Process.destroyForcibly} also closes the streams, and the reader of a
+     * start cut short would then report "Stream closed" instead of the server's last lines.
+     */
     private static void kill(Process process) {
         process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
+        process.toHandle().destroyForcibly();
     }
 
     /** Reads what the server prints from now on, so that a full pipe never blocks it. */
@@ -148,14 +161,18 @@ final class RedisServerProcess {
     }
 
     /**
-     * Ends the lifeline (the script then stops the server with SIGTERM), and SIGKILLs both if they have not exited
-     * within {@link #STOP_WAIT}; returns once they have.
+     * Ends the lifeline (the script then stops the server with SIGTERM), or sends SIGTERM to a server without one,
+     * and SIGKILLs what has not exited within {@link #STOP_WAIT}; returns once it has.
      */
     void stop() {
-        try {
-            process.getOutputStream().close();
-        } catch (IOException e) {
-            log.debug("redis-server's lifeline did not close cleanly: {}", e.toString());
+        if (lifeline) {
+            try {
+                process.getOutputStream().close();
+            } catch (IOException e) {
+                log.debug("redis-server's lifeline did not close cleanly: {}", e.toString());
+            }
+        } else {
+            process.toHandle().destroy();
         }
         try {
             if (!process.waitFor(STOP_WAIT.toSeconds(), TimeUnit.SECONDS)) {

@@ -6,6 +6,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Stops the embedded servers when the JVM exits before an application context has taken them over. Their own exit
@@ -15,10 +17,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * left without it.
  */
 final class StartExitGuard {
+    private static final Logger log = LoggerFactory.getLogger(StartExitGuard.class);
     /** How long the exit waits for a start under way on the initializer's thread to hand its servers over. */
     private static final long EXIT_AWAITS_SERVERS_SECONDS = 60;
 
-    private enum Owner { INITIALIZER, CONTEXT, EXIT }
+    private enum Owner { INITIALIZER, CONTEXT, CLOSED }
 
     private final AtomicReference<Owner> owner = new AtomicReference<>(Owner.INITIALIZER);
     private final CompletableFuture<Optional<EmbeddedServers>> servers = new CompletableFuture<>();
@@ -51,23 +54,31 @@ final class StartExitGuard {
     }
 
     /**
-     * The context is about to build its beans (its refresh has begun, so a refresh that fails closes the servers
-     * too, and Spring's shutdown hook closes the context at exit): from now on it owns them. Throws if the JVM's
-     * exit came first, so that the refresh ends: the servers are stopped, and nothing has run on them yet.
+     * The context is about to build its beans. Its refresh has begun, so a refresh that fails closes the servers
+     * ({@link #closeServers()} is one of its disposable beans), and so does the context's close, which Spring Boot's
+     * shutdown hook makes at exit (a context without that hook leaves the servers to their own exit waits). Throws if
+     * the JVM's exit came first, which ends the refresh: the servers are stopped before any bean that uses them is
+     * built. Calling it again changes nothing.
      */
     void handOver() {
+        if (owner.get() == Owner.CONTEXT) {
+            return;
+        }
         if (!owner.compareAndSet(Owner.INITIALIZER, Owner.CONTEXT)) {
             throw new IllegalStateException("the JVM is shutting down: the embedded servers were stopped");
         }
         release();
     }
 
-    /** The start failed after the servers were handed to the guard: stops them now, and the guard is done. */
-    void stop() {
-        if (owner.compareAndSet(Owner.INITIALIZER, Owner.EXIT)) {
+    /**
+     * Stops the servers, whoever owns them (the start failed, or the context closes), and the guard is done. Closing
+     * again changes nothing: the servers' close is idempotent.
+     */
+    void closeServers() {
+        if (owner.getAndSet(Owner.CLOSED) == Owner.INITIALIZER) {
             release();
-            servers.getNow(Optional.empty()).ifPresent(EmbeddedServers::close);
         }
+        servers.getNow(Optional.empty()).ifPresent(EmbeddedServers::close);
     }
 
     private void release() {
@@ -78,8 +89,9 @@ final class StartExitGuard {
         }
     }
 
-    private void atExit() {
-        if (!owner.compareAndSet(Owner.INITIALIZER, Owner.EXIT)) {
+    /** What the shutdown hook does; package-private for the tests, which cannot exit their JVM. */
+    void atExit() {
+        if (!owner.compareAndSet(Owner.INITIALIZER, Owner.CLOSED)) {
             return;
         }
         try {
@@ -87,7 +99,10 @@ final class StartExitGuard {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
-            // the initializer's thread never handed them over; the servers' own exit waits apply
+            log.warn("local mode's start did not hand its servers over within {} s of the JVM's exit; their own exit"
+                    + " waits apply", EXIT_AWAITS_SERVERS_SECONDS);
+        } catch (RuntimeException e) {
+            log.warn("the embedded servers did not stop cleanly at exit: {}", e.toString());
         }
     }
 }

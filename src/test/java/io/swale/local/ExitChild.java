@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -55,18 +56,34 @@ record ExitChild(Process jvm, int port, List<String> lines, Thread reader) imple
     }
 
     void awaitExit() throws InterruptedException {
-        assertThat(jvm.waitFor(90, TimeUnit.SECONDS)).as("the child exited; its last lines: %s",
-                lines.subList(Math.max(0, lines.size() - 20), lines.size())).isTrue();
+        awaitExit(Duration.ofSeconds(90));
+    }
+
+    void awaitExit(Duration within) throws InterruptedException {
+        assertThat(jvm.waitFor(within.toMillis(), TimeUnit.MILLISECONDS)).as("the child exited within %s; its last lines: %s",
+                within, lines.subList(Math.max(0, lines.size() - 20), lines.size())).isTrue();
         reader.join(Duration.ofSeconds(10));
     }
 
-    /** Kills the child and what it started, a redis-server on its port left behind by a failed test too. */
+    /** The port of the redis-server the child started itself, which it prints as {@code redis <port>}. */
+    int reportedRedisPort() {
+        return reportedRedisPorts().findFirst().orElseThrow(() -> new AssertionError(
+                "the child printed no `redis <port>` line: " + lines));
+    }
+
+    private IntStream reportedRedisPorts() {
+        return lines.stream().filter(line -> line.startsWith("redis ")).mapToInt(line -> Integer.parseInt(
+                line.substring("redis ".length()).strip()));
+    }
+
+    /** Kills the child and what it started, and a redis-server (or its script) a failed test left behind. */
     @Override
     public void close() {
         jvm.descendants().forEach(ProcessHandle::destroyForcibly);
         jvm.destroyForcibly();
-        ProcessHandle.allProcesses().filter(p -> title(p).contains("127.0.0.1:" + port))
-                .forEach(ProcessHandle::destroyForcibly);
+        IntStream.concat(IntStream.of(port), reportedRedisPorts())
+                .forEach(p -> ProcessHandle.allProcesses().filter(h -> isServerOn(h, p))
+                        .forEach(ProcessHandle::destroyForcibly));
     }
 
     static boolean answers(int port) {
@@ -77,10 +94,18 @@ record ExitChild(Process jvm, int port, List<String> lines, Thread reader) imple
         }
     }
 
-    /** Live redis-server processes on {@code port} anywhere (a child of an exited JVM is no longer its descendant). */
+    /**
+     * Live processes anywhere (a child of an exited JVM is no longer its descendant) of a redis-server on
+     * {@code port}: the server, or the script it runs under and that script's watcher.
+     */
     static long anyServerProcess(int port) {
-        return ProcessHandle.allProcesses().filter(ProcessHandle::isAlive)
-                .filter(p -> title(p).contains("127.0.0.1:" + port)).count();
+        return ProcessHandle.allProcesses().filter(p -> isServerOn(p, port)).count();
+    }
+
+    /** Whether {@code p} is alive and is a redis-server on {@code port} (its title), or its script (its arguments). */
+    static boolean isServerOn(ProcessHandle p, int port) {
+        String title = title(p);
+        return p.isAlive() && (title.contains("127.0.0.1:" + port) || title.contains("--port\0" + port + "\0"));
     }
 
     /** A process's command line, from /proc: a redis-server's shows its address. */

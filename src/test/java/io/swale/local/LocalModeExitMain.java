@@ -22,7 +22,8 @@ import redis.clients.jedis.Jedis;
  * prints {@code draining}, waits for a line on its input, uses redis-server, prints the answer, as the service's
  * drain does; prints {@code ready} once refreshed.</li>
  * </ul>
- * The first argument, a port, is not used: the initializer chooses its own.
+ * The first argument, a port, is not used: the initializer chooses its own, which the test reads from the
+ * {@code redis <port>} line.
  */
 public final class LocalModeExitMain {
     private LocalModeExitMain() {
@@ -41,7 +42,7 @@ public final class LocalModeExitMain {
             context.registerShutdownHook();
             context.refresh();
         } else {
-            Awaitility.await().ignoreExceptions().until(() -> ping(port).equals("PONG"));
+            Awaitility.await().until(() -> ExitChild.answers(port));
         }
         System.out.println("ready");
         new CountDownLatch(1).await(); // until a signal ends the JVM

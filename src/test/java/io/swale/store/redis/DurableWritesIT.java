@@ -60,10 +60,10 @@ class DurableWritesIT {
         Files.createDirectories(dir.resolve("primary"));
         Files.createDirectories(dir.resolve("replica"));
         primary = RedisServer.newRedisServer().port(p).bind("127.0.0.1").setting("save \"\"")
-                .setting("dir " + dir.resolve("primary")).build();
+                .setting("dir \"" + dir.resolve("primary") + "\"").build();
         primary.start();
         replica = RedisServer.newRedisServer().port(r).bind("127.0.0.1").setting("save \"\"")
-                .setting("dir " + dir.resolve("replica")).slaveOf("127.0.0.1", p).build();
+                .setting("dir \"" + dir.resolve("replica") + "\"").slaveOf("127.0.0.1", p).build();
         replica.start();
         replicaAddress = new HostAndPort("127.0.0.1", r);
         HostAndPort primaryAddress = new HostAndPort("127.0.0.1", p);
