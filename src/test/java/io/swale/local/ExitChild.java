@@ -105,7 +105,8 @@ record ExitChild(Process jvm, int port, List<String> lines, Thread reader) imple
     /** Whether {@code p} is alive and is a redis-server on {@code port} (its title), or its script (its arguments). */
     static boolean isServerOn(ProcessHandle p, int port) {
         String title = title(p);
-        return p.isAlive() && (title.contains("127.0.0.1:" + port) || title.contains("--port\0" + port + "\0"));
+        return p.isAlive() && title.contains("redis-server")
+                && (title.contains("127.0.0.1:" + port) || title.contains("--port\0" + port + "\0"));
     }
 
     /** A process's command line, from /proc: a redis-server's shows its address. */
