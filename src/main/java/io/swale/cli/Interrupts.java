@@ -9,7 +9,7 @@ import sun.misc.SignalHandler;
 /**
  * Ctrl-C (SIGINT) and SIGTERM handled by this command instead of the JVM's shutdown: the JVM's own handler
  * would start every shutdown hook at once, and nothing would cancel the run or close the application (it
- * registers no shutdown hook of its own), so the embedded servers would stop only at their hooks' limits. The
+ * registers no shutdown hook of its own), so the embedded broker would stop only at its hooks' limit. The
  * handler gets the exit code a shell expects (128 + the signal's number) and is expected to call
  * {@link System#exit} when it is done.
  */

@@ -3,7 +3,6 @@ package io.swale.local;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -42,16 +41,8 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
      * broker's preparation (its test kit, built before its thread starts) still runs on the caller's thread.
      */
     public static EmbeddedInfrastructure starting(int partitions) {
-        return starting(partitions, EmbeddedRedis.EXIT_AWAITS_CLOSE);
-    }
-
-    /**
-     * As {@link #starting(int)}; at the JVM's exit redis-server serves until this is closed, or for
-     * {@code redisExitWait} if it is not (the service's shutdown uses it until it has drained).
-     */
-    public static EmbeddedInfrastructure starting(int partitions, Duration redisExitWait) {
         long t0 = System.nanoTime();
-        EmbeddedRedis redis = EmbeddedRedis.starting(freePort(), redisExitWait);
+        EmbeddedRedis redis = EmbeddedRedis.starting(freePort());
         Map<String, String> broker = new LinkedHashMap<>();
         broker.put("group.initial.rebalance.delay.ms", "0");
         broker.put("offsets.topic.num.partitions", "4");

@@ -20,30 +20,23 @@ final class EmbeddedRedis implements AutoCloseable {
     /** How long close waits for a start still under way; a start that ends later stops its server itself. */
     private static final long CLOSE_AWAITS_START_SECONDS = 60;
 
-    /** How long, by default, stopping the server at the JVM's exit waits for the owner's close. */
-    static final Duration EXIT_AWAITS_CLOSE = Duration.ofSeconds(60);
     private static final Duration READY_WITHIN = Duration.ofSeconds(30);
 
     private final int port;
-    private final Duration exitAwaitsClose;
     private final CompletableFuture<RedisServerProcess> started = new CompletableFuture<>();
-    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
-    private Thread exitHook; // guarded by this
     private boolean closed; // guarded by this
 
-    private EmbeddedRedis(int port, Duration exitAwaitsClose) {
+    private EmbeddedRedis(int port) {
         this.port = port;
-        this.exitAwaitsClose = exitAwaitsClose;
     }
 
-    /** Starts redis-server on {@code port} of 127.0.0.1 on a daemon thread; {@link #awaitStarted()} waits for it. */
+    /**
+     * Starts redis-server on {@code port} of 127.0.0.1 on a daemon thread; {@link #awaitStarted()} waits for it. At
+     * the JVM's exit the server outlives the service's own shutdown, which still writes to it: it stops when closed,
+     * or when the JVM is gone ({@link RedisServerProcess}).
+     */
     static EmbeddedRedis starting(int port) {
-        return starting(port, EXIT_AWAITS_CLOSE);
-    }
-
-    /** As {@link #starting(int)}, its server serving at the JVM's exit until closed or for {@code exitAwaitsClose}. */
-    static EmbeddedRedis starting(int port, Duration exitAwaitsClose) {
-        EmbeddedRedis redis = new EmbeddedRedis(port, exitAwaitsClose);
+        EmbeddedRedis redis = new EmbeddedRedis(port);
         Thread starter = new Thread(redis::startServer, "swale-embedded-redis-start");
         starter.setDaemon(true);
         starter.start();
@@ -61,7 +54,6 @@ final class EmbeddedRedis implements AutoCloseable {
             synchronized (this) {
                 if (!closed) {
                     started.complete(server);
-                    stopsAtExit(server);
                     log.info("embedded Redis at {} started in {} ms (binary found or extracted in {} ms)", address(),
                             (System.nanoTime() - t0) / 1_000_000, (extracted - t0) / 1_000_000);
                     return;
@@ -97,42 +89,11 @@ final class EmbeddedRedis implements AutoCloseable {
         }
     }
 
-    /**
-     * At JVM exit the server outlives the service's own shutdown, which runs in another hook and still writes to
-     * it, and stops once this is closed, or after {@code exitAwaitsClose} if nobody closes it.
-     */
-    private void stopsAtExit(RedisServerProcess server) {
-        exitHook = new Thread(() -> {
-            try {
-                stopped.get(exitAwaitsClose.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (ExecutionException | TimeoutException e) {
-                // stopping regardless
-            }
-            server.stop();
-        }, "swale-embedded-redis-exit");
-        try {
-            Runtime.getRuntime().addShutdownHook(exitHook);
-        } catch (IllegalStateException exiting) {
-            // started while the JVM exits: nothing may close it any more, and nothing would stop it
-            exitHook = null;
-            stopQuietly(server);
-        }
-    }
-
     /** Stops the server, waiting first for a start still under way. */
     @Override
     public void close() {
         synchronized (this) {
             closed = true;
-            if (exitHook != null) {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(exitHook);
-                } catch (IllegalStateException exiting) {
-                    // the hook runs, and returns once the server is stopped below
-                }
-            }
         }
         try {
             stopQuietly(started.get(CLOSE_AWAITS_START_SECONDS, TimeUnit.SECONDS));
@@ -140,8 +101,6 @@ final class EmbeddedRedis implements AutoCloseable {
             Thread.currentThread().interrupt(); // the start, when it ends, sees closed and stops the server
         } catch (ExecutionException | TimeoutException e) {
             // nothing started, or the start stops it itself when it ends
-        } finally {
-            stopped.complete(null); // an exit hook still running stops the server now, if this did not
         }
     }
 

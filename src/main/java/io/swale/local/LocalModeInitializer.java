@@ -1,15 +1,11 @@
 package io.swale.local;
 
 import io.swale.config.redis.RedisSettingsReader;
-import io.swale.settings.WorkerSettings;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
@@ -32,13 +28,11 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
         if (!wantsEmbedded(env)) {
             return;
         }
-        // at exit redis-server outlives the pools' drain, then Tomcat's graceful stop (30 s at most) and the rest
-        Duration redisExitWait = shutdownGrace(env).plus(AFTER_THE_DRAIN);
         StartExitGuard guard = StartExitGuard.install();
         EmbeddedServers infra;
         try {
             infra = guard.guarding(startEmbedded(context.getClassLoader(),
-                    env.getProperty("swale.kafka.partitions", Integer.class, 4), redisExitWait));
+                    env.getProperty("swale.kafka.partitions", Integer.class, 4)));
         } catch (RuntimeException | Error e) {
             guard.nothingStarted();
             throw e;
@@ -100,9 +94,6 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
     }
 
     private static final String EMBEDDED_INFRASTRUCTURE = "io.swale.local.EmbeddedInfrastructure";
-    private static final Duration DEFAULT_SHUTDOWN_GRACE = DurationStyle.detectAndParse(
-            WorkerSettings.DEFAULT_SHUTDOWN_GRACE);
-    private static final Duration AFTER_THE_DRAIN = Duration.ofSeconds(60);
 
     /** Classes a jar built with -Pslim leaves out: checked before any of them is touched. */
     static final List<String> EMBEDDED_CLASSES = List.of(EMBEDDED_INFRASTRUCTURE,
@@ -110,27 +101,17 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
             // what LoopbackKraftBroker builds the broker with (from spring-kafka-test's dependencies)
             "org.apache.kafka.common.test.KafkaClusterTestKit");
 
-    /** The pools' drain at shutdown; a value that does not convert is reported by the settings' own binding. */
-    private static Duration shutdownGrace(ConfigurableEnvironment env) {
-        try {
-            return Binder.get(env).bind("swale.worker.shutdown-grace", Duration.class).orElse(DEFAULT_SHUTDOWN_GRACE);
-        } catch (RuntimeException notADuration) {
-            return DEFAULT_SHUTDOWN_GRACE;
-        }
-    }
-
-    /** {@code EmbeddedInfrastructure.starting(partitions, redisExitWait)}, called by name so that this class compiles without it (-Pslim). */
-    private static EmbeddedServers startEmbedded(ClassLoader loader, int partitions, Duration redisExitWait) {
+    /** {@code EmbeddedInfrastructure.starting(partitions)}, called by name so that this class compiles without it (-Pslim). */
+    private static EmbeddedServers startEmbedded(ClassLoader loader, int partitions) {
         requireEmbeddedClasses(loader);
         Method start;
         try {
-            start = ClassUtils.forName(EMBEDDED_INFRASTRUCTURE, loader).getMethod("starting", int.class,
-                    Duration.class);
+            start = ClassUtils.forName(EMBEDDED_INFRASTRUCTURE, loader).getMethod("starting", int.class);
         } catch (ReflectiveOperationException | LinkageError e) {
             throw new IllegalStateException("cannot load " + EMBEDDED_INFRASTRUCTURE, e);
         }
         try {
-            return (EmbeddedServers) start.invoke(null, partitions, redisExitWait);
+            return (EmbeddedServers) start.invoke(null, partitions);
         } catch (InvocationTargetException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;

@@ -15,6 +15,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -29,8 +30,10 @@ import org.slf4j.LoggerFactory;
  * <p>Where {@code /bin/sh} exists the server runs under a small script that holds a lifeline: the pipe of its standard
  * input, whose other end only this JVM holds. The script stops the server when the pipe closes, which {@link #stop()}
  * does, and which the kernel does when the JVM dies without running its hooks ({@code kill -9}, the OOM killer): a
- * server left behind then held its port and memory until someone killed it by hand. Elsewhere the binary runs
- * directly and is stopped with SIGTERM.
+ * server left behind then held its port and memory until someone killed it by hand. So at a normal exit too the
+ * server serves until every shutdown hook (the service's drain among them) has run. Elsewhere the binary runs
+ * directly, is stopped with SIGTERM, and a hook of its own stops it at the JVM's exit once stopped by its owner, or
+ * after {@link #EXIT_AWAITS_STOP}.
  */
 final class RedisServerProcess {
     private static final Logger log = LoggerFactory.getLogger(RedisServerProcess.class);
@@ -57,9 +60,12 @@ final class RedisServerProcess {
             "exit \"$status\"");
 
     private static final Path SH = Path.of("/bin/sh");
+    /** Without a lifeline: how long the JVM's exit waits for the owner's stop (a 30 s drain and the rest). */
+    private static final Duration EXIT_AWAITS_STOP = Duration.ofSeconds(90);
 
     private final Process process;
     private final boolean lifeline;
+    private final CountDownLatch stopped = new CountDownLatch(1);
 
     private RedisServerProcess(Process process, boolean lifeline) {
         this.process = process;
@@ -94,7 +100,7 @@ final class RedisServerProcess {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
                 if (line.contains(READY_LINE) && settled.compareAndSet(false, true)) {
                     drain(out, port);
-                    return new RedisServerProcess(process, lifeline);
+                    return running(process, lifeline);
                 }
                 if (last.size() == LINES_KEPT) {
                     last.removeFirst();
@@ -113,6 +119,29 @@ final class RedisServerProcess {
         String why = exited && process.exitValue() != KILLED ? "exited with code " + process.exitValue()
                 : "was not ready within " + readyWithin.toSeconds() + " s";
         throw new IOException("redis-server " + why + ": " + String.join(" | ", last));
+    }
+
+    private static RedisServerProcess running(Process process, boolean lifeline) {
+        RedisServerProcess server = new RedisServerProcess(process, lifeline);
+        if (!lifeline) {
+            try {
+                Runtime.getRuntime().addShutdownHook(new Thread(server::stopAtExit, "swale-embedded-redis-exit"));
+            } catch (IllegalStateException exiting) {
+                server.stop(); // started while the JVM exits: nothing would stop it
+                throw exiting;
+            }
+        }
+        return server;
+    }
+
+    private void stopAtExit() {
+        try {
+            if (!stopped.await(EXIT_AWAITS_STOP.toSeconds(), TimeUnit.SECONDS)) {
+                stop();
+            }
+        } catch (InterruptedException e) {
+            stop();
+        }
     }
 
     /**
@@ -182,6 +211,8 @@ final class RedisServerProcess {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             kill(process);
+        } finally {
+            stopped.countDown();
         }
     }
 }

@@ -10,11 +10,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stops the embedded servers when the JVM exits before an application context has taken them over. Their own exit
- * hooks wait for their owner's close, so that the service drains through them; but a context that has not begun to
- * build its beans never closes them, and a Ctrl-C in the first seconds of a start kept the JVM waiting out those
- * waits (90 s by default). The guard is installed before the servers start, so that no moment of their start is
- * left without it.
+ * Stops the embedded servers when the JVM exits before an application context has taken them over. The broker's exit
+ * hooks wait for its close (20 s at most) before they delete its logs, so that the service drains through it; but a
+ * context that has not begun to build its beans never closes it, and a Ctrl-C in the first seconds of a start kept
+ * the JVM for that wait, then deleted the logs under the running broker. The guard is installed before the servers
+ * start, so that no moment of their start is left without it.
  */
 final class StartExitGuard {
     private static final Logger log = LoggerFactory.getLogger(StartExitGuard.class);
@@ -56,9 +56,9 @@ final class StartExitGuard {
     /**
      * The context is about to build its beans. Its refresh has begun, so a refresh that fails closes the servers
      * ({@link #closeServers()} is one of its disposable beans), and so does the context's close, which Spring Boot's
-     * shutdown hook makes at exit (a context without that hook leaves the servers to their own exit waits). Throws if
-     * the JVM's exit came first, which ends the refresh: the servers are stopped before any bean that uses them is
-     * built. Calling it again changes nothing.
+     * shutdown hook makes at exit (a context without that hook leaves the broker to its hooks' wait, and redis-server
+     * to its lifeline). Throws if the JVM's exit came first, which ends the refresh: the servers are stopped before
+     * any bean that uses them is built. Calling it again changes nothing.
      */
     void handOver() {
         if (owner.get() == Owner.CONTEXT) {

@@ -41,11 +41,8 @@ public record WorkerSettings(
         @DefaultValue("1s") Duration retryInitial,
         @DefaultValue("5m") Duration retryMax,
         @DefaultValue("0.2") double retryJitter,
-        @DefaultValue(WorkerSettings.DEFAULT_SHUTDOWN_GRACE) Duration shutdownGrace,
+        @DefaultValue("30s") Duration shutdownGrace,
         @DefaultValue("") String id) {
-
-    /** Also what local mode's redis-server outlives at the JVM's exit (LocalModeInitializer). */
-    public static final String DEFAULT_SHUTDOWN_GRACE = "30s";
 
     public WorkerSettings {
         pools = List.copyOf(pools == null ? List.of() : pools);

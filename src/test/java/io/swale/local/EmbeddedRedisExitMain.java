@@ -4,7 +4,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import redis.clients.jedis.Jedis;
 
@@ -15,8 +14,8 @@ import redis.clients.jedis.Jedis;
  * <li>{@code hook-closes}: at exit, in a shutdown hook of its own as Spring's is, it prints {@code draining} and
  * waits for a line on its input (the test checks meanwhile that the server serves), then still uses the server,
  * as the service's drain does, prints the answer, and closes it;</li>
- * <li>{@code nobody-closes}: nothing closes the server, whose exit wait is 1 s;</li>
- * <li>{@code closes-then-exits}: closes the server, then exits, with an exit wait of 10 minutes;</li>
+ * <li>{@code nobody-closes}: nothing closes the server;</li>
+ * <li>{@code closes-then-exits}: closes the server, then exits;</li>
  * <li>{@code is-killed}: waits for the test to kill it with SIGKILL, which runs no shutdown hook.</li>
  * </ul>
  */
@@ -27,12 +26,7 @@ public final class EmbeddedRedisExitMain {
     public static void main(String[] args) throws InterruptedException {
         int port = Integer.parseInt(args[0]);
         String mode = args[1];
-        Duration exitWait = switch (mode) {
-            case "nobody-closes" -> Duration.ofSeconds(1);
-            case "closes-then-exits" -> Duration.ofMinutes(10);
-            default -> EmbeddedRedis.EXIT_AWAITS_CLOSE;
-        };
-        EmbeddedRedis redis = EmbeddedRedis.starting(port, exitWait);
+        EmbeddedRedis redis = EmbeddedRedis.starting(port);
         redis.awaitStarted();
         if (mode.equals("hook-closes")) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {

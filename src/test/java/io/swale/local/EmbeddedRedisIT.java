@@ -69,7 +69,7 @@ class EmbeddedRedisIT {
             child.awaitLine("ready");
             child.interruptGroup();
             child.awaitLine("draining");
-            // the JVM's other hooks run meanwhile, embedded-redis's own stop among them before this change
+            // the JVM's other hooks run meanwhile: embedded-redis stopped the server in one of its own
             await("the server serves while the service drains").during(Duration.ofMillis(500))
                     .atMost(Duration.ofSeconds(10)).until(() -> answers(child.port()));
             child.endDrain();
@@ -81,7 +81,7 @@ class EmbeddedRedisIT {
     }
 
     @Test
-    void atJvmExitAServerNobodyClosesStopsAfterItsExitWait() throws Exception {
+    void atJvmExitAServerNobodyClosesStopsWithTheJvm() throws Exception {
         try (ExitChild child = ExitChild.start(EmbeddedRedisExitMain.class, "nobody-closes")) {
             child.awaitLine("ready");
             child.interruptGroup();
@@ -104,8 +104,7 @@ class EmbeddedRedisIT {
     }
 
     @Test
-    void aJvmThatClosedItsServerExitsWithoutTheExitWait() throws Exception {
-        // the exit wait is 10 minutes: the child exits well within the 90 s allowed only if close ended it
+    void aJvmThatClosedItsServerExitsAndLeavesNoServer() throws Exception {
         try (ExitChild child = ExitChild.start(EmbeddedRedisExitMain.class, "closes-then-exits")) {
             child.awaitExit();
             assertThat(child.lines()).as("the child's output").contains("ready", "closed");
