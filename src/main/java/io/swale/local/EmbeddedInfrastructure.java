@@ -2,6 +2,8 @@ package io.swale.local;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -42,7 +44,7 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
      */
     public static EmbeddedInfrastructure starting(int partitions) {
         long t0 = System.nanoTime();
-        EmbeddedRedis redis = EmbeddedRedis.starting(freePort());
+        EmbeddedRedis redis = EmbeddedRedis.starting(reservedPort());
         Map<String, String> broker = new LinkedHashMap<>();
         broker.put("group.initial.rebalance.delay.ms", "0");
         broker.put("offsets.topic.num.partitions", "4");
@@ -100,10 +102,17 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
         }
     }
 
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            s.setReuseAddress(true);
-            return s.getLocalPort();
+    /**
+     * A free port of 127.0.0.1, held until redis-server is about to bind it: released at once, it stayed free for the
+     * whole extraction and start of the binary, while the broker's sockets and every other bind of an ephemeral port
+     * could take it.
+     */
+    private static ServerSocket reservedPort() {
+        try {
+            ServerSocket socket = new ServerSocket();
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(InetAddress.getByName(LoopbackKraftBroker.LOOPBACK), 0));
+            return socket;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

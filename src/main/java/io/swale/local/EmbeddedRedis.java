@@ -1,5 +1,8 @@
 package io.swale.local;
 
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -23,20 +26,33 @@ final class EmbeddedRedis implements AutoCloseable {
     private static final Duration READY_WITHIN = Duration.ofSeconds(30);
 
     private final int port;
+    /** Bound to the port until the server is about to bind it, so that no other socket takes it meanwhile. */
+    private final Closeable reservation;
     private final CompletableFuture<RedisServerProcess> started = new CompletableFuture<>();
     private boolean closed; // guarded by this
 
-    private EmbeddedRedis(int port) {
+    private EmbeddedRedis(int port, Closeable reservation) {
         this.port = port;
+        this.reservation = reservation;
     }
 
     /**
-     * Starts redis-server on {@code port} of 127.0.0.1 on a daemon thread; {@link #awaitStarted()} waits for it. At
-     * the JVM's exit the server outlives the service's own shutdown, which still writes to it: it stops when closed,
-     * or when the JVM is gone ({@link RedisServerProcess}).
+     * Starts redis-server on a daemon thread, on the port of {@code reservation}, a socket bound on 127.0.0.1 that is
+     * closed just before the server binds the port; {@link #awaitStarted()} waits for it. At the JVM's exit the
+     * server outlives the service's own shutdown, which still writes to it: it stops when closed, or when the JVM is
+     * gone ({@link RedisServerProcess}).
      */
+    static EmbeddedRedis starting(ServerSocket reservation) {
+        return starting(reservation.getLocalPort(), reservation);
+    }
+
+    /** As {@link #starting(ServerSocket)}, on a port the caller keeps free itself. */
     static EmbeddedRedis starting(int port) {
-        EmbeddedRedis redis = new EmbeddedRedis(port);
+        return starting(port, () -> { });
+    }
+
+    private static EmbeddedRedis starting(int port, Closeable reservation) {
+        EmbeddedRedis redis = new EmbeddedRedis(port, reservation);
         Thread starter = new Thread(redis::startServer, "swale-embedded-redis-start");
         starter.setDaemon(true);
         starter.start();
@@ -49,6 +65,7 @@ final class EmbeddedRedis implements AutoCloseable {
             // the binary is extracted unless an identical one is there already (RedisBinary)
             Path binary = RedisBinary.provider().get().toPath();
             long extracted = System.nanoTime();
+            releaseReservation();
             RedisServerProcess server = RedisServerProcess.start(binary, LoopbackKraftBroker.LOOPBACK, port,
                     READY_WITHIN);
             synchronized (this) {
@@ -63,7 +80,16 @@ final class EmbeddedRedis implements AutoCloseable {
             stopQuietly(server);
             started.completeExceptionally(new IllegalStateException("closed while starting"));
         } catch (Throwable e) {
+            releaseReservation();
             started.completeExceptionally(e);
+        }
+    }
+
+    private void releaseReservation() {
+        try {
+            reservation.close();
+        } catch (IOException e) {
+            log.debug("the reservation of port {} did not close cleanly: {}", port, e.toString());
         }
     }
 
