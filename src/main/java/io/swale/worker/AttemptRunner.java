@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -67,7 +68,9 @@ public final class AttemptRunner {
             if (claim.attempt() == 1 && claim.step() == 0) {
                 metrics.started(pool, Math.max(0, claim.nowMs() - claim.submittedMs()));
             }
-            log.info("attempt started graph={} partition={} node={} runId={} attempt={}/{} step={}", id.graph(),
+            // DEBUG: INFO lines for each attempt's start and end cost the bench 12-26 % of its throughput
+            // (docs/operations.md, Logs)
+            log.debug("attempt started graph={} partition={} node={} runId={} attempt={}/{} step={}", id.graph(),
                     id.partition(), id.node(), id.runId(), claim.attempt(), claim.maxAttempts(), claim.step());
             // the lease is kept through the settle too, which is retried while it holds
             try (LeaseKeeper.Lease lease = leases.keep(id, claim.token(), pool, claimedAtNanos, cancellation)) {
@@ -95,9 +98,15 @@ public final class AttemptRunner {
                     return false;
                 }
                 boolean cancelled = cancellation.isCancelledFor(CancelReason.RUN_CANCELLED);
-                log.info("attempt ended graph={} partition={} node={} runId={} attempt={} result={} ms={}", id.graph(),
-                        id.partition(), id.node(), id.runId(), claim.attempt(),
-                        cancelled ? "cancelled" : result.getClass().getSimpleName(), (System.nanoTime() - t0) / 1_000_000);
+                // a success is DEBUG (the run's start and settle lines stay INFO); any other end is INFO
+                boolean succeeded = !cancelled && result instanceof OperatorResult.Succeeded;
+                if (!succeeded || log.isDebugEnabled()) {
+                    log.atLevel(succeeded ? Level.DEBUG : Level.INFO).log(
+                            "attempt ended graph={} partition={} node={} runId={} attempt={} result={} ms={}",
+                            id.graph(), id.partition(), id.node(), id.runId(), claim.attempt(),
+                            cancelled ? "cancelled" : result.getClass().getSimpleName(),
+                            (System.nanoTime() - t0) / 1_000_000);
+                }
                 TaskStep.reached(TaskStep.Kind.OPERATOR_RETURNED, id);
                 settlement.settle(id, claim, pool, result, cancelled, t0, lease);
                 return false;

@@ -172,7 +172,9 @@ class ResourceLeaseProcessIT {
         assertThat(new File(jar)).isFile();
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx384m", "-jar", jar, "--spring.main.web-application-type=none", "--swale.worker.id=child",
-                "--swale.resources.reap-interval=300ms"));
+                "--swale.resources.reap-interval=300ms",
+                // the figure below counts the child's "attempt started" lines, which are DEBUG
+                "--logging.level.io.swale.worker.AttemptRunner=debug"));
         cmd.addAll(List.of(extra));
         cmd.addAll(Workers.sameInfrastructure(env));
         cmd.addAll(WorkerProcessIT.FAST_FAILURE_DETECTION);
