@@ -1,10 +1,5 @@
 package io.swale.local;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -44,7 +39,7 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
      */
     public static EmbeddedInfrastructure starting(int partitions) {
         long t0 = System.nanoTime();
-        EmbeddedRedis redis = EmbeddedRedis.starting(reservedPort());
+        EmbeddedRedis redis = EmbeddedRedis.starting();
         Map<String, String> broker = new LinkedHashMap<>();
         broker.put("group.initial.rebalance.delay.ms", "0");
         broker.put("offsets.topic.num.partitions", "4");
@@ -99,22 +94,6 @@ public final class EmbeddedInfrastructure implements EmbeddedServers {
             kafka.close();
         } finally {
             redis.close();
-        }
-    }
-
-    /**
-     * A free port of 127.0.0.1, held until redis-server is about to bind it: released at once, it stayed free for the
-     * whole extraction and start of the binary, while the broker's sockets and every other bind of an ephemeral port
-     * could take it.
-     */
-    private static ServerSocket reservedPort() {
-        try {
-            ServerSocket socket = new ServerSocket();
-            socket.setReuseAddress(true);
-            socket.bind(new InetSocketAddress(InetAddress.getByName(LoopbackKraftBroker.LOOPBACK), 0));
-            return socket;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

@@ -2,6 +2,8 @@ package io.swale.local;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,7 +28,7 @@ final class EmbeddedRedis implements AutoCloseable {
     private static final Duration READY_WITHIN = Duration.ofSeconds(30);
 
     private final int port;
-    /** Bound to the port until the server is about to bind it, so that no other socket takes it meanwhile. */
+    /** Holds the port until the server is about to bind it. */
     private final Closeable reservation;
     private final CompletableFuture<RedisServerProcess> started = new CompletableFuture<>();
     private boolean closed; // guarded by this
@@ -37,16 +39,23 @@ final class EmbeddedRedis implements AutoCloseable {
     }
 
     /**
-     * Starts redis-server on a daemon thread, on the port of {@code reservation}, a socket bound on 127.0.0.1 that is
-     * closed just before the server binds the port; {@link #awaitStarted()} waits for it. At the JVM's exit the
-     * server outlives the service's own shutdown, which still writes to it: it stops when closed, or when the JVM is
-     * gone ({@link RedisServerProcess}).
+     * Starts redis-server on a daemon thread, on a free port of 127.0.0.1; {@link #awaitStarted()} waits for it. The
+     * port stays bound until the server is about to bind it: released at once, it stayed free for the whole lookup
+     * and start of the binary, while the broker's sockets and any other bind of an ephemeral port could take it. At
+     * the JVM's exit the server outlives the service's own shutdown, which still writes to it: it stops when closed,
+     * or when the JVM is gone ({@link RedisServerProcess}).
      */
-    static EmbeddedRedis starting(ServerSocket reservation) {
+    static EmbeddedRedis starting() {
+        ServerSocket reservation;
+        try {
+            reservation = new ServerSocket(0, 1, InetAddress.getByName(LoopbackKraftBroker.LOOPBACK));
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free port of 127.0.0.1 for the embedded redis-server", e);
+        }
         return starting(reservation.getLocalPort(), reservation);
     }
 
-    /** As {@link #starting(ServerSocket)}, on a port the caller keeps free itself. */
+    /** As {@link #starting()}, on a port the caller keeps free itself. */
     static EmbeddedRedis starting(int port) {
         return starting(port, () -> { });
     }
@@ -62,10 +71,14 @@ final class EmbeddedRedis implements AutoCloseable {
     private void startServer() {
         long t0 = System.nanoTime();
         try {
-            // the binary is extracted unless an identical one is there already (RedisBinary)
-            Path binary = RedisBinary.provider().get().toPath();
+            Path binary;
+            try {
+                // the binary is extracted unless an identical one is there already (RedisBinary)
+                binary = RedisBinary.provider().get().toPath();
+            } finally {
+                releaseReservation();
+            }
             long extracted = System.nanoTime();
-            releaseReservation();
             RedisServerProcess server = RedisServerProcess.start(binary, LoopbackKraftBroker.LOOPBACK, port,
                     READY_WITHIN);
             synchronized (this) {
@@ -80,7 +93,6 @@ final class EmbeddedRedis implements AutoCloseable {
             stopQuietly(server);
             started.completeExceptionally(new IllegalStateException("closed while starting"));
         } catch (Throwable e) {
-            releaseReservation();
             started.completeExceptionally(e);
         }
     }

@@ -99,8 +99,8 @@ final class StartExitGuard {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
-            log.warn("local mode's start did not hand its servers over within {} s of the JVM's exit; their own exit"
-                    + " waits apply", EXIT_AWAITS_SERVERS_SECONDS);
+            log.warn("local mode's start did not hand its servers over within {} s of the JVM's exit; the broker's own"
+                    + " exit wait applies", EXIT_AWAITS_SERVERS_SECONDS);
         } catch (RuntimeException e) {
             log.warn("the embedded servers did not stop cleanly at exit: {}", e.toString());
         }

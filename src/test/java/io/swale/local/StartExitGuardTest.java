@@ -47,8 +47,7 @@ class StartExitGuardTest {
     void anExitWhileTheServersAreStillStartingStopsThemOnceTheyAreHandedOver() throws InterruptedException {
         StartExitGuard guard = StartExitGuard.install();
         CountedServers servers = new CountedServers();
-        Thread exit = Thread.ofPlatform().start(guard::atExit);
-        await().atMost(Duration.ofSeconds(10)).until(() -> exit.getState() == Thread.State.TIMED_WAITING);
+        Thread exit = exitWaitingForTheStart(guard);
 
         guard.guarding(servers);
 
@@ -89,12 +88,18 @@ class StartExitGuardTest {
     @Test
     void aStartThatStartedNothingEndsTheExitsWaitAtOnce() throws InterruptedException {
         StartExitGuard guard = StartExitGuard.install();
-        Thread exit = Thread.ofPlatform().start(guard::atExit);
-        await().atMost(Duration.ofSeconds(10)).until(() -> exit.getState() == Thread.State.TIMED_WAITING);
+        Thread exit = exitWaitingForTheStart(guard);
 
         guard.nothingStarted();
 
         exit.join(Duration.ofSeconds(10));
         assertThat(exit.isAlive()).as("the exit's wait, 60 s, ended with the failed start").isFalse();
+    }
+
+    /** The guard's exit hook, run on a thread of its own, once it waits for the start to hand it the servers. */
+    private static Thread exitWaitingForTheStart(StartExitGuard guard) {
+        Thread exit = Thread.ofPlatform().start(guard::atExit);
+        await().atMost(Duration.ofSeconds(10)).until(() -> exit.getState() == Thread.State.TIMED_WAITING);
+        return exit;
     }
 }
