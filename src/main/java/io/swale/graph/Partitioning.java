@@ -3,6 +3,7 @@ package io.swale.graph;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.util.Locale;
 import java.util.Optional;
 
 /** How a graph slices time into partitions; always in UTC. */
@@ -39,11 +40,12 @@ public enum Partitioning {
             return Optional.empty();
         }
         ZonedDateTime t = Instant.ofEpochMilli(ms).atZone(ZoneOffset.UTC);
-        String day = String.format("%04d%02d%02d", t.getYear(), t.getMonthValue(), t.getDayOfMonth());
+        // Locale.ROOT: a default locale such as Persian would write the digits in its own script
+        String day = String.format(Locale.ROOT, "%04d%02d%02d", t.getYear(), t.getMonthValue(), t.getDayOfMonth());
         return Optional.of(switch (this) {
             case NONE -> Partition.NONE;
             case DAILY -> new Partition(day);
-            case HOURLY -> new Partition(day + "T" + String.format("%02d", t.getHour()));
+            case HOURLY -> new Partition(day + "T" + String.format(Locale.ROOT, "%02d", t.getHour()));
         });
     }
 }
