@@ -3,6 +3,8 @@ package io.swale.run;
 import io.swale.definition.Definition;
 import io.swale.definition.DefinitionFormat;
 import io.swale.definition.DefinitionLoader;
+import io.swale.definition.DefinitionParseException;
+import io.swale.definition.InvalidDefinitionException;
 import io.swale.graph.Node;
 import io.swale.store.DefinitionStore.StoredText;
 import io.swale.store.DefinitionStore;
@@ -10,19 +12,25 @@ import io.swale.task.SwaleException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Checked definitions by hash. A definition never changes once stored, so each is loaded once per process
  * and cached.
  */
 public final class DefinitionCatalog {
+    private static final Logger log = LoggerFactory.getLogger(DefinitionCatalog.class);
+
     /** The result of a publish: {@code changed} is false when the graph already pointed at this hash. */
     public record Published(String graph, String hash, boolean changed, Definition definition) {}
 
     private final DefinitionStore store;
     private final DefinitionLoader loader;
     private final Map<String, Definition> cache = new ConcurrentHashMap<>();
+    private final Set<String> unloadable = ConcurrentHashMap.newKeySet();
 
     public DefinitionCatalog(DefinitionStore store, DefinitionLoader loader) {
         this.store = store;
@@ -48,10 +56,22 @@ public final class DefinitionCatalog {
         return d;
     }
 
+    /**
+     * The checked definition of {@code hash}; empty when the store lacks it, and when its text no longer loads
+     * (limits lowered since it was stored, say), which is logged once per hash. A graph whose recorded definition
+     * does not load does not count as adopted (spec §4.5), and must not fail the sync pass or a view of every
+     * other graph; {@link #get} still says why.
+     */
     public Optional<Definition> find(String hash) {
         try {
             return Optional.of(get(hash));
         } catch (SwaleException.UnknownDefinition e) {
+            return Optional.empty();
+        } catch (DefinitionParseException | InvalidDefinitionException e) {
+            if (unloadable.add(hash)) {
+                log.warn("stored definition no longer loads, its graph is left out definition={} error={}", hash,
+                        e.getMessage());
+            }
             return Optional.empty();
         }
     }

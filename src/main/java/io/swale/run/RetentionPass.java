@@ -5,6 +5,7 @@ import io.swale.store.ExpiryStore.Entry;
 import io.swale.store.ExpiryStore;
 import io.swale.store.RunKey;
 import io.swale.store.StoredRun;
+import io.swale.task.SwaleException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -132,9 +133,9 @@ public final class RetentionPass {
 
     private boolean definitionLoads(RunKey key, String hash) {
         try {
-            if (catalog.find(hash).isPresent()) {
-                return true;
-            }
+            catalog.get(hash);
+            return true;
+        } catch (SwaleException.UnknownDefinition e) {
             log.warn("run kept past retention, its definition is absent graph={} partition={} definition={}",
                     key.graph(), key.partition(), hash);
         } catch (RuntimeException e) {

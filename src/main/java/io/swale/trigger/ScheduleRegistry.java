@@ -7,6 +7,7 @@ import io.swale.graph.Graph;
 import io.swale.record.GraphRecord;
 import io.swale.run.DefinitionCatalog;
 import io.swale.store.DefinitionStore;
+import io.swale.task.SwaleException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -95,11 +96,10 @@ public final class ScheduleRegistry {
 
     private Optional<Definition> load(String graph, String hash) {
         try {
-            Optional<Definition> d = catalog.find(hash);
-            if (d.isEmpty()) {
-                reportOnce(graph, hash, "the adopted definition is absent");
-            }
-            return d;
+            return Optional.of(catalog.get(hash));
+        } catch (SwaleException.UnknownDefinition e) {
+            reportOnce(graph, hash, "the adopted definition is absent");
+            return Optional.empty();
         } catch (RuntimeException e) {
             reportOnce(graph, hash, "the adopted definition does not load: " + e.getMessage());
             return Optional.empty();

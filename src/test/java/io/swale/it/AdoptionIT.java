@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.swale.definition.DefinitionHash;
 import io.swale.periodic.SyncService;
+import io.swale.record.GraphRecord;
 import io.swale.record.GraphRunRecord;
 import io.swale.store.DefinitionStore.StoredText;
 import io.swale.store.DefinitionStore;
@@ -80,6 +81,29 @@ class AdoptionIT extends IntegrationSupport {
         List<String> started = new java.util.ArrayList<>();
         a.body().get("started").forEach(p -> started.add(p.asString()));
         return started;
+    }
+
+    @Test
+    void anAdoptedDefinitionThatNoLongerLoadsLeavesOnlyItsOwnGraphOut() {
+        clock.set("2026-09-22T10:00:00Z");
+        // what a stored definition becomes when the limits are lowered under it: text that no longer loads (no node)
+        String text = "[graph]\nname = \"adopt_broken\"\n";
+        String hash = DefinitionHash.of(text);
+        definitions.putText(hash, new StoredText(text, "toml"));
+        definitions.movePointer("adopt_broken", hash);
+        definitions.putGraphRecord("adopt_broken", new GraphRecord(hash, clock.millis()));
+        try {
+            String other = publish(producing("adopt_beside_broken", "beside_broken_asset"));
+            assertThat(get("/api/v1/graphs/adopt_beside_broken/adoption").body().get("adopted").get("definition")
+                    .asString()).isEqualTo(other);
+            Answer graphs = get("/api/v1/graphs");
+            assertThat(graphs.status()).isEqualTo(200);
+            assertThat(graphs.body().findValuesAsString("name")).contains("adopt_broken", "adopt_beside_broken");
+        } finally {
+            // a definition that loads adopts over it, which leaves the shared store as the other tests expect it
+            publish(producing("adopt_broken", "broken_asset"));
+        }
+        assertThat(get("/api/v1/graphs/adopt_broken").status()).isEqualTo(200);
     }
 
     private static String producing(String graph, String asset) {
