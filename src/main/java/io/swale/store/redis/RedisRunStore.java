@@ -109,8 +109,13 @@ public final class RedisRunStore implements RunStore {
         try (AbstractPipeline p = redis.pipelined()) {
             for (RunKey key : runKeys) {
                 runs.add(p.get(keys.run(key)));
-                nodes.add(RawHashReads.hgetAll(p, keys.nodeRecords(key)));
+                // the instances before the records, never after: another client's script may run between two reads
+                // of a pipeline, and finish.lua ends an instance and writes its record in one step, so an instance
+                // read as ended always comes with its record. The other way round, a record read before its finish
+                // beside an instance read after it would show the node as failed with nothing active, and a settle
+                // could end a rerun's run as failed
                 instances.add(RawHashReads.hgetAll(p, keys.instances(key)));
+                nodes.add(RawHashReads.hgetAll(p, keys.nodeRecords(key)));
                 // after the records, never before: finish.lua writes a record and its growth in one script, so a
                 // succeeded declaring record read here always comes with its growth (a newer growth whose record
                 // was not read yet is ignored, its rerun or record not matching: docs/dynamic-graphs.md §8.7)
