@@ -119,16 +119,17 @@ public final class AttemptRunner {
             return new OperatorResult.PermanentError("the stored task input or step state of `" + id.runId() + "` cannot be read");
         }
         TaskInput input = claim.input().get();
-        String operatorName = input.operator();
-        Optional<Operator> operator = operators.find(operatorName).filter(o -> !o.checkOnly());
-        if (operator.isEmpty()) {
-            return new OperatorResult.PermanentError("operator `" + operatorName + "` cannot run on this worker");
-        }
+        // the params first, the operator after (spec §8.2): a render error fails the instance without a dead letter
         JsonNode rendered;
         try {
             rendered = ParamsTemplates.render(input.params(), renderContext(id, input));
         } catch (RenderException e) {
             return new OperatorResult.Failed(e.getMessage());
+        }
+        String operatorName = input.operator();
+        Optional<Operator> operator = operators.find(operatorName).filter(o -> !o.checkOnly());
+        if (operator.isEmpty()) {
+            return new OperatorResult.PermanentError("operator `" + operatorName + "` cannot run on this worker");
         }
         ObjectNode inputs = JsonNodeFactory.instance.objectNode();
         input.inputs().forEach(inputs::set);
