@@ -29,8 +29,8 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
         "org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizationAutoConfiguration"})
 public class SwaleApplication {
     /**
-     * A first argument that names a command runs the command line ({@code swale status}, …); no arguments, or
-     * only {@code --option=value} arguments, start the service (interfaces §4). The bench is not part of this jar:
+     * No arguments, or only {@code --option=value} arguments, start the service (interfaces §4); anything else runs
+     * the command line ({@code swale status}, …), which refuses what names no command. The bench is not part of this jar:
      * {@code bin/swale bench} runs it next to the jar.
      */
     public static void main(String[] args) {
@@ -40,7 +40,7 @@ public class SwaleApplication {
                     + " target/bench/ next to the jar)");
             System.exit(2);
         }
-        if (SwaleCli.isCommand(args)) {
+        if (!SwaleCli.startsTheService(args)) {
             System.exit(SwaleCli.execute(args));
         }
         SpringApplication.run(SwaleApplication.class, args);

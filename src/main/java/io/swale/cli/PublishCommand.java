@@ -1,5 +1,6 @@
 package io.swale.cli;
 
+import io.swale.definition.DefinitionFormat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,9 +25,18 @@ final class PublishCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        String name = file.getFileName().toString();
-        String type = name.endsWith(".yaml") || name.endsWith(".yml") ? "application/yaml" : "application/toml";
-        Remote.Answer a = remote.post("/api/v1/definitions", type, Files.readAllBytes(file));
+        byte[] text;
+        try {
+            text = Files.readAllBytes(file);
+        } catch (IOException e) {
+            spec.commandLine().getErr().println("error: cannot read " + file + ": " + FileErrors.why(e));
+            return SwaleCli.FAILED;
+        }
+        String type = switch (DefinitionFormat.fromFileName(file.toString())) {
+            case YAML -> "application/yaml";
+            case TOML -> "application/toml";
+        };
+        Remote.Answer a = remote.post("/api/v1/definitions", type, text);
         if (!a.ok()) {
             spec.commandLine().getErr().println("error: " + a.detail());
             if (a.body() != null && a.body().has("problems")) {

@@ -43,7 +43,8 @@ final class QueuesCommand implements Callable<Integer> {
                 : remote.get("/api/v1/dead-letters/" + queue + "?limit=" + limit);
         if (!a.ok()) {
             spec.commandLine().getErr().println("error: " + a.detail());
-            return a.status() == 400 ? SwaleCli.USAGE : SwaleCli.FAILED;
+            // an unknown queue, however it is spelt, is a failure (exit 1), as an unknown graph or run is (spec §13)
+            return SwaleCli.FAILED;
         }
         if (queue == null) {
             // PENDING, SCHEDULED and CLAIMED are a pool's task instances; the events and triggers have none

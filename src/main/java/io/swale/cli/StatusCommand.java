@@ -2,8 +2,11 @@ package io.swale.cli;
 
 import io.swale.graph.Partition;
 import java.io.PrintWriter;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,6 +29,9 @@ final class StatusCommand implements Callable<Integer> {
     @Option(names = "--limit", defaultValue = "20", description = "runs of a graph: the last N (default ${DEFAULT-VALUE})")
     int limit;
 
+    /** Runs per request, the API's most. */
+    int pageSize = 10_000;
+
     @Parameters(index = "0", arity = "0..1", paramLabel = "GRAPH")
     String graph;
 
@@ -41,8 +47,13 @@ final class StatusCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "invalid partition key `" + partition + "`");
         }
         PrintWriter out = spec.commandLine().getOut();
+        if (graph != null && partition == null) {
+            return lastRuns().map(runs -> {
+                runs(runs, out);
+                return SwaleCli.OK;
+            }).orElse(SwaleCli.FAILED);
+        }
         Remote.Answer a = graph == null ? remote.get("/api/v1/graphs")
-                : partition == null ? remote.get("/api/v1/graphs/" + graph + "/runs?limit=10000")
                 : remote.get("/api/v1/graphs/" + graph + "/runs/" + partition);
         if (!a.ok()) {
             spec.commandLine().getErr().println("error: " + a.detail());
@@ -50,12 +61,43 @@ final class StatusCommand implements Callable<Integer> {
         }
         if (graph == null) {
             graphs(a.body(), out);
-        } else if (partition == null) {
-            runs(a.body(), out);
         } else {
             run(a.body(), out);
         }
         return SwaleCli.OK;
+    }
+
+    /**
+     * The graph's last {@code --limit} runs in partition order: the API lists runs from a partition on, a page at
+     * a time, so the pages are read to the end; empty (the error printed) when one is refused.
+     */
+    private Optional<List<JsonNode>> lastRuns() {
+        Deque<JsonNode> last = new ArrayDeque<>();
+        Optional<String> from = Optional.empty();
+        while (true) {
+            Remote.Answer a = remote.get("/api/v1/graphs/" + graph + "/runs?limit=" + pageSize
+                    + from.map(f -> "&from=" + f).orElse(""));
+            if (!a.ok()) {
+                spec.commandLine().getErr().println("error: " + a.detail());
+                return Optional.empty();
+            }
+            Optional<String> lastOfPage = Optional.empty();
+            for (JsonNode r : a.body()) {
+                String p = r.get("partition").asString();
+                // a page starts at its `from`, which ended the page before
+                if (from.filter(p::equals).isEmpty()) {
+                    last.addLast(r);
+                    if (last.size() > limit) {
+                        last.removeFirst();
+                    }
+                    lastOfPage = Optional.of(p);
+                }
+            }
+            if (a.body().size() < pageSize || lastOfPage.isEmpty()) {
+                return Optional.of(List.copyOf(last));
+            }
+            from = lastOfPage;
+        }
     }
 
     private static void graphs(JsonNode graphs, PrintWriter out) {
@@ -71,11 +113,9 @@ final class StatusCommand implements Callable<Integer> {
         t.print(out);
     }
 
-    private void runs(JsonNode runs, PrintWriter out) {
-        List<JsonNode> all = new ArrayList<>();
-        runs.forEach(all::add);
+    private static void runs(List<JsonNode> runs, PrintWriter out) {
         Table t = new Table("PARTITION", "STATE", "REQUESTED", "DEFINITION");
-        for (JsonNode r : all.subList(Math.max(0, all.size() - limit), all.size())) {
+        for (JsonNode r : runs) {
             t.row(r.get("partition").asString(), r.get("state").asString(), Table.time(r.get("requestedAt")),
                     Table.hash(r.get("definition")));
         }

@@ -1,6 +1,7 @@
 package io.swale.cli;
 
 import java.io.PrintWriter;
+import java.util.Arrays;
 import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -31,9 +32,13 @@ public final class SwaleCli {
     private static final Set<String> COMMANDS = Set.of("validate", "run", "publish", "start", "rerun", "cancel",
             "status", "queues", "help", "--help", "-h", "--version", "-V");
 
-    /** True when the first argument names a command; otherwise the arguments start the service. */
-    public static boolean isCommand(String[] args) {
-        return args.length > 0 && COMMANDS.contains(args[0]);
+    /**
+     * True when the arguments start the service: none, or only {@code --option=value} ones (interfaces §4). Any
+     * other argument is the command line's, so that a mistyped command is refused (exit 2) rather than start a
+     * service that never returns.
+     */
+    public static boolean startsTheService(String[] args) {
+        return Arrays.stream(args).allMatch(a -> a.startsWith("--") && !COMMANDS.contains(a));
     }
 
     public static int execute(String[] args) {

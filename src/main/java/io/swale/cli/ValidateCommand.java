@@ -1,6 +1,6 @@
 package io.swale.cli;
 
-import io.swale.definition.CronCheck;
+import io.swale.cron.DialectCronCheck;
 import io.swale.definition.Definition;
 import io.swale.definition.DefinitionFormat;
 import io.swale.definition.DefinitionLoader;
@@ -47,11 +47,11 @@ final class ValidateCommand implements Callable<Integer> {
         try {
             bytes = Files.readAllBytes(file);
         } catch (IOException e) {
-            err.println("error: cannot read " + file + ": " + e.getMessage());
+            err.println("error: cannot read " + file + ": " + FileErrors.why(e));
             return Optional.empty();
         }
         try {
-            return Optional.of(new DefinitionLoader(OperatorRegistry.builtIn(), CronCheck.FIVE_FIELDS)
+            return Optional.of(new DefinitionLoader(OperatorRegistry.builtIn(), new DialectCronCheck())
                     .load(bytes, DefinitionFormat.fromFileName(file.toString())));
         } catch (InvalidDefinitionException e) {
             err.println("error: " + file + " is invalid:");

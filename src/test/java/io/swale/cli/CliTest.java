@@ -10,11 +10,19 @@ import org.junit.jupiter.api.Test;
 
 class CliTest {
     @Test
-    void firstArgumentNamingACommandRunsTheCommandLine() {
-        assertThat(SwaleCli.isCommand(new String[] {"status"})).isTrue();
-        assertThat(SwaleCli.isCommand(new String[] {"run", "x.toml"})).isTrue();
-        assertThat(SwaleCli.isCommand(new String[] {})).isFalse();
-        assertThat(SwaleCli.isCommand(new String[] {"--server.port=9090"})).isFalse();
+    void onlyNoArgumentsOrOptionsStartTheServiceAndAnythingElseIsTheCommandLines() {
+        assertThat(SwaleCli.startsTheService(new String[] {})).isTrue();
+        assertThat(SwaleCli.startsTheService(new String[] {"--server.port=9090", "--debug"})).isTrue();
+        assertThat(SwaleCli.startsTheService(new String[] {"status"})).isFalse();
+        assertThat(SwaleCli.startsTheService(new String[] {"run", "x.toml"})).isFalse();
+        assertThat(SwaleCli.startsTheService(new String[] {"--help"})).isFalse();
+        // a mistyped command, alone or after an option, is refused by the command line, not taken for the service
+        assertThat(SwaleCli.startsTheService(new String[] {"stauts"})).isFalse();
+        assertThat(SwaleCli.startsTheService(new String[] {"--server.port=9090", "valdate", "x.toml"})).isFalse();
+        StringWriter err = new StringWriter();
+        assertThat(SwaleCli.execute(new String[] {"stauts"}, new PrintWriter(new StringWriter()), new PrintWriter(err)))
+                .isEqualTo(SwaleCli.USAGE);
+        assertThat(err.toString()).contains("stauts");
     }
 
     @Test

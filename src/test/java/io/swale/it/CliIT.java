@@ -121,7 +121,33 @@ class CliIT extends IntegrationTest {
         Result invalid = cli("validate", bad.toString());
         assertThat(invalid.code()).isEqualTo(1);
         assertThat(invalid.err()).contains("InvalidGraphName").contains("NoNodes");
-        assertThat(cli("validate", dir.resolve("missing.toml").toString()).code()).isEqualTo(1);
+        Result missing = cli("validate", dir.resolve("missing.toml").toString());
+        assertThat(missing.code()).isEqualTo(1);
+        assertThat(missing.err()).contains("missing.toml: no such file");
+        Result publishMissing = cli("publish", dir.resolve("missing.toml").toString(), url());
+        assertThat(publishMissing.code()).isEqualTo(1);
+        assertThat(publishMissing.err()).contains("missing.toml: no such file");
+        assertThat(cli("queues", "nosuch", url()).code()).isEqualTo(1);
+    }
+
+    @Test
+    void validateChecksTheScheduleInTheServicesCronDialect() throws IOException {
+        // five fields, so a count of fields passes it; the dialect has no step without a range start of `*`
+        Path stepped = file("stepped.toml", "[graph]\nname = \"stepped\"\nschedule = \"5/5 * * * *\"\n"
+                + "partition = \"daily\"\n[[node]]\nname = \"a\"\noperator = \"noop\"\n");
+        Result validate = cli("validate", stepped.toString());
+        assertThat(validate.code()).isEqualTo(1);
+        assertThat(validate.err()).contains("InvalidSchedule");
+    }
+
+    @Test
+    void publishSendsAFileNamedInUpperCaseYamlAsYaml() throws IOException {
+        String g = unique("cli_yml");
+        Path yml = file(g + ".YML", "graph:\n  name: " + g + "\nnode:\n  - name: a\n    operator: noop\n");
+        assertThat(cli("validate", yml.toString()).code()).isZero();
+        Result publish = cli("publish", yml.toString(), url());
+        assertThat(publish.code()).as(publish.err()).isZero();
+        assertThat(publish.out()).startsWith(g + " ").contains("published");
     }
 
     @Test
