@@ -77,7 +77,8 @@ final class DispatchIntake {
                 }
             }
             worker.unreserve(reserved - taken.size());
-            // A failed claim throws before any commit: the error handler's back-off hands the poll over again.
+            // A failed claim throws before the offsets are committed: the error handler's back-off hands the poll
+            // over again, and a claim that Redis did commit is recognised by its claim id (InDoubtClaims).
             boolean ran = worker.claimAndRun(taken, () -> {
                 for (int i = 0; i < malformed.size(); i++) {
                     containers.deadLetter(malformed.get(i), reasons.get(i));

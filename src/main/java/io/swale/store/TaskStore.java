@@ -100,19 +100,31 @@ public interface TaskStore {
     /**
      * Claims a pending instance for {@code worker}: attempt + 1, a new fencing token, a lease from Redis time.
      * Refused when the instance is not pending, or when its run is cancelled (the cancel is committed on the
-     * run record before its instances are cancelled).
+     * run record before its instances are cancelled). A {@code claimId} unique among the worker's claims makes
+     * the claim safe to ask again: asked again by the same worker with the same id while its lease runs, it
+     * answers the attempt it started (its reply was lost after it committed) rather than refuse it as running,
+     * which would leave that attempt to burn until its lease expires. Empty for none.
      */
-    Claim claim(RunKey key, String runId, long leaseMs, String worker);
+    Claim claim(RunKey key, String runId, long leaseMs, String worker, String claimId);
 
-    /** One instance of {@link #claimAll}: the graph run it belongs to and its run id. */
-    record ClaimRequest(RunKey key, String runId) {}
+    /** {@link #claim(RunKey, String, long, String, String)} without a claim id: asked again, it is refused. */
+    default Claim claim(RunKey key, String runId, long leaseMs, String worker) {
+        return claim(key, runId, leaseMs, worker, "");
+    }
+
+    /** One instance of {@link #claimAll}: the graph run it belongs to, its run id and the claim's id (or empty). */
+    record ClaimRequest(RunKey key, String runId, String claimId) {
+        public ClaimRequest(RunKey key, String runId) {
+            this(key, runId, "");
+        }
+    }
 
     /**
      * Claims several instances, each its own atomic script as {@link #claim}, sent together: one round trip
      * for a whole poll of dispatches. Outcomes in the order of the requests.
      */
     default List<Claim> claimAll(List<ClaimRequest> requests, long leaseMs, String worker) {
-        return requests.stream().map(r -> claim(r.key(), r.runId(), leaseMs, worker)).toList();
+        return requests.stream().map(r -> claim(r.key(), r.runId(), leaseMs, worker, r.claimId())).toList();
     }
 
     /** One submission of {@link #submitAll}. */

@@ -34,6 +34,7 @@ public final class PoolWorker implements AutoCloseable {
     // Leases taken before each claim (docs/resources.md), and what each claimed attempt was admitted as
     private final LeaseGate gate;
     private final java.util.Map<String, LeaseGate.Admission> admitted = new java.util.concurrent.ConcurrentHashMap<>();
+    private final InDoubtClaims inDoubt;
 
     public PoolWorker(String pool, int slots, TaskStore tasks, AttemptRunner runner, Dispatcher dispatcher,
             Settings settings) {
@@ -47,6 +48,8 @@ public final class PoolWorker implements AutoCloseable {
         this.tasks = tasks;
         this.runner = runner;
         this.settings = settings;
+        // kept past the lease twice over: by then the reaper has ended an attempt that nobody ran
+        this.inDoubt = new InDoubtClaims(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(2 * settings.leaseMs()));
         this.slots = new WorkerSlots(pool, slots, this::runAttempt);
         this.handOver = new ShutdownHandOver(pool, settings.workerId(), this.slots, tasks, dispatcher,
                 runner.settlement());
@@ -126,11 +129,16 @@ public final class PoolWorker implements AutoCloseable {
         // each lease runs from no earlier than this: what the worker can be sure it holds
         long claimedAt = System.nanoTime();
         claiming.forEach(id -> TaskStep.reached(TaskStep.Kind.CLAIMING, id));
+        List<String> claimIds = claiming.stream().map(inDoubt::claimIdFor).toList();
         try {
-            claims = claiming.isEmpty() ? List.of() : tasks.claimAll(
-                    claiming.stream().map(id -> new TaskStore.ClaimRequest(id.runKey(), id.runId())).toList(),
-                    settings.leaseMs(), settings.workerId());
+            List<TaskStore.ClaimRequest> requests = new java.util.ArrayList<>(claiming.size());
+            for (int i = 0; i < claiming.size(); i++) {
+                requests.add(new TaskStore.ClaimRequest(claiming.get(i).runKey(), claiming.get(i).runId(),
+                        claimIds.get(i)));
+            }
+            claims = claiming.isEmpty() ? List.of() : tasks.claimAll(requests, settings.leaseMs(), settings.workerId());
         } catch (RuntimeException e) {
+            inDoubt.failed(claiming, claimIds, System.nanoTime());
             slots.unreserve(claiming.size());
             claimingAs.forEach(this::releaseIfGranted);
             throw e;

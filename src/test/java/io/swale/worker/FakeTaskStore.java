@@ -143,7 +143,7 @@ class FakeTaskStore implements TaskStore {
     }
 
     @Override
-    public Claim claim(RunKey key, String runId, long leaseMs, String worker) {
+    public Claim claim(RunKey key, String runId, long leaseMs, String worker, String claimId) {
         throw new UnsupportedOperationException();
     }
 

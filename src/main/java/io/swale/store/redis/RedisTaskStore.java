@@ -98,9 +98,9 @@ public final class RedisTaskStore implements TaskStore {
     }
 
     @Override
-    public Claim claim(RunKey key, String runId, long leaseMs, String worker) {
+    public Claim claim(RunKey key, String runId, long leaseMs, String worker, String claimId) {
         return claimOutcome((List<?>) calls.durable(scripts.claim, claimKeys(key),
-                List.of(runId, Long.toString(leaseMs), worker, member(key, runId))));
+                List.of(runId, Long.toString(leaseMs), worker, member(key, runId), claimId)));
     }
 
     @Override
@@ -110,9 +110,9 @@ public final class RedisTaskStore implements TaskStore {
         }
         String lease = Long.toString(leaseMs);
         return calls.pipelined(scripts.claim, requests,
-                r -> claimKeys(r.key()), r -> List.of(r.runId(), lease, worker, member(r.key(), r.runId())),
+                r -> claimKeys(r.key()), r -> List.of(r.runId(), lease, worker, member(r.key(), r.runId()), r.claimId()),
                 r -> claimOutcome((List<?>) r),
-                q -> claim(q.key(), q.runId(), leaseMs, worker),
+                q -> claim(q.key(), q.runId(), leaseMs, worker, q.claimId()),
                 // one instance the script cannot read must not fail the poll whose other claims are committed
                 e -> new Claim.Refused("error: " + e.getMessage()), true);
     }

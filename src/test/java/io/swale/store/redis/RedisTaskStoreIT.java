@@ -69,6 +69,40 @@ class RedisTaskStoreIT {
     }
 
     @Test
+    void aClaimAskedAgainUnderItsIdAnswersTheAttemptItStartedAndAnyOtherIsRefused() {
+        submit(1);
+        TaskStore.Claim.Claimed first = (TaskStore.Claim.Claimed) tasks.claim(key, runId(), 60_000, "w1", "c1");
+        assertThat(first.attempt()).isEqualTo(1);
+
+        // its reply lost, the same worker asks again with the same id: the same attempt, token and start
+        assertThat(tasks.claim(key, runId(), 60_000, "w1", "c1")).isInstanceOfSatisfying(TaskStore.Claim.Claimed.class,
+                again -> {
+                    assertThat(again.token()).isEqualTo(first.token());
+                    assertThat(again.attempt()).isEqualTo(1);
+                    assertThat(again.nowMs()).isEqualTo(first.nowMs());
+                    assertThat(again.input()).isEqualTo(first.input());
+                });
+        // a redelivery under another id, another worker with that id, or no id at all is refused as before
+        assertThat(tasks.claim(key, runId(), 60_000, "w1", "c2")).isEqualTo(new TaskStore.Claim.Refused("running"));
+        assertThat(tasks.claim(key, runId(), 60_000, "w2", "c1")).isEqualTo(new TaskStore.Claim.Refused("running"));
+        assertThat(tasks.claim(key, runId(), 60_000, "w1")).isEqualTo(new TaskStore.Claim.Refused("running"));
+        assertThat(tasks.claimAll(java.util.List.of(new TaskStore.ClaimRequest(key, runId(), "c1"),
+                new TaskStore.ClaimRequest(key, runId(), "c2")), 60_000, "w1"))
+                .satisfiesExactly(c -> assertThat(c).isInstanceOf(TaskStore.Claim.Claimed.class),
+                        c -> assertThat(c).isEqualTo(new TaskStore.Claim.Refused("running")));
+    }
+
+    @Test
+    void aClaimIdIsNoLongerHonouredOnceItsLeaseExpired() {
+        submit(1);
+        assertThat(tasks.claim(key, runId(), 1, "w1", "c1")).isInstanceOf(TaskStore.Claim.Claimed.class);
+        // a lease of 1 ms runs out with Redis's next millisecond; asked again, the claim changes nothing
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                .until(() -> tasks.claim(key, runId(), 60_000, "w1", "c1"),
+                        c -> c.equals(new TaskStore.Claim.Refused("running")));
+    }
+
+    @Test
     void claimsOfOnePollAreEachAtomicAndAnswerInOrder() {
         submit(1);
         RunKey other = new RunKey("g" + SEQ.incrementAndGet(), Partition.of("q"));

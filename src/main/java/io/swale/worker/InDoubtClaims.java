@@ -1,0 +1,45 @@
+package io.swale.worker;
+
+import io.swale.task.TaskIdentity;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The claims whose outcome this worker does not know: their call failed (a read timeout, a reset connection, too
+ * few replicas), perhaps after Redis had committed them. The dispatch comes back with the poll, and is claimed
+ * again under the same claim id, so that a claim that did commit answers its attempt instead of refusing it as
+ * running, which would leave that attempt to burn until its lease expires (with no retry left, a node failed
+ * that never ran). An entry is forgotten once its dispatch is claimed again, or after {@code maxAgeNanos}, when
+ * its lease has long expired and the dispatch went elsewhere.
+ */
+final class InDoubtClaims {
+    private record Entry(String claimId, long sinceNanos) {}
+
+    private final AtomicLong next = new AtomicLong();
+    private final Map<TaskIdentity, Entry> entries = new ConcurrentHashMap<>();
+    private final long maxAgeNanos;
+
+    InDoubtClaims(long maxAgeNanos) {
+        this.maxAgeNanos = maxAgeNanos;
+    }
+
+    /** The id to claim {@code id} under: the one in doubt, if any, else a new one. */
+    String claimIdFor(TaskIdentity id) {
+        Entry e = entries.remove(id);
+        return e != null ? e.claimId() : Long.toString(next.incrementAndGet(), 36);
+    }
+
+    /** The claims of a call that failed, each with the id it was asked under. */
+    void failed(List<TaskIdentity> ids, List<String> claimIds, long nowNanos) {
+        entries.values().removeIf(e -> nowNanos - e.sinceNanos() > maxAgeNanos);
+        for (int i = 0; i < ids.size(); i++) {
+            entries.put(ids.get(i), new Entry(claimIds.get(i), nowNanos));
+        }
+    }
+
+    int size() {
+        return entries.size();
+    }
+}
