@@ -65,8 +65,16 @@ public final class RunCancellation {
             return false;
         }
         metrics.runSettled(graphName, RunState.CANCELLED.wireName());
-        cancelInstances(view.get());
         try (LogContext ignored = LogContext.run(graphName, partition.key())) {
+            try {
+                cancelInstances(view.get());
+            } catch (RuntimeException e) {
+                // the cancel is committed and every reconciler pass repeats the instances' cancels (spec §7.9): the
+                // caller hears true, where an error would have its retry find the run settled and be refused
+                log.warn("cancelled, the instances left to the reconciler graph={} partition={} error={}", graphName,
+                        partition, e.toString());
+                return true;
+            }
             log.info("cancelled graph={} partition={}", graphName, partition);
         }
         return true;
