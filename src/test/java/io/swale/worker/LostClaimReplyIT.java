@@ -17,8 +17,6 @@ import io.swale.store.redis.RedisTaskStore;
 import io.swale.task.TaskIdentity;
 import io.swale.task.Terminations;
 import java.io.IOException;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Duration;
@@ -27,10 +25,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -40,12 +39,13 @@ import tools.jackson.databind.node.JsonNodeFactory;
 /**
  * A claim that Redis committed but whose reply the worker never got (a read timeout, a reset connection): when the
  * poll comes back, the worker must run that attempt, not take its own claim for someone else's and leave the
- * attempt to burn until its lease expires. On a real redis-server; the lost reply is a store decorator that
- * commits the claims and then throws.
+ * attempt to burn until its lease expires. On a real redis-server, behind a proxy that loses the claim's reply
+ * after Redis ran it.
  */
 class LostClaimReplyIT {
     private static final Duration LEASE = Duration.ofSeconds(60);
 
+    private int port;
     private RedisServer server;
     private UnifiedJedis pool;
     private RedisTaskStore tasks;
@@ -54,7 +54,6 @@ class LostClaimReplyIT {
 
     @BeforeEach
     void start() throws IOException {
-        int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
@@ -77,42 +76,34 @@ class LostClaimReplyIT {
         TaskIdentity id = new TaskIdentity("g", Partition.of("p"), "n", Optional.empty(), "h", 0);
         tasks.submit(id.runKey(), id.runId(), new PendingInstance("n", Optional.empty(), "h", 0, "default", 1),
                 new TaskInput("noop", JsonNodeFactory.instance.objectNode(), Map.of(), Map.of()));
-        PoolWorker worker = worker(replyLostOnce(tasks));
+        try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(port);
+                UnifiedJedis viaProxy = new JedisPooled(new HostAndPort("127.0.0.1", proxy.port()),
+                        DefaultJedisClientConfig.builder().timeoutMillis(400).build())) {
+            RedisTaskStore store = new RedisTaskStore(viaProxy, "l");
+            // the claim script is cached in Redis first, so the lost reply is the claim's, not a NOSCRIPT
+            assertThat(store.claim(id.runKey(), "nobody", LEASE.toMillis(), "w1"))
+                    .isEqualTo(new TaskStore.Claim.Refused("unknown"));
+            PoolWorker worker = worker(store);
 
-        assertThat(worker.reserve(1, 0)).isEqualTo(1);
-        assertThatThrownBy(() -> worker.claimAndRun(List.of(id), () -> { }))
-                .isInstanceOf(JedisConnectionException.class);
-        assertThat(instance(id).status()).isEqualTo(InstanceStatus.RUNNING);
+            assertThat(worker.reserve(1, 0)).isEqualTo(1);
+            proxy.dropNextReply();
+            assertThatThrownBy(() -> worker.claimAndRun(List.of(id), () -> { }))
+                    .isInstanceOf(JedisConnectionException.class);
+            assertThat(proxy.dropped()).isEqualTo(1);
+            assertThat(instance(id).status()).isEqualTo(InstanceStatus.RUNNING);
 
-        // the poll is handed over again, as the listener's error handler does
-        assertThat(worker.reserve(1, 0)).isEqualTo(1);
-        assertThat(worker.claimAndRun(List.of(id), () -> { })).isTrue();
+            // the poll is handed over again, as the listener's error handler does
+            assertThat(worker.reserve(1, 0)).isEqualTo(1);
+            assertThat(worker.claimAndRun(List.of(id), () -> { })).isTrue();
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> instance(id).status() == InstanceStatus.SUCCEEDED);
-        assertThat(instance(id).attempt()).isEqualTo(1);
+            await().atMost(Duration.ofSeconds(20)).until(() -> instance(id).status() == InstanceStatus.SUCCEEDED);
+            assertThat(instance(id).attempt()).isEqualTo(1);
+        }
     }
 
     private TaskInstance instance(TaskIdentity id) {
         return new RedisRunStore(pool, "l").instances(List.of(id.runKey())).get(id.runKey()).stream()
                 .filter(i -> i.runId().equals(id.runId())).findFirst().orElseThrow();
-    }
-
-    /** {@code store} whose first claimAll commits its claims and then loses the reply. */
-    private static TaskStore replyLostOnce(TaskStore store) {
-        AtomicBoolean lost = new AtomicBoolean();
-        return (TaskStore) Proxy.newProxyInstance(TaskStore.class.getClassLoader(), new Class<?>[] {TaskStore.class},
-                (proxy, method, args) -> {
-                    Object result;
-                    try {
-                        result = method.invoke(store, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                    if (method.getName().equals("claimAll") && lost.compareAndSet(false, true)) {
-                        throw new JedisConnectionException("the claims' reply was lost");
-                    }
-                    return result;
-                });
     }
 
     private PoolWorker worker(TaskStore store) {
