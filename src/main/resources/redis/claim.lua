@@ -9,10 +9,16 @@ local function claimed(now)
     tostring(s.max), tostring(s.submitted_us and math.floor(tonumber(s.submitted_us) / 1000) or s.dispatched or now) }
 end
 -- the same claim asked again (its reply was lost after it committed): the attempt it started, not a refusal that
--- would leave the attempt to burn until its lease expires
-if s.state == 'running' and ARGV[5] and ARGV[5] ~= '' and s.worker == ARGV[3] and s.claim == ARGV[5]
-    and s.lease > clock() then
-  return claimed(s.started)
+-- would leave the attempt to burn until its lease expires. Its lease runs anew from now, as the worker counts it
+-- from this call
+if s.state == 'running' and ARGV[5] and ARGV[5] ~= '' and s.worker == ARGV[3] and s.claim == ARGV[5] then
+  local now = clock()
+  if s.lease > now then
+    s.lease = now + tonumber(ARGV[2])
+    save_instance(KEYS[1], ARGV[1], s)
+    index_lease(KEYS[4], ARGV[4], s.lease)
+    return claimed(s.started)
+  end
 end
 if s.state ~= 'pending' then return { s.state } end
 -- a cancel is committed on the run record first: no attempt of a cancelled run starts after it

@@ -30,8 +30,8 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 public class SwaleApplication {
     /**
      * No arguments, or only {@code --option=value} arguments, start the service (interfaces §4); anything else runs
-     * the command line ({@code swale status}, …), which refuses what names no command. The bench is not part of this jar:
-     * {@code bin/swale bench} runs it next to the jar.
+     * the command line ({@code swale status}, …), which refuses what names no command. The bench is not part of
+     * this jar: {@code bin/swale bench} runs it next to the jar.
      */
     public static void main(String[] args) {
         if (args.length > 0 && "bench".equals(args[0])) {

@@ -38,8 +38,4 @@ final class InDoubtClaims {
             entries.put(ids.get(i), new Entry(claimIds.get(i), nowNanos));
         }
     }
-
-    int size() {
-        return entries.size();
-    }
 }

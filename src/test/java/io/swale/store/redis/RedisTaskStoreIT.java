@@ -74,14 +74,17 @@ class RedisTaskStoreIT {
         TaskStore.Claim.Claimed first = (TaskStore.Claim.Claimed) tasks.claim(key, runId(), 60_000, "w1", "c1");
         assertThat(first.attempt()).isEqualTo(1);
 
-        // its reply lost, the same worker asks again with the same id: the same attempt, token and start
-        assertThat(tasks.claim(key, runId(), 60_000, "w1", "c1")).isInstanceOfSatisfying(TaskStore.Claim.Claimed.class,
+        long firstLease = leaseUntil();
+        // its reply lost, the same worker asks again with the same id: the same attempt, token and start, and a
+        // lease that runs anew from the repeat, as the worker counts it
+        assertThat(tasks.claim(key, runId(), 120_000, "w1", "c1")).isInstanceOfSatisfying(TaskStore.Claim.Claimed.class,
                 again -> {
                     assertThat(again.token()).isEqualTo(first.token());
                     assertThat(again.attempt()).isEqualTo(1);
                     assertThat(again.nowMs()).isEqualTo(first.nowMs());
                     assertThat(again.input()).isEqualTo(first.input());
                 });
+        assertThat(leaseUntil()).isGreaterThanOrEqualTo(firstLease + 60_000);
         // a redelivery under another id, another worker with that id, or no id at all is refused as before
         assertThat(tasks.claim(key, runId(), 60_000, "w1", "c2")).isEqualTo(new TaskStore.Claim.Refused("running"));
         assertThat(tasks.claim(key, runId(), 60_000, "w2", "c1")).isEqualTo(new TaskStore.Claim.Refused("running"));
@@ -90,6 +93,10 @@ class RedisTaskStoreIT {
                 new TaskStore.ClaimRequest(key, runId(), "c2")), 60_000, "w1"))
                 .satisfiesExactly(c -> assertThat(c).isInstanceOf(TaskStore.Claim.Claimed.class),
                         c -> assertThat(c).isEqualTo(new TaskStore.Claim.Refused("running")));
+    }
+
+    private long leaseUntil() {
+        return runs.instances(java.util.List.of(key)).get(key).getFirst().leaseUntilMs().orElseThrow();
     }
 
     @Test
