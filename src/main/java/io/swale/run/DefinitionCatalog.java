@@ -63,6 +63,10 @@ public final class DefinitionCatalog {
      * other graph; {@link #get} still says why.
      */
     public Optional<Definition> find(String hash) {
+        // the loader and its limits are fixed for the process: a text that failed once fails again
+        if (unloadable.contains(hash)) {
+            return Optional.empty();
+        }
         try {
             return Optional.of(get(hash));
         } catch (SwaleException.UnknownDefinition e) {
