@@ -17,7 +17,7 @@ if s.state == 'running' and ARGV[5] and ARGV[5] ~= '' and s.worker == ARGV[3] an
     s.lease = now + tonumber(ARGV[2])
     save_instance(KEYS[1], ARGV[1], s)
     index_lease(KEYS[4], ARGV[4], s.lease)
-    return claimed(s.started)
+    return claimed(s.step_started or s.started)
   end
 end
 if s.state ~= 'pending' then return { s.state } end
@@ -29,10 +29,12 @@ s.token = s.token + 1
 s.state = 'running'
 s.lease = now + tonumber(ARGV[2])
 s.started = now
+-- every attempt of a step sees the clock of the step's start (spec §8.2); retry.lua clears it for the next step
+if not s.step_started then s.step_started = now end
 s.worker = ARGV[3]
 if ARGV[5] and ARGV[5] ~= '' then s.claim = ARGV[5] else s.claim = nil end
 s.redispatches = nil
 s.started_us = now_us
 save_instance(KEYS[1], ARGV[1], s)
 index_lease(KEYS[4], ARGV[4], s.lease)
-return claimed(now)
+return claimed(s.step_started)

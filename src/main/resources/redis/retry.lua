@@ -15,6 +15,7 @@ s.lease = nil
 if ARGV[5] == '1' then
   s.step = s.step + 1
   s.attempt = 0
+  s.step_started = nil
   redis.call('HSET', KEYS[2], 'st:' .. ARGV[1], ARGV[6])
 end
 save_instance(KEYS[1], ARGV[1], s)

@@ -258,6 +258,25 @@ class RedisTaskStoreIT {
     }
 
     @Test
+    void everyAttemptOfAStepSeesTheClockOfTheStepsStartAndTheNextStepItsOwn() {
+        submit(3);
+        TaskStore.Claim.Claimed first = (TaskStore.Claim.Claimed) tasks.claim(key, runId(), 60_000, "w1");
+        // parked for 2 ms and released once due: Redis's clock has moved on by the next claim
+        tasks.park(key, runId(), first.token(), 2, "boom", false, Optional.empty());
+        org.awaitility.Awaitility.await().until(() -> tasks.releaseDue(key, runId()).isPresent());
+        TaskStore.Claim.Claimed retry = (TaskStore.Claim.Claimed) tasks.claim(key, runId(), 60_000, "w1");
+        assertThat(retry.attempt()).isEqualTo(2);
+        assertThat(retry.nowMs()).isEqualTo(first.nowMs());
+
+        tasks.park(key, runId(), retry.token(), 2, "", true, Optional.of(JsonNodeFactory.instance.numberNode(1)));
+        org.awaitility.Awaitility.await().until(() -> tasks.releaseDue(key, runId()).isPresent());
+        TaskStore.Claim.Claimed nextStep = (TaskStore.Claim.Claimed) tasks.claim(key, runId(), 60_000, "w1");
+        assertThat(nextStep.step()).isEqualTo(1);
+        assertThat(nextStep.attempt()).isEqualTo(1);
+        assertThat(nextStep.nowMs()).isGreaterThanOrEqualTo(first.nowMs() + 4);
+    }
+
+    @Test
     void parkedInstancesAreReleasedWhenDue() {
         submit(3);
         long token = ((TaskStore.Claim.Claimed) tasks.claim(key, runId(), 60_000, "w1")).token();
