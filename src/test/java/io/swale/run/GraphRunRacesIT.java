@@ -27,15 +27,6 @@ import org.junit.jupiter.api.Test;
  */
 class GraphRunRacesIT {
 
-    /** A chain a → b whose a has failed at r0: the run is ready to settle failed. */
-    private static RunKey runWithFailedRoot(RunHarness h, String graph) {
-        String hash = h.chain(graph);
-        RunKey key = h.key(graph);
-        assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
-        h.finish(key, "a", 0, NodeStatus.FAILED, hash);
-        return key;
-    }
-
     private static TaskInstance instance(RunHarness h, RunKey key, String runId) {
         return h.runs.read(key).orElseThrow().instances().get(runId);
     }
@@ -44,7 +35,7 @@ class GraphRunRacesIT {
     void aSettleFromAViewReadBeforeARerunLeavesTheRerunRunning() throws Exception {
         try (RunHarness h = new RunHarness()) {
             String g = RunHarness.graphName("settle");
-            RunKey key = runWithFailedRoot(h, g);
+            RunKey key = h.runWithFailedRoot(g);
             RunView before = h.runs.read(key).orElseThrow();
 
             RerunOutcome rerun = h.reruns.rerun(g, key.partition(), "a");
@@ -66,7 +57,7 @@ class GraphRunRacesIT {
             }
         }))) {
             String g = RunHarness.graphName("rerun");
-            RunKey key = runWithFailedRoot(h, g);
+            RunKey key = h.runWithFailedRoot(g);
             // the settle lands after the rerun read the run and before its instance is written
             atSubmit.set(() -> assertThat(
                     h.graphRuns.advance(h.runs.read(key).orElseThrow(), List.of("a", "b")).settled()).isTrue());
@@ -89,7 +80,7 @@ class GraphRunRacesIT {
                 int submitted = 0;
                 for (int i = 0; i < 40; i++) {
                     String g = RunHarness.graphName("race");
-                    RunKey key = runWithFailedRoot(h, g);
+                    RunKey key = h.runWithFailedRoot(g);
                     CyclicBarrier start = new CyclicBarrier(2);
                     Future<RerunOutcome> rerun = pool.submit(() -> {
                         start.await();
@@ -151,7 +142,7 @@ class GraphRunRacesIT {
             }
         }), t -> t)) {
             String g = RunHarness.graphName("index");
-            RunKey key = runWithFailedRoot(h, g);
+            RunKey key = h.runWithFailedRoot(g);
             assertThat(h.graphRuns.advance(h.runs.read(key).orElseThrow(), List.of("a", "b")).settled()).isTrue();
             h.runs.markActive(key); // still listed, as when the settle's own drop had not happened yet
             List<RerunOutcome> reruns = new ArrayList<>();
@@ -203,7 +194,7 @@ class GraphRunRacesIT {
     void aSettledIdleRunStillLeavesTheIndex() throws Exception {
         try (RunHarness h = new RunHarness()) {
             String g = RunHarness.graphName("idle");
-            RunKey key = runWithFailedRoot(h, g);
+            RunKey key = h.runWithFailedRoot(g);
             assertThat(h.graphRuns.advance(h.runs.read(key).orElseThrow(), List.of("a", "b")).settled()).isTrue();
             h.runs.markActive(key);
 

@@ -167,6 +167,15 @@ final class RunHarness implements AutoCloseable {
                 """.formatted(graph));
     }
 
+    /** A chain a → b, started, whose a has failed at r0: the run is ready to settle failed. */
+    RunKey runWithFailedRoot(String graph) {
+        String hash = chain(graph);
+        RunKey key = key(graph);
+        assertThat(graphRuns.startRun(hash, key.partition()).started()).isTrue();
+        finish(key, "a", 0, NodeStatus.FAILED, hash);
+        return key;
+    }
+
     static String graphName(String stem) {
         return stem + SEQ.incrementAndGet();
     }

@@ -25,10 +25,8 @@ class TornRunReadIT {
     void aRerunThatEndsBetweenTheTwoHashReadsOfAViewIsNotSettledFromItsEarlierFailure() throws Exception {
         try (RunHarness h = new RunHarness()) {
             String g = RunHarness.graphName("torn");
-            String hash = h.chain(g);
-            RunKey key = h.key(g);
-            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
-            h.finish(key, "a", 0, NodeStatus.FAILED, hash);
+            RunKey key = h.runWithFailedRoot(g);
+            String hash = h.runs.read(key).orElseThrow().run().definition();
             assertThat(h.graphRuns.advance(h.runs.read(key).orElseThrow(), List.of("a", "b")).settled()).isTrue();
             assertThat(h.reruns.rerun(g, key.partition(), "a")).isEqualTo(new RerunOutcome.Submitted(key.runId("a", 1)));
 

@@ -6,21 +6,12 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.swale.graph.Partition;
 import io.swale.operator.Cancellation;
-import io.swale.operator.OperatorRegistry;
 import io.swale.operator.OperatorResult;
 import io.swale.store.TaskStore;
-import io.swale.task.Terminations;
 import io.swale.task.TaskIdentity;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -31,18 +22,10 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * a large share of its throughput), a line naming the result when it ends any other way, both lines at DEBUG.
  */
 class AttemptLogLinesTest {
-    private static final Duration LEASE = Duration.ofSeconds(60);
-    private static final TaskIdentity ID = new TaskIdentity("g", Partition.of("p"), "n", Optional.empty(), "d", 0);
+    private static final TaskIdentity ID = FakeStoreAttempts.ID;
 
-    private final AtomicLong clock = new AtomicLong(0);
-    private final FakeTaskStore store = new FakeTaskStore(clock, LEASE);
-    private final RecordingMetrics metrics = new RecordingMetrics();
-    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
-    private final Settlement settlement = new Settlement(store, new Terminations(store, (id, status) -> { },
-            letter -> { }, Clock.systemUTC(), metrics), Backoff.DEFAULT, metrics, e -> false);
-    private final AttemptRunner runner = new AttemptRunner(new OperatorRegistry(List.of()),
-            new LeaseKeeper(store, ticker, new LeaseKeeper.Timing(LEASE, Duration.ofSeconds(15),
-                    Duration.ofSeconds(1)), metrics), settlement, Map.of(), metrics);
+    private final FakeStoreAttempts attempts = new FakeStoreAttempts();
+    private final FakeTaskStore store = attempts.store;
     private final Logger logger = (Logger) LoggerFactory.getLogger(AttemptRunner.class);
     private final Level levelBefore = logger.getLevel();
     private final ListAppender<ILoggingEvent> lines = new ListAppender<>();
@@ -51,7 +34,7 @@ class AttemptLogLinesTest {
     void restore() {
         logger.detachAppender(lines);
         logger.setLevel(levelBefore);
-        ticker.shutdownNow();
+        attempts.close();
     }
 
     @Test
@@ -88,7 +71,7 @@ class AttemptLogLinesTest {
         logger.addAppender(lines);
         TaskStore.Claim.Claimed claim = new TaskStore.Claim.Claimed(store.token, 1, 3, 0, Optional.empty(),
                 Optional.empty(), 0, 0);
-        runner.run(ID, claim, "gpu", System.nanoTime(), new Cancellation(), Optional.of(result), () -> { });
+        attempts.runner.run(ID, claim, "gpu", System.nanoTime(), new Cancellation(), Optional.of(result), () -> { });
         return List.copyOf(lines.list);
     }
 }

@@ -2,23 +2,13 @@ package io.swale.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.swale.graph.Partition;
 import io.swale.operator.Cancellation;
-import io.swale.operator.OperatorRegistry;
 import io.swale.store.TaskInput;
 import io.swale.store.TaskStore;
 import io.swale.task.DeadLetters;
-import io.swale.task.TaskIdentity;
-import io.swale.task.Terminations;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -29,24 +19,14 @@ import tools.jackson.databind.node.ObjectNode;
  * render error fails the instance with no dead letter even where the operator cannot run on this worker.
  */
 class AttemptStepOrderTest {
-    private static final Duration LEASE = Duration.ofSeconds(60);
-    private static final TaskIdentity ID = new TaskIdentity("g", Partition.of("p"), "n", Optional.empty(), "d", 0);
-
-    private final AtomicLong clock = new AtomicLong(0);
-    private final FakeTaskStore store = new FakeTaskStore(clock, LEASE);
-    private final RecordingMetrics metrics = new RecordingMetrics();
-    private final List<DeadLetters.DeadLetter> deadLetters = new CopyOnWriteArrayList<>();
-    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
-    private final Settlement settlement = new Settlement(store, new Terminations(store, (id, status) -> { },
-            deadLetters::add, Clock.systemUTC(), metrics), Backoff.DEFAULT, metrics, e -> false);
     // no operator at all: whatever the input names cannot run here
-    private final AttemptRunner runner = new AttemptRunner(new OperatorRegistry(List.of()),
-            new LeaseKeeper(store, ticker, new LeaseKeeper.Timing(LEASE, Duration.ofSeconds(15),
-                    Duration.ofSeconds(1)), metrics), settlement, Map.of(), metrics);
+    private final FakeStoreAttempts attempts = new FakeStoreAttempts();
+    private final FakeTaskStore store = attempts.store;
+    private final List<DeadLetters.DeadLetter> deadLetters = attempts.deadLetters;
 
     @AfterEach
-    void stopTicker() {
-        ticker.shutdownNow();
+    void close() {
+        attempts.close();
     }
 
     @Test
@@ -80,6 +60,7 @@ class AttemptStepOrderTest {
         TaskInput input = new TaskInput("nosuch", params, Map.of(), Map.of());
         TaskStore.Claim.Claimed claim = new TaskStore.Claim.Claimed(store.token, 1, 3, 0, Optional.of(input),
                 Optional.empty(), 0, 0);
-        runner.run(ID, claim, "default", System.nanoTime(), new Cancellation(), Optional.empty(), () -> { });
+        attempts.runner.run(FakeStoreAttempts.ID, claim, "default", System.nanoTime(), new Cancellation(),
+                Optional.empty(), () -> { });
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.swale.graph.Partition;
-import io.swale.kafka.ListenerFailure;
 import io.swale.operator.AttemptContext;
 import io.swale.operator.Operator;
 import io.swale.operator.OperatorRegistry;
@@ -14,10 +13,7 @@ import io.swale.store.PendingInstance;
 import io.swale.store.TaskInput;
 import io.swale.store.redis.RedisTaskStore;
 import io.swale.task.TaskIdentity;
-import io.swale.task.Terminations;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -27,15 +23,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.JedisPooled;
-import redis.clients.jedis.UnifiedJedis;
-import redis.embedded.RedisServer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 
@@ -45,35 +36,21 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * fake (the dispatches the worker would send).
  */
 class HandOverRedisIT {
-    private static final Duration LEASE = Duration.ofSeconds(60);
-
-    private RedisServer server;
-    private UnifiedJedis pool;
+    private RedisWorkers redis;
     private RedisTaskStore tasks;
-    private ScheduledExecutorService ticker;
-    private final RecordingMetrics metrics = new RecordingMetrics();
     private final List<String> dispatched = new CopyOnWriteArrayList<>();
     private final Gate gate = new Gate();
 
     @BeforeEach
     void start() throws IOException {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        server = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
-        server.start();
-        pool = new JedisPooled("127.0.0.1", port);
-        tasks = new RedisTaskStore(pool, "h");
-        ticker = Executors.newScheduledThreadPool(1);
+        redis = new RedisWorkers("h");
+        tasks = redis.tasks;
     }
 
     @AfterEach
     void stop() throws IOException {
         gate.releaseAll();
-        ticker.shutdownNow();
-        pool.close();
-        server.stop();
+        redis.close();
     }
 
     /**
@@ -116,13 +93,7 @@ class HandOverRedisIT {
     }
 
     private PoolWorker worker(int slots) {
-        Settlement settlement = new Settlement(tasks, new Terminations(tasks, (id, status) -> { }, letter -> { },
-                Clock.systemUTC(), metrics), Backoff.DEFAULT, metrics, ListenerFailure::isOutage);
-        AttemptRunner runner = new AttemptRunner(new OperatorRegistry(List.of(gate)),
-                new LeaseKeeper(tasks, ticker, new LeaseKeeper.Timing(LEASE, Duration.ofSeconds(15),
-                        Duration.ofSeconds(1)), metrics), settlement, Map.of(), metrics);
-        return new PoolWorker("gpu", slots, tasks, runner, (p, id) -> dispatched.add(id.node()),
-                new PoolWorker.Settings("w1", LEASE.toMillis()));
+        return redis.worker("gpu", slots, tasks, new OperatorRegistry(List.of(gate)), (p, id) -> dispatched.add(id.node()));
     }
 
     private TaskIdentity submit(String graph, String node) {

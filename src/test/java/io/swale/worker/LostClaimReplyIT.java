@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.swale.graph.Partition;
-import io.swale.kafka.ListenerFailure;
 import io.swale.operator.OperatorRegistry;
 import io.swale.store.InstanceStatus;
 import io.swale.store.PendingInstance;
@@ -15,16 +14,11 @@ import io.swale.store.TaskStore;
 import io.swale.store.redis.RedisRunStore;
 import io.swale.store.redis.RedisTaskStore;
 import io.swale.task.TaskIdentity;
-import io.swale.task.Terminations;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,7 +27,6 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
-import redis.embedded.RedisServer;
 import tools.jackson.databind.node.JsonNodeFactory;
 
 /**
@@ -43,47 +36,31 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * after Redis ran it.
  */
 class LostClaimReplyIT {
-    private static final Duration LEASE = Duration.ofSeconds(60);
-
-    private int port;
-    private RedisServer server;
-    private UnifiedJedis pool;
-    private RedisTaskStore tasks;
-    private ScheduledExecutorService ticker;
-    private final RecordingMetrics metrics = new RecordingMetrics();
+    private RedisWorkers redis;
 
     @BeforeEach
     void start() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        server = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
-        server.start();
-        pool = new JedisPooled("127.0.0.1", port);
-        tasks = new RedisTaskStore(pool, "l");
-        ticker = Executors.newScheduledThreadPool(1);
+        redis = new RedisWorkers("l");
     }
 
     @AfterEach
     void stop() throws IOException {
-        ticker.shutdownNow();
-        pool.close();
-        server.stop();
+        redis.close();
     }
 
     @Test
     void theAttemptOfAClaimWhoseReplyWasLostRunsWhenThePollComesBack() throws Exception {
         TaskIdentity id = new TaskIdentity("g", Partition.of("p"), "n", Optional.empty(), "h", 0);
-        tasks.submit(id.runKey(), id.runId(), new PendingInstance("n", Optional.empty(), "h", 0, "default", 1),
+        redis.tasks.submit(id.runKey(), id.runId(), new PendingInstance("n", Optional.empty(), "h", 0, "default", 1),
                 new TaskInput("noop", JsonNodeFactory.instance.objectNode(), Map.of(), Map.of()));
-        try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(port);
+        try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(redis.port);
                 UnifiedJedis viaProxy = new JedisPooled(new HostAndPort("127.0.0.1", proxy.port()),
                         DefaultJedisClientConfig.builder().timeoutMillis(400).build())) {
             RedisTaskStore store = new RedisTaskStore(viaProxy, "l");
             // the claim script is cached in Redis first, so the lost reply is the claim's, not a NOSCRIPT
-            assertThat(store.claim(id.runKey(), "nobody", LEASE.toMillis(), "w1"))
+            assertThat(store.claim(id.runKey(), "nobody", RedisWorkers.LEASE.toMillis(), "w1"))
                     .isEqualTo(new TaskStore.Claim.Refused("unknown"));
-            PoolWorker worker = worker(store);
+            PoolWorker worker = redis.worker("default", 1, store, OperatorRegistry.builtIn(), (p, i) -> { });
 
             assertThat(worker.reserve(1, 0)).isEqualTo(1);
             proxy.dropNextReply();
@@ -102,16 +79,7 @@ class LostClaimReplyIT {
     }
 
     private TaskInstance instance(TaskIdentity id) {
-        return new RedisRunStore(pool, "l").instances(List.of(id.runKey())).get(id.runKey()).stream()
+        return new RedisRunStore(redis.pool, "l").instances(List.of(id.runKey())).get(id.runKey()).stream()
                 .filter(i -> i.runId().equals(id.runId())).findFirst().orElseThrow();
-    }
-
-    private PoolWorker worker(TaskStore store) {
-        Settlement settlement = new Settlement(store, new Terminations(store, (i, status) -> { }, letter -> { },
-                Clock.systemUTC(), metrics), Backoff.DEFAULT, metrics, ListenerFailure::isOutage);
-        AttemptRunner runner = new AttemptRunner(OperatorRegistry.builtIn(),
-                new LeaseKeeper(store, ticker, new LeaseKeeper.Timing(LEASE, Duration.ofSeconds(15),
-                        Duration.ofSeconds(1)), metrics), settlement, Map.of(), metrics);
-        return new PoolWorker("default", 1, store, runner, (p, i) -> { }, new PoolWorker.Settings("w1", LEASE.toMillis()));
     }
 }
