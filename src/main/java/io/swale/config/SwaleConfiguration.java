@@ -245,8 +245,8 @@ public class SwaleConfiguration {
 
     @Bean
     RunCancellation runCancellation(DefinitionCatalog catalog, RunStore runs, TaskStore tasks, Clock clock,
-            SwaleMetrics metrics) {
-        return new RunCancellation(catalog, runs, tasks, clock, metrics);
+            SwaleMetrics metrics, KafkaEventPublisher events) {
+        return new RunCancellation(catalog, runs, tasks, clock, metrics, events);
     }
 
     @Bean

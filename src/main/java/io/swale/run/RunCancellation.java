@@ -14,7 +14,9 @@ import io.swale.store.RunStore;
 import io.swale.store.RunView;
 import io.swale.store.TaskInstance;
 import io.swale.store.TaskStore;
+import io.swale.task.EventPublisher;
 import io.swale.task.SwaleMetrics;
+import io.swale.task.TaskIdentity;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
@@ -25,7 +27,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Cancelling a graph run (spec §7): records it cancelled, then cancels each node's unrecorded active instance
  * and each active item of a mapped node. A cancelled instance of a node with leases leaves the lease queues it
- * waits in (docs/resources.md). Idempotent: an instance that already ended is left as it is.
+ * waits in (docs/resources.md). Each cancelled record written is announced like any other (spec §5.6).
+ * Idempotent: an instance that already ended is left as it is.
  */
 public final class RunCancellation {
     private static final Logger log = LoggerFactory.getLogger(RunCancellation.class);
@@ -36,16 +39,18 @@ public final class RunCancellation {
     private final TaskStore tasks;
     private final Clock clock;
     private final SwaleMetrics metrics;
+    private final EventPublisher events;
     // A cancelled instance waiting for leases leaves every queue (docs/resources.md)
     private volatile Consumer<String> leaseQueues = runId -> { };
 
     public RunCancellation(DefinitionCatalog definitions, RunStore runs, TaskStore tasks, Clock clock,
-            SwaleMetrics metrics) {
+            SwaleMetrics metrics, EventPublisher events) {
         this.definitions = definitions;
         this.runs = runs;
         this.tasks = tasks;
         this.clock = clock;
         this.metrics = metrics;
+        this.events = events;
     }
 
     /** Told the run id of each pending instance of a node with leases that a cancel ended. */
@@ -108,7 +113,9 @@ public final class RunCancellation {
         TaskInstance instance = view.instances().get(runId.get());
         NodeRecord record = new NodeRecord(NodeStatus.CANCELLED, runId.get(), view.run().definition(),
                 instance.rerun(), clock.millis(), Optional.empty(), false, Optional.of(reason));
-        return cancelled(tasks.cancel(view.key(), RunRecords.field(n), record), runId.get(), instance.pool(), left);
+        RecordField field = RunRecords.field(n);
+        return cancelled(tasks.cancel(view.key(), field, record), identity(view, field, record), runId.get(),
+                instance.pool(), left);
     }
 
     /** Cancels the node's active items, telling {@code onCancelled} each run id it ended; returns how many it reached. */
@@ -120,19 +127,37 @@ public final class RunCancellation {
             }
             NodeRecord record = new NodeRecord(NodeStatus.CANCELLED, i.runId(), i.definition(), i.rerun(),
                     clock.millis(), Optional.empty(), false, Optional.of(reason));
-            reached += cancelled(tasks.cancel(view.key(), new RecordField(i.node(), Optional.empty()), record),
-                    i.runId(), i.pool(), onCancelled);
+            RecordField field = new RecordField(i.node(), Optional.empty());
+            reached += cancelled(tasks.cancel(view.key(), field, record), identity(view, field, record), i.runId(),
+                    i.pool(), onCancelled);
         }
         return reached;
     }
 
-    /** Counts and tells what one cancel did: 1 when it reached the instance, else 0. */
-    private int cancelled(TaskStore.Cancel outcome, String runId, String pool, Consumer<String> onCancelled) {
+    private static TaskIdentity identity(RunView view, RecordField field, NodeRecord record) {
+        return new TaskIdentity(view.key().graph(), view.key().partition(), field.node(), field.asset(),
+                record.definition(), record.rerun());
+    }
+
+    /** Counts, announces and tells what one cancel did: 1 when it reached the instance, else 0. */
+    private int cancelled(TaskStore.Cancel outcome, TaskIdentity identity, String runId, String pool,
+            Consumer<String> onCancelled) {
         if (outcome == TaskStore.Cancel.CANCELLED) {
             metrics.taskTerminated(pool, NodeStatus.CANCELLED.wireName());
             onCancelled.accept(runId);
+            announce(identity);
         }
         return outcome == TaskStore.Cancel.INACTIVE ? 0 : 1;
+    }
+
+    private void announce(TaskIdentity identity) {
+        try {
+            events.taskTerminated(identity, NodeStatus.CANCELLED);
+        } catch (RuntimeException e) {
+            // informational: the record is written, and the scheduler ignores events of a cancelled run (§7.9)
+            log.warn("cancelled instance's event not sent graph={} partition={} node={} error={}", identity.graph(),
+                    identity.partition(), identity.node(), e.toString());
+        }
     }
 
     private void leftLeaseQueues(String runId) {

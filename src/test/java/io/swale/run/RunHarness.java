@@ -52,6 +52,9 @@ final class RunHarness implements AutoCloseable {
     /** One dispatch the harness would have sent to Kafka. */
     record Dispatch(String pool, TaskIdentity identity) {}
 
+    /** One task-terminated event the harness's cancels would have sent to Kafka. */
+    record Event(TaskIdentity identity, NodeStatus status) {}
+
     /**
      * When set, every harness runs on this client (e.g. a Redis Cluster's) under its own key prefix instead of
      * starting a redis-server of its own: set by a test class around its tests, which run one at a time.
@@ -66,6 +69,7 @@ final class RunHarness implements AutoCloseable {
     final RunStore runs;
     final TaskStore tasks;
     final List<Dispatch> dispatches = new CopyOnWriteArrayList<>();
+    final List<Event> events = new CopyOnWriteArrayList<>();
     final Map<String, AtomicInteger> repairFailures = new ConcurrentHashMap<>();
     final SwaleMetrics metrics = new SwaleMetrics() {
         @Override
@@ -122,12 +126,13 @@ final class RunHarness implements AutoCloseable {
         tasks = tasksWrap.apply(new RedisTaskStore(pool, prefix));
         submission = new Submission(tasks, dispatcher, pools, metrics, clock);
         graphRuns = new GraphRuns(catalog, definitionStore, runs, tasks, submission, clock, metrics);
-        cancellation = new RunCancellation(catalog, runs, tasks, clock, metrics);
+        cancellation = new RunCancellation(catalog, runs, tasks, clock, metrics,
+                (identity, status) -> events.add(new Event(identity, status)));
         reruns = new RunReruns(catalog, runs, tasks, submission, clock, graphRuns, cancellation);
         failures = new RepairFailures(runs, metrics, clock, ListenerFailure::isOutage);
-        EventPublisher events = (identity, status) -> { };
+        EventPublisher reaped = (identity, status) -> { };
         DeadLetters deadLetters = letter -> { };
-        reaper = new LeaseReaper(runs, tasks, new Terminations(tasks, events, deadLetters, clock, metrics),
+        reaper = new LeaseReaper(runs, tasks, new Terminations(tasks, reaped, deadLetters, clock, metrics),
                 dispatcher, failures);
     }
 
