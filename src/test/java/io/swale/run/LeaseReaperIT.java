@@ -8,9 +8,12 @@ import io.swale.store.RunKey;
 import io.swale.store.RunStore;
 import io.swale.store.TaskStore;
 import io.swale.store.redis.RedisKeys;
+import io.swale.store.TaskInstance;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -68,6 +71,29 @@ class LeaseReaperIT {
             readKeys.clear();
             assertThat(h.reaper.pass()).isZero();
             assertThat(readKeys).isEmpty();
+        }
+    }
+
+    @Test
+    void twoReapersOfOneExhaustedLeaseEndItOnceWithOneDeadLetter() throws Exception {
+        AtomicReference<Runnable> secondReaper = new AtomicReference<>();
+        // the second reaper runs whole between the first one's reap and its finish
+        try (RunHarness h = new RunHarness(r -> r, t -> RunHarness.before(TaskStore.class, t, (method, args) -> {
+            if (method.equals("finish")) {
+                Optional.ofNullable(secondReaper.getAndSet(null)).ifPresent(Runnable::run);
+            }
+        }))) {
+            String g = RunHarness.graphName("reaptwice");
+            RunKey key = startAndClaim(h, h.chain(g), g, "p", 0);
+            TaskInstance held = h.runs.read(key).orElseThrow().instances().get(key.runId("a", 0));
+            secondReaper.set(() -> assertThat(h.reaper.reap(key, held)).isTrue());
+
+            assertThat(h.reaper.reap(key, held)).isTrue();
+
+            assertThat(secondReaper).hasNullValue();
+            assertThat(h.runs.read(key).orElseThrow().instances().get(key.runId("a", 0)).status())
+                    .isEqualTo(InstanceStatus.FAILED);
+            assertThat(h.deadLetters).singleElement().satisfies(d -> assertThat(d.lastError()).contains("no attempt is left"));
         }
     }
 

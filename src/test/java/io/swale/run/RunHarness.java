@@ -70,6 +70,7 @@ final class RunHarness implements AutoCloseable {
     final TaskStore tasks;
     final List<Dispatch> dispatches = new CopyOnWriteArrayList<>();
     final List<Event> events = new CopyOnWriteArrayList<>();
+    final List<DeadLetters.DeadLetter> deadLetters = new CopyOnWriteArrayList<>();
     final Map<String, AtomicInteger> repairFailures = new ConcurrentHashMap<>();
     final SwaleMetrics metrics = new SwaleMetrics() {
         @Override
@@ -131,8 +132,7 @@ final class RunHarness implements AutoCloseable {
         reruns = new RunReruns(catalog, runs, tasks, submission, clock, graphRuns, cancellation);
         failures = new RepairFailures(runs, metrics, clock, ListenerFailure::isOutage);
         EventPublisher reaped = (identity, status) -> { };
-        DeadLetters deadLetters = letter -> { };
-        reaper = new LeaseReaper(runs, tasks, new Terminations(tasks, reaped, deadLetters, clock, metrics),
+        reaper = new LeaseReaper(runs, tasks, new Terminations(tasks, reaped, deadLetters::add, clock, metrics),
                 dispatcher, failures);
     }
 

@@ -254,7 +254,12 @@ class RedisTaskStoreIT {
         assertThat(tasks.reap(key, runId())).isEqualTo(new TaskStore.Reap.Redispatch());
         TaskStore.Claim.Claimed again = (TaskStore.Claim.Claimed) tasks.claim(key, runId(), 0, "w1");
         assertThat(again.attempt()).isEqualTo(2);
-        assertThat(tasks.reap(key, runId())).isEqualTo(new TaskStore.Reap.Exhausted(again.token()));
+        TaskStore.Reap.Exhausted exhausted = (TaskStore.Reap.Exhausted) tasks.reap(key, runId());
+        // the reaper ends it under a token of its own, which the holder whose lease ran out no longer has
+        assertThat(exhausted.token()).isNotEqualTo(again.token());
+        assertThat(tasks.finish(key, N, again.token(), record(runId(), 0, "failed"))).isEqualTo(TaskStore.Finish.LOST);
+        assertThat(tasks.finish(key, N, exhausted.token(), record(runId(), 0, "failed")))
+                .isEqualTo(TaskStore.Finish.OK);
     }
 
     @Test
