@@ -83,7 +83,13 @@ class SentinelFailoverIT {
             } catch (ConditionTimeoutException e) {
                 Map<String, String> states = partitions.stream().collect(Collectors.toMap(p -> p,
                         p -> state(api, g, p), (a, b) -> a, LinkedHashMap::new));
-                throw new AssertionError("not every run completed: " + states, e);
+                // what a failure needs to be told apart: no failover seen, no pass run, or a run the pass left
+                String stuck = states.entrySet().stream().filter(s -> !s.getValue().equals("complete"))
+                        .map(s -> s.getKey() + " " + api.get("/api/v1/graphs/" + g + "/runs/" + s.getKey()).body())
+                        .collect(Collectors.joining("\n"));
+                throw new AssertionError("not every run completed: " + states + "; failovers detected "
+                        + count(meters, FailoverReconcile.FAILOVERS) + ", reconcile passes "
+                        + count(meters, FailoverReconcile.FAILOVER_PASSES) + "\n" + stuck, e);
             }
             long allSettledMs = (System.nanoTime() - killedAt) / 1_000_000;
             for (String p : partitions) {
