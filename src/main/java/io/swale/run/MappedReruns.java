@@ -38,11 +38,15 @@ final class MappedReruns {
         for (String n : Readiness.rerunScope(graph, node)) {
             NodeRecord r = records.get(n);
             if (r != null) {
-                expected.put(n, r.rerun() + 1);
-                if (graph.node(n).map(Node::isMapped).orElse(false)) {
-                    expected.put(ItemName.floorKey(n), r.rerun() + 1);
-                }
+                expect(graph, expected, n, r);
             }
+        }
+    }
+
+    private static void expect(Graph graph, SortedMap<String, Long> expected, String n, NodeRecord r) {
+        expected.put(n, r.rerun() + 1);
+        if (graph.node(n).map(Node::isMapped).orElse(false)) {
+            expected.put(ItemName.floorKey(n), r.rerun() + 1);
         }
     }
 
@@ -63,11 +67,12 @@ final class MappedReruns {
             answerId = view.key().runId(itemName, Math.max(itemRecord.get().rerun() + 1, MappedItems.floor(run, name)));
             if (record != null) {
                 if (record.succeeded() && run.isCurrent(name, record)) {
-                    // the node's downstreams saw the old list: they run again once the node's record is new
+                    // the node's downstreams saw the old list: they run again once the node's record is new, a
+                    // mapped one over a new generation of items (the node's own items keep theirs)
                     for (String n : Readiness.rerunScope(graph, name)) {
                         NodeRecord r = records.get(n);
                         if (r != null && !n.equals(name)) {
-                            expected.put(n, r.rerun() + 1);
+                            expect(graph, expected, n, r);
                         }
                     }
                 }

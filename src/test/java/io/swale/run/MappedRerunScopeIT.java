@@ -1,0 +1,90 @@
+package io.swale.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.swale.record.NodeRecord;
+import io.swale.record.NodeStatus;
+import io.swale.record.RunState;
+import io.swale.store.RecordField;
+import io.swale.store.RunKey;
+import io.swale.store.TaskStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+
+/**
+ * A rerun of one item reaches the node's downstream rerun scope (docs/dynamic-graphs.md §6): a mapped node in
+ * that scope maps over the node's new list, so it starts a new generation of items, as an upstream's whole-node
+ * rerun would give it, instead of deriving its record again from the items of the old list.
+ */
+class MappedRerunScopeIT {
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    @Test
+    void anItemRerunGivesAMappedDownstreamANewGenerationOverTheNewList() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("itemscope");
+            String hash = h.publish("""
+                    [graph]
+                    name = "%s"
+                    [[node]]
+                    name = "list"
+                    operator = "noop"
+                    [[node]]
+                    name = "m"
+                    after = ["list"]
+                    operator = "noop"
+                    map = "{{ upstream.list.items }}"
+                    [[node]]
+                    name = "d"
+                    after = ["m"]
+                    operator = "noop"
+                    map = "{{ upstream.m }}"
+                    """.formatted(g));
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            assertThat(work(h, key, hash, 0)).containsExactlyInAnyOrder("list", "m[0]", "m[1]", "d[0]", "d[1]");
+            assertThat(h.runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.COMPLETE);
+
+            assertThat(h.reruns.rerun(g, key.partition(), "m[1]")).isInstanceOf(RerunOutcome.Submitted.class);
+
+            // m[1] gives another output, so m's list is new: every item of d runs again over it
+            assertThat(work(h, key, hash, 10)).containsExactlyInAnyOrder("m[1]", "d[0]", "d[1]");
+            var view = h.runs.read(key).orElseThrow();
+            assertThat(view.run().state()).isEqualTo(RunState.COMPLETE);
+            NodeRecord d = RunRecords.byNode(RunGraphs.of(h.catalog, view), view).get("d");
+            assertThat(d.output().orElseThrow().toString()).isEqualTo("[{\"x\":0},{\"x\":11}]");
+        }
+    }
+
+    /**
+     * Ends every dispatched instance as a worker would, its event following, until nothing is dispatched: an
+     * item of m outputs {x: index + bump}, one of d its own item; answers the nodes that ran.
+     */
+    private static List<String> work(RunHarness h, RunKey key, String hash, int bump) {
+        List<String> ran = new ArrayList<>();
+        while (!h.dispatches.isEmpty()) {
+            RunHarness.Dispatch next = h.dispatches.removeFirst();
+            String node = next.identity().node();
+            var instance = h.runs.read(key).orElseThrow().instances().values().stream()
+                    .filter(i -> i.node().equals(node) && i.status().isActive()).findFirst().orElseThrow();
+            TaskStore.Claim claim = h.tasks.claim(key, instance.runId(), 60_000, "w");
+            long token = ((TaskStore.Claim.Claimed) claim).token();
+            JsonNode output = switch (node) {
+                case "list" -> JSON.objectNode().set("items", JSON.arrayNode().add(0).add(1));
+                case "m[0]", "m[1]" -> JSON.objectNode().put("x", node.equals("m[0]") ? 0 : 1 + bump);
+                default -> h.tasks.input(key, instance.runId()).orElseThrow().item().orElseThrow().value();
+            };
+            NodeRecord record = new NodeRecord(NodeStatus.SUCCEEDED, instance.runId(), hash, instance.rerun(),
+                    h.clock.millis(), Optional.of(output), false, Optional.empty());
+            assertThat(h.tasks.finish(key, new RecordField(node, Optional.empty()), token, record))
+                    .isEqualTo(TaskStore.Finish.OK);
+            h.graphRuns.onTaskTerminated(key, node);
+            ran.add(node);
+        }
+        return ran;
+    }
+}
