@@ -8,6 +8,7 @@ import io.swale.graph.Partition;
 import io.swale.graph.PartitionRange;
 import io.swale.graph.Partitioning;
 import io.swale.record.RequestJson;
+import io.swale.settings.SwaleProperties;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,11 +25,13 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/graphs/{graph}/backfill")
 @Tag(name = "backfill", description = "Start every partition of a range, with a dry run")
 public class BackfillController {
-    static final int MAX_PARTITIONS = 5_000;
     private final Backfill backfill;
+    // a range is started as one start request of its partitions, so it is bounded the same
+    private final int maxPartitions;
 
-    public BackfillController(Backfill backfill) {
+    public BackfillController(Backfill backfill, SwaleProperties props) {
         this.backfill = backfill;
+        this.maxPartitions = props.limits().startPartitions();
     }
 
     /**
@@ -70,9 +73,10 @@ public class BackfillController {
         }
         List<Partition> partitions;
         try {
-            partitions = PartitionRange.between(partitioning, from, to, MAX_PARTITIONS);
+            partitions = PartitionRange.between(partitioning, from, to, maxPartitions);
         } catch (IllegalArgumentException e) {
-            throw new ApiErrors.BadRequest("to", e.getMessage() + "; at most " + MAX_PARTITIONS + " per backfill");
+            throw new ApiErrors.BadRequest("to", e.getMessage() + "; at most " + maxPartitions
+                    + " per backfill (swale.limits.start-partitions)");
         }
         boolean dryRun = Boolean.TRUE.equals(body.dryRun());
         Backfill.Result result = backfill.run(graph, partitions, mode.equals("failed"), dryRun);

@@ -119,6 +119,20 @@ class LimitsIT extends IntegrationTest {
     }
 
     @Test
+    void aBackfillRangeHasAtMostTheConfiguredPartitionsToo() {
+        String g = unique("longrange");
+        assertThat(api.publish(Graphs.daily(g, false)).status()).isEqualTo(201);
+        // 5,001 days
+        SwaleClient.Response r = api.postJson("/api/v1/graphs/" + g + "/backfill",
+                "{\"from\":\"20000101\",\"to\":\"20130909\",\"dryRun\":true}");
+        assertThat(r.status()).isEqualTo(400);
+        assertThat(r.body().get("field").asString()).isEqualTo("to");
+        assertThat(r.body().get("detail").asString()).contains("at most 5000").contains("swale.limits.start-partitions");
+        assertThat(api.postJson("/api/v1/graphs/" + g + "/backfill",
+                "{\"from\":\"20000101\",\"to\":\"20130908\",\"dryRun\":true}").status()).isEqualTo(200);
+    }
+
+    @Test
     void aBodyOverTheLimitIs413() {
         RawHttp.Answer a = raw("POST", "/api/v1/definitions/validate", "application/toml",
                 "# " + "x".repeat(1_100_000) + "\n");
