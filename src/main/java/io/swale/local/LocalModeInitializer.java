@@ -28,6 +28,7 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
         if (!wantsEmbedded(env)) {
             return;
         }
+        requireNoDurability(env);
         StartExitGuard guard = StartExitGuard.install();
         EmbeddedServers infra;
         try {
@@ -49,6 +50,19 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
                 e.addSuppressed(closing);
             }
             throw e;
+        }
+    }
+
+    /**
+     * The embedded redis-server has no replica and no AOF: {@code wait} would fail every write and {@code fsync}
+     * the start, each with a Redis error; this says why before anything starts.
+     */
+    static void requireNoDurability(ConfigurableEnvironment env) {
+        String durability = env.getProperty("swale.redis.durability", "none").strip();
+        if (!durability.equalsIgnoreCase("none")) {
+            throw new IllegalStateException("swale.redis.durability=" + durability + " needs a Redis of your own:"
+                    + " local mode's embedded redis-server has no replica and no AOF, so only `none` works there."
+                    + " Set spring.data.redis.* (docs/operations.md, \"Durable writes\") or leave the setting out");
         }
     }
 

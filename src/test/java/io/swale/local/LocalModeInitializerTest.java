@@ -43,6 +43,29 @@ class LocalModeInitializerTest {
     }
 
     @Test
+    void aDurabilityTheEmbeddedRedisCannotGiveStopsTheStartBeforeAnythingStarts() {
+        for (String durability : List.of("wait", " FSYNC ")) {
+            try (GenericApplicationContext context = new GenericApplicationContext()) {
+                context.setClassLoader(new SlimClassLoader(getClass().getClassLoader()));
+                context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test",
+                        Map.of("swale.embedded", "true", "swale.redis.durability", durability)));
+
+                // the slim loader would fail a start that got further: this message comes first
+                assertThatThrownBy(() -> new LocalModeInitializer().initialize(context))
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("swale.redis.durability=" + durability.strip())
+                        .hasMessageContaining("only `none` works there");
+            }
+        }
+        try (GenericApplicationContext context = new GenericApplicationContext()) {
+            context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test",
+                    Map.of("swale.redis.durability", "None")));
+            assertThatCode(() -> LocalModeInitializer.requireNoDurability(context.getEnvironment()))
+                    .doesNotThrowAnyException();
+        }
+    }
+
+    @Test
     void theDefaultBuildHasThem() {
         assertThatCode(() -> LocalModeInitializer.requireEmbeddedClasses(getClass().getClassLoader()))
                 .doesNotThrowAnyException();
