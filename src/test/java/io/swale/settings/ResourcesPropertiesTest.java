@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.StandardEnvironment;
 
 /** swale.resources.* fails the start with a message naming the property and the bad value. */
 class ResourcesPropertiesTest {
@@ -18,6 +21,18 @@ class ResourcesPropertiesTest {
         assertThat(of(Map.of("warehouse", 2, "agent:a7", 1)).capacities()).containsExactly(
                 Map.entry("agent:a7", 1), Map.entry("warehouse", 2));
         assertThat(of(null).capacities()).isEmpty();
+    }
+
+    /** What docs/resources.md says of names with other characters than letters, digits, - and . */
+    @Test
+    void aNameWithOtherCharactersKeepsThemOnlyInBrackets() {
+        StandardEnvironment env = new StandardEnvironment();
+        env.getPropertySources().addFirst(new MapPropertySource("test", Map.of(
+                "swale.resources.capacities[db/main]", "4",
+                "swale.resources.capacities[agent:a7]", "2",
+                "swale.resources.capacities.db/replica", "3")));
+        assertThat(Binder.get(env).bindOrCreate("swale.resources", ResourcesProperties.class).capacities())
+                .containsExactly(Map.entry("agent:a7", 2), Map.entry("db/main", 4), Map.entry("dbreplica", 3));
     }
 
     @Test
