@@ -139,6 +139,8 @@ public final class RunReruns {
                 if (!committed) {
                     return Optional.empty();
                 }
+                ReplacedGrowths.cancel(view, graph, RunGraphs.of(definitions, withRun(view, put.draft())),
+                        RunRecords.byNode(graph, view), cancellation);
                 try (LogContext ignored = LogContext.run(view.key().graph(), view.key().partition().key())) {
                     log.info("rerun of mapped node graph={} partition={} node={} item={} id={}", view.key().graph(),
                             view.key().partition(), node.name(), index.map(String::valueOf).orElse("all"),

@@ -296,4 +296,42 @@ class GrowthRacesIT {
             assertThat(leftQueues).containsExactly(key.runId("leased", 0));
         }
     }
+
+    @Test
+    void aRerunOfAMappedNodeUpstreamOfADeclaringNodeCancelsTheGrownNodesItTakesOut() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("growmapped");
+            String hash = h.publish("""
+                    [graph]
+                    name = "%s"
+                    [[node]]
+                    name = "start"
+                    operator = "noop"
+                    [[node]]
+                    name = "m"
+                    after = ["start"]
+                    operator = "noop"
+                    map = "{{ upstream.start.items }}"
+                    [[node]]
+                    name = "decide"
+                    after = ["m"]
+                    operator = "noop"
+                    """.formatted(g));
+            RunKey key = h.key(g);
+            h.graphRuns.startRun(hash, key.partition());
+            finish(h, key, "start", 0, hash, "{\"items\": [1]}");
+            h.graphRuns.onTaskTerminated(key, "start");
+            finish(h, key, "m[0]", 0, hash, null);
+            h.graphRuns.onTaskTerminated(key, "m[0]");
+            finish(h, key, "decide", 0, hash, "{\"swale\": {\"grow\": {\"node\": [{\"name\": \"slow\", \"operator\": \"noop\"}]}}}");
+            h.graphRuns.onTaskTerminated(key, "decide");
+            assertThat(view(h, key).instances().get(key.runId("slow", 0)).status()).isEqualTo(InstanceStatus.PENDING);
+
+            assertThat(h.reruns.rerun(g, key.partition(), "m")).isInstanceOf(RerunOutcome.Submitted.class);
+
+            // decide runs again, so its growth is out of the run until it declares one anew
+            assertThat(view(h, key).instances().get(key.runId("slow", 0)).status())
+                    .isEqualTo(InstanceStatus.CANCELLED);
+        }
+    }
 }
