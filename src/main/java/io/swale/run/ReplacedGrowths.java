@@ -2,9 +2,12 @@ package io.swale.run;
 
 import io.swale.graph.Graph;
 import io.swale.graph.Node;
+import io.swale.graph.ItemName;
+import io.swale.readiness.MappedItems;
 import io.swale.record.NodeRecord;
 import io.swale.store.RunView;
 import java.util.Map;
+import java.util.SortedMap;
 
 /**
  * A rerun whose expectations take declared growths out of a run's graph (their declaring records are no longer
@@ -14,6 +17,31 @@ import java.util.Map;
  */
 final class ReplacedGrowths {
     private ReplacedGrowths() {}
+
+    /**
+     * Adds to {@code expected} what the cancel of each taken-out node with an active instance calls for: the
+     * cancelled record it writes (an item's, for a mapped node) must not stand for that node should a new growth
+     * declare it again, which then runs it anew.
+     */
+    static void expect(RunView view, Graph before, Graph after, Map<String, NodeRecord> records,
+            SortedMap<String, Long> expected) {
+        for (Node n : before.nodes()) {
+            if (after.hasNode(n.name())) {
+                continue;
+            }
+            if (n.isMapped()) {
+                if (MappedNodes.items(view, n.name()).stream().anyMatch(i -> i.status().isActive())) {
+                    long next = MappedItems.floor(view.run(), n.name()) + 1;
+                    expected.merge(ItemName.floorKey(n.name()), next, Math::max);
+                    expected.merge(n.name(), next, Math::max);
+                }
+                continue;
+            }
+            RunRecords.unrecordedRunId(view.key(), view.run(), n.name(), records.get(n.name()))
+                    .filter(runId -> RunRecords.isActive(view, runId))
+                    .ifPresent(runId -> expected.merge(n.name(), view.instances().get(runId).rerun() + 1, Math::max));
+        }
+    }
 
     static void cancel(RunView view, Graph before, Graph after, Map<String, NodeRecord> records,
             RunCancellation cancellation) {

@@ -96,6 +96,7 @@ public final class RunReruns {
             if (!Readiness.isReady(graph, nodeName, current)) {
                 return new RerunOutcome.NotReady(nodeName);
             }
+            draft = expectingReplaced(view, graph, draft, records);
             // the put enters the run in the active-runs index atomically
             if (!draft.equals(run) && !runs.compareAndPut(key, view.version(), draft)) {
                 continue;
@@ -132,15 +133,17 @@ public final class RunReruns {
                 return Optional.of(a.outcome());
             }
             case MappedReruns.Plan.Put put -> {
+                Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
+                GraphRunRecord draft = expectingReplaced(view, graph, put.draft(), records);
                 Optional<TaskStore.RequestWrite> write = request.apply(put.answerId());
                 boolean committed = write.isPresent()
-                        ? tasks.compareAndPutRun(view.key(), view.version(), put.draft(), write.get())
-                        : runs.compareAndPut(view.key(), view.version(), put.draft());
+                        ? tasks.compareAndPutRun(view.key(), view.version(), draft, write.get())
+                        : runs.compareAndPut(view.key(), view.version(), draft);
                 if (!committed) {
                     return Optional.empty();
                 }
-                ReplacedGrowths.cancel(view, graph, RunGraphs.of(definitions, withRun(view, put.draft())),
-                        RunRecords.byNode(graph, view), cancellation);
+                ReplacedGrowths.cancel(view, graph, RunGraphs.of(definitions, withRun(view, draft)), records,
+                        cancellation);
                 try (LogContext ignored = LogContext.run(view.key().graph(), view.key().partition().key())) {
                     log.info("rerun of mapped node graph={} partition={} node={} item={} id={}", view.key().graph(),
                             view.key().partition(), node.name(), index.map(String::valueOf).orElse("all"),
@@ -151,6 +154,15 @@ public final class RunReruns {
                 return Optional.of(new RerunOutcome.Submitted(put.answerId()));
             }
         }
+    }
+
+    /** {@code draft} with the expectations of the grown nodes it takes out while they run ({@link ReplacedGrowths#expect}). */
+    private GraphRunRecord expectingReplaced(RunView view, Graph graph, GraphRunRecord draft,
+            Map<String, NodeRecord> records) {
+        SortedMap<String, Long> expected = new TreeMap<>(draft.expectedReruns());
+        ReplacedGrowths.expect(view, graph, RunGraphs.of(definitions, withRun(view, draft)), records, expected);
+        return expected.equals(draft.expectedReruns()) ? draft : new GraphRunRecord(draft.definition(),
+                draft.requestedAtMs(), draft.state(), draft.settledAtMs(), expected);
     }
 
     private static RunView withRun(RunView view, GraphRunRecord run) {

@@ -294,6 +294,14 @@ class GrowthRacesIT {
             assertThat(after.instances().get(key.runId("leased", 0)).status()).isEqualTo(InstanceStatus.CANCELLED);
             // a pending instance of a node with leases may wait in a lease queue: it is told to leave it
             assertThat(leftQueues).containsExactly(key.runId("leased", 0));
+
+            // declared again, the grown nodes run again: their cancelled records do not stand for them
+            finish(h, key, "decide", 1, hash, """
+                    {"items": [1, 2, 3], "swale": {"grow": {"node": [
+                      {"name": "each", "after": ["decide"], "operator": "noop", "map": "{{ upstream.decide.items }}"},
+                      {"name": "leased", "operator": "noop", "leases": ["growreplace-x"]}]}}}""");
+            h.graphRuns.onTaskTerminated(key, "decide");
+            assertThat(view(h, key).instances()).containsKeys(key.runId("each[0]", 1), key.runId("leased", 1));
         }
     }
 
@@ -332,6 +340,37 @@ class GrowthRacesIT {
             // decide runs again, so its growth is out of the run until it declares one anew
             assertThat(view(h, key).instances().get(key.runId("slow", 0)).status())
                     .isEqualTo(InstanceStatus.CANCELLED);
+        }
+    }
+
+    @Test
+    void aGrownNodeStillPendingWhenItsDeclaringNodeIsRerunRunsAgainWhenTheNewGrowthDeclaresIt() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("growagain");
+            String hash = publish(h, g);
+            RunKey key = h.key(g);
+            String fix = "{\"swale\": {\"grow\": {\"node\": [{\"name\": \"fix\", \"operator\": \"noop\"}]}}}";
+            h.graphRuns.startRun(hash, key.partition());
+            finish(h, key, "start", 0, hash, null);
+            h.graphRuns.onTaskTerminated(key, "start");
+            finish(h, key, "decide", 0, hash, fix);
+            h.graphRuns.onTaskTerminated(key, "decide");
+            assertThat(view(h, key).instances().get(key.runId("fix", 0)).status()).isEqualTo(InstanceStatus.PENDING);
+
+            assertThat(h.reruns.rerun(g, key.partition(), "decide"))
+                    .isEqualTo(new RerunOutcome.Submitted(key.runId("decide", 1)));
+            assertThat(view(h, key).instances().get(key.runId("fix", 0)).status())
+                    .isEqualTo(InstanceStatus.CANCELLED);
+            finish(h, key, "decide", 1, hash, fix);
+            h.graphRuns.onTaskTerminated(key, "decide");
+
+            // the cancelled record of fix-r0 does not stand for the fix the new growth declares
+            assertThat(view(h, key).instances()).as("fix runs again").containsKey(key.runId("fix", 1));
+            assertThat(view(h, key).instances().get(key.runId("fix", 1)).status()).isEqualTo(InstanceStatus.PENDING);
+            finish(h, key, "fix", 1, hash, null);
+            h.graphRuns.onTaskTerminated(key, "fix");
+            assertThat(view(h, key).instances().get(key.runId("report", 0)).status())
+                    .isEqualTo(InstanceStatus.PENDING);
         }
     }
 }
