@@ -50,6 +50,18 @@ final class MappedReruns {
         }
     }
 
+    /**
+     * Whether the node's list, read from its source's current record, reaches {@code index}: an item past it
+     * keeps the record of a longer list of an earlier generation, and a source that failed has no items.
+     */
+    private static boolean inList(Node node, int index, Map<String, NodeRecord> current) {
+        MapSpec spec = node.map().orElseThrow();
+        return switch (MappedItems.source(node.name(), spec, Optional.ofNullable(current.get(spec.upstream())))) {
+            case MappedItems.Source.Items items -> index < items.items().size();
+            case MappedItems.Source.Invalid invalid -> false;
+        };
+    }
+
     static Plan plan(RunView view, Graph graph, Node node, Optional<Integer> index) {
         GraphRunRecord run = view.run();
         String name = node.name();
@@ -60,7 +72,7 @@ final class MappedReruns {
         if (index.isPresent()) {
             String itemName = MapSpec.itemName(name, index.get());
             Optional<NodeRecord> itemRecord = MappedNodes.itemRecord(view, name, index.get());
-            if (itemRecord.isEmpty()) {
+            if (itemRecord.isEmpty() || !inList(node, index.get(), Readiness.currentRecords(run, records))) {
                 return new Plan.Answer(new RerunOutcome.NoRecord(itemName));
             }
             expected.merge(itemName, itemRecord.get().rerun() + 1, Math::max);

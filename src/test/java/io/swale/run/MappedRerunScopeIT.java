@@ -46,13 +46,13 @@ class MappedRerunScopeIT {
                     """.formatted(g));
             RunKey key = h.key(g);
             assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
-            assertThat(work(h, key, hash, 0)).containsExactlyInAnyOrder("list", "m[0]", "m[1]", "d[0]", "d[1]");
+            assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("list", "m[0]", "m[1]", "d[0]", "d[1]");
             assertThat(h.runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.COMPLETE);
 
             assertThat(h.reruns.rerun(g, key.partition(), "m[1]")).isInstanceOf(RerunOutcome.Submitted.class);
 
             // m[1] gives another output, so m's list is new: every item of d runs again over it
-            assertThat(work(h, key, hash, 10)).containsExactlyInAnyOrder("m[1]", "d[0]", "d[1]");
+            assertThat(work(h, key, hash, 10, 2)).containsExactlyInAnyOrder("m[1]", "d[0]", "d[1]");
             var view = h.runs.read(key).orElseThrow();
             assertThat(view.run().state()).isEqualTo(RunState.COMPLETE);
             NodeRecord d = RunRecords.byNode(RunGraphs.of(h.catalog, view), view).get("d");
@@ -60,11 +60,43 @@ class MappedRerunScopeIT {
         }
     }
 
+    @Test
+    void anItemPastTheListOfTheCurrentGenerationHasNoRecordToRerun() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("shrunk");
+            String hash = h.publish("""
+                    [graph]
+                    name = "%s"
+                    [[node]]
+                    name = "list"
+                    operator = "noop"
+                    [[node]]
+                    name = "m"
+                    after = ["list"]
+                    operator = "noop"
+                    map = "{{ upstream.list.items }}"
+                    """.formatted(g));
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            assertThat(work(h, key, hash, 0, 3)).containsExactlyInAnyOrder("list", "m[0]", "m[1]", "m[2]");
+            assertThat(h.reruns.rerun(g, key.partition(), "list")).isInstanceOf(RerunOutcome.Submitted.class);
+            assertThat(work(h, key, hash, 0, 1)).containsExactlyInAnyOrder("list", "m[0]");
+            var before = h.runs.read(key).orElseThrow().run();
+            assertThat(before.state()).isEqualTo(RunState.COMPLETE);
+
+            // m[2] has a record, of the generation over the list of three
+            assertThat(h.reruns.rerun(g, key.partition(), "m[2]")).isEqualTo(new RerunOutcome.NoRecord("m[2]"));
+            assertThat(h.runs.read(key).orElseThrow().run()).isEqualTo(before);
+            assertThat(h.reruns.rerun(g, key.partition(), "m[0]")).isInstanceOf(RerunOutcome.Submitted.class);
+        }
+    }
+
     /**
-     * Ends every dispatched instance as a worker would, its event following, until nothing is dispatched: an
-     * item of m outputs {x: index + bump}, one of d its own item; answers the nodes that ran.
+     * Ends every dispatched instance as a worker would, its event following, until nothing is dispatched: list
+     * outputs {@code listItems} items, an item of m {x: index + bump} (m[0] {x: 0}), one of d its own item;
+     * answers the nodes that ran.
      */
-    private static List<String> work(RunHarness h, RunKey key, String hash, int bump) {
+    private static List<String> work(RunHarness h, RunKey key, String hash, int bump, int listItems) {
         List<String> ran = new ArrayList<>();
         while (!h.dispatches.isEmpty()) {
             RunHarness.Dispatch next = h.dispatches.removeFirst();
@@ -74,8 +106,15 @@ class MappedRerunScopeIT {
             TaskStore.Claim claim = h.tasks.claim(key, instance.runId(), 60_000, "w");
             long token = ((TaskStore.Claim.Claimed) claim).token();
             JsonNode output = switch (node) {
-                case "list" -> JSON.objectNode().set("items", JSON.arrayNode().add(0).add(1));
-                case "m[0]", "m[1]" -> JSON.objectNode().put("x", node.equals("m[0]") ? 0 : 1 + bump);
+                case "list" -> {
+                    var items = JSON.arrayNode();
+                    for (int i = 0; i < listItems; i++) {
+                        items.add(i);
+                    }
+                    yield JSON.objectNode().set("items", items);
+                }
+                case "m[0]", "m[1]", "m[2]" -> JSON.objectNode().put("x", node.equals("m[0]") ? 0 : Integer.parseInt(
+                        node.substring(2, 3)) + bump);
                 default -> h.tasks.input(key, instance.runId()).orElseThrow().item().orElseThrow().value();
             };
             NodeRecord record = new NodeRecord(NodeStatus.SUCCEEDED, instance.runId(), hash, instance.rerun(),
