@@ -54,8 +54,25 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
     private final Supplier<Set<String>> declared;
     private final WaitTimes waitTimes;
     private final GrownNodes grown;
-    private final Map<ResourceStore.Holder, Cancellation> held = new ConcurrentHashMap<>();
+    private final Map<ResourceStore.Holder, Held> held = new ConcurrentHashMap<>();
+    // when each grant not yet held by an attempt was asked for: its lease runs from then at the latest
+    private final Map<ResourceStore.Holder, Long> grantedAt = new ConcurrentHashMap<>();
+    private final long leaseNanos;
+    private final long heartbeatNanos;
+    // the renewal thread's own: when the last renewal that answered was sent
+    private long renewedAt = System.nanoTime();
     private final ScheduledFuture<?> renewals;
+
+    /** A grant an attempt runs under, and until when this replica surely holds it. */
+    private static final class Held {
+        final Cancellation cancellation;
+        volatile long until;
+
+        Held(Cancellation cancellation, long until) {
+            this.cancellation = cancellation;
+            this.until = until;
+        }
+    }
 
     public ResourceGate(ResourceStore store, TaskStore tasks, Function<String, Optional<Definition>> definitions,
             Dispatcher dispatcher, Settings settings, Supplier<Set<String>> declared, WaitTimes waitTimes,
@@ -75,8 +92,12 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
         this.settings = settings;
         this.declared = declared;
         this.waitTimes = waitTimes;
-        long every = Math.max(50, settings.heartbeat().toMillis());
-        this.renewals = ticker.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
+        this.leaseNanos = TimeUnit.MILLISECONDS.toNanos(settings.leaseMs());
+        this.heartbeatNanos = settings.heartbeat().toNanos();
+        // renewed once a heartbeat, but checked more often: an attempt whose grant may have expired stops within
+        // about a second, as one whose claim lease ran out does
+        long every = Math.max(50, Math.min(settings.heartbeat().toMillis(), 1_000));
+        this.renewals = ticker.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -141,9 +162,11 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
             }
         }
         ResourceStore.Holder holder = new ResourceStore.Holder(id.runId(), UUID.randomUUID().toString());
+        long asked = System.nanoTime();
         return switch (store.grant(holder.runId(), holder.grantId(), names, settings.leaseMs(),
                 new LeaseWaiter(pool, id).encode())) {
             case ResourceStore.Grant.Granted g -> {
+                grantedAt.put(holder, asked);
                 names.forEach(n -> waitTimes.waited(n, g.waitedMs()));
                 yield new Admission.Granted(holder, names);
             }
@@ -178,12 +201,14 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
 
     @Override
     public void hold(ResourceStore.Holder holder, Cancellation cancellation) {
-        held.put(holder, cancellation);
+        Long asked = grantedAt.remove(holder);
+        held.put(holder, new Held(cancellation, (asked == null ? System.nanoTime() : asked) + leaseNanos));
     }
 
     @Override
     public void release(ResourceStore.Holder holder) {
         held.remove(holder);
+        grantedAt.remove(holder);
         try {
             wake(store.release(holder, false).wake());
         } catch (RuntimeException e) {
@@ -199,25 +224,57 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
         }
     }
 
-    private void renew() {
+    private void tick() {
+        try {
+            long now = System.nanoTime();
+            if (now - renewedAt >= heartbeatNanos) {
+                renew(now);
+            }
+            stopOverdue(System.nanoTime());
+        } catch (RuntimeException e) {
+            // a periodic task that throws is never run again: every grant would go unrenewed
+            log.error("lease renewal tick failed count={}", held.size(), e);
+        }
+    }
+
+    private void renew(long sentAt) {
         if (held.isEmpty()) {
+            renewedAt = sentAt;
             return;
         }
         try {
             List<ResourceStore.Holder> holders = new ArrayList<>(held.keySet());
-            for (String lost : store.renew(holders, settings.leaseMs())) {
-                holders.stream().filter(h -> h.runId().equals(lost)).forEach(h -> {
-                    Cancellation c = held.remove(h);
-                    if (c != null) {
-                        log.warn("lease grant lost, stopping the attempt runId={}", lost);
-                        c.cancel(CancelReason.CLAIM_LOST);
+            List<String> lostRunIds = store.renew(holders, settings.leaseMs());
+            renewedAt = sentAt;
+            for (ResourceStore.Holder h : holders) {
+                if (lostRunIds.contains(h.runId())) {
+                    Held lost = held.remove(h);
+                    if (lost != null) {
+                        log.warn("lease grant lost, stopping the attempt runId={}", h.runId());
+                        lost.cancellation.cancel(CancelReason.CLAIM_LOST);
                     }
-                });
+                } else {
+                    // renewed from when the call was sent, at the latest
+                    Optional.ofNullable(held.get(h)).ifPresent(x -> x.until = sentAt + leaseNanos);
+                }
             }
         } catch (RuntimeException e) {
-            // the next renewal tries again; the grants last a whole lease
+            // tried again at the next tick; an attempt whose grant may have expired meanwhile is stopped
             log.warn("lease renewal failed count={} error={}", held.size(), e.toString());
         }
+    }
+
+    /**
+     * Stops each attempt whose grant was not renewed within its lease: Redis may have freed it and granted it to
+     * another, so running on would exceed the resource's capacity (docs/resources.md).
+     */
+    private void stopOverdue(long now) {
+        held.forEach((h, x) -> {
+            if (now - x.until >= 0 && held.remove(h, x)) {
+                log.warn("lease grant not renewed within its lease, stopping the attempt runId={}", h.runId());
+                x.cancellation.cancel(CancelReason.CLAIM_LOST);
+            }
+        });
     }
 
     @Override

@@ -1,0 +1,98 @@
+package io.swale.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.swale.definition.CronCheck;
+import io.swale.definition.Definition;
+import io.swale.definition.DefinitionFormat;
+import io.swale.definition.DefinitionLoader;
+import io.swale.graph.Partition;
+import io.swale.operator.Cancellation;
+import io.swale.operator.OperatorRegistry;
+import io.swale.store.ResourceStore;
+import io.swale.task.TaskIdentity;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A grant lasts one lease from its last renewal that answered. A worker whose renewals stop answering (Redis out
+ * of reach) stops the attempt once that lease may be over, as it does when its claim's lease runs out: Redis may
+ * have freed the grant and given it to another instance, which would then run beside it over the capacity.
+ */
+class ResourceGateRenewalTest {
+    private static final long LEASE_MS = 400;
+    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+    private final AtomicBoolean redisDown = new AtomicBoolean();
+    private final AtomicInteger renewals = new AtomicInteger();
+    private final Definition definition = new DefinitionLoader(OperatorRegistry.builtIn(), CronCheck.FIVE_FIELDS).load("""
+            [graph]
+            name = "leased"
+            [[node]]
+            name = "a"
+            operator = "noop"
+            leases = ["warehouse"]
+            """, DefinitionFormat.TOML);
+
+    @AfterEach
+    void stop() {
+        ticker.shutdownNow();
+    }
+
+    /** Grants every ask; renews while Redis is up, else fails as a lost connection does. */
+    private ResourceStore store() {
+        return (ResourceStore) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {ResourceStore.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "grant" -> new ResourceStore.Grant.Granted(0);
+                    case "renew" -> {
+                        renewals.incrementAndGet();
+                        if (redisDown.get()) {
+                            throw new IllegalStateException("connection reset");
+                        }
+                        yield List.of();
+                    }
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+    }
+
+    private Cancellation runUnderGrant() {
+        ResourceGate gate = new ResourceGate(store(), new FakeTaskStore(new java.util.concurrent.atomic.AtomicLong(), Duration.ofMinutes(1)), hash -> Optional.of(definition),
+                (pool, id) -> { }, new ResourceGate.Settings(LEASE_MS, Duration.ofMillis(100), false, Map.of()),
+                Set::of, (name, ms) -> { }, ticker);
+        TaskIdentity id = new TaskIdentity("leased", Partition.of("p"), "a", Optional.empty(), definition.hash(), 0);
+        LeaseGate.Admission admission = gate.admit("default", id);
+        assertThat(admission).isInstanceOf(LeaseGate.Admission.Granted.class);
+        Cancellation cancellation = new Cancellation();
+        gate.hold(((LeaseGate.Admission.Granted) admission).holder(), cancellation);
+        return cancellation;
+    }
+
+    @Test
+    void anAttemptWhoseGrantIsNotRenewedWithinItsLeaseIsStopped() {
+        redisDown.set(true);
+        Cancellation cancellation = runUnderGrant();
+
+        await().atMost(Duration.ofSeconds(10)).until(cancellation::isCancelled);
+        assertThat(cancellation.isCancelledFor(CancelReason.CLAIM_LOST)).isTrue();
+        assertThat(renewals.get()).isPositive();
+    }
+
+    @Test
+    void anAttemptWhoseRenewalsAnswerRunsPastItsFirstLease() {
+        Cancellation cancellation = runUnderGrant();
+
+        // ten renewals take about 2.5 leases
+        await().atMost(Duration.ofSeconds(10)).until(() -> renewals.get() >= 10);
+        assertThat(cancellation.isCancelled()).isFalse();
+    }
+}
