@@ -93,8 +93,7 @@ public class DefinitionsController {
         if (!resources.strict()) {
             return;
         }
-        declared.refresh();
-        var faults = io.swale.definition.LeaseChecks.undeclared(d.graph().nodes(), declared.names()::contains);
+        var faults = io.swale.definition.LeaseChecks.undeclared(d.graph().nodes(), declared::declares);
         if (!faults.isEmpty()) {
             throw new io.swale.definition.InvalidDefinitionException(faults);
         }

@@ -39,8 +39,8 @@ public class ResourceConfiguration {
     }
 
     @Bean
-    DeclaredResources declaredResources(ResourceStore store) {
-        return new DeclaredResources(store, Duration.ofSeconds(2));
+    DeclaredResources declaredResources(ResourceStore store, ResourcesProperties resources) {
+        return new DeclaredResources(store, Duration.ofSeconds(2), resources.capacities().keySet());
     }
 
     @Bean(destroyMethod = "close")
@@ -54,7 +54,7 @@ public class ResourceConfiguration {
         return new ResourceGate(store, tasks, catalog::find, dispatcher,
                 new ResourceGate.Settings(props.worker().lease().toMillis(), props.worker().heartbeat(),
                         resources.strict(), System.getenv()),
-                declared::names, waits, attemptTicker,
+                declared::declares, waits, attemptTicker,
                 // a grown node's leases are in the run's effective graph (docs/dynamic-graphs.md §8.9)
                 (id, definition, node) -> runs.read(id.runKey())
                         .flatMap(view -> RunGraphs.of(definition, view).node(node)));
@@ -73,12 +73,27 @@ public class ResourceConfiguration {
     public static final class DeclaredResources {
         private final ResourceStore store;
         private final long maxAgeNanos;
+        private final Set<String> configured;
         private volatile Set<String> names = Set.of();
         private volatile long readAt = Long.MIN_VALUE;
 
-        DeclaredResources(ResourceStore store, Duration maxAge) {
+        DeclaredResources(ResourceStore store, Duration maxAge, Set<String> configured) {
             this.store = store;
             this.maxAgeNanos = maxAge.toNanos();
+            this.configured = Set.copyOf(configured);
+        }
+
+        /**
+         * Whether {@code name} has a declared capacity: this replica's configuration declares it (though its
+         * start may not have written it yet), or Redis does. A name missing from what was read is read again at
+         * once, since a PUT on another replica declares it for every replica at once.
+         */
+        public boolean declares(String name) {
+            if (configured.contains(name) || names().contains(name)) {
+                return true;
+            }
+            refresh();
+            return names().contains(name);
         }
 
         public Set<String> names() {

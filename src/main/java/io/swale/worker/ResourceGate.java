@@ -18,14 +18,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.function.Supplier;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import io.swale.operator.Cancellation;
@@ -51,7 +50,7 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
     private final Function<String, Optional<Definition>> definitions;
     private final Dispatcher dispatcher;
     private final Settings settings;
-    private final Supplier<Set<String>> declared;
+    private final Predicate<String> declared;
     private final WaitTimes waitTimes;
     private final GrownNodes grown;
     private final Map<ResourceStore.Holder, Held> held = new ConcurrentHashMap<>();
@@ -75,14 +74,14 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
     }
 
     public ResourceGate(ResourceStore store, TaskStore tasks, Function<String, Optional<Definition>> definitions,
-            Dispatcher dispatcher, Settings settings, Supplier<Set<String>> declared, WaitTimes waitTimes,
+            Dispatcher dispatcher, Settings settings, Predicate<String> declared, WaitTimes waitTimes,
             ScheduledExecutorService ticker) {
         this(store, tasks, definitions, dispatcher, settings, declared, waitTimes, ticker, GrownNodes.NONE);
     }
 
     /** As above; {@code grown} finds the nodes a run grew (their leases are held like any node's). */
     public ResourceGate(ResourceStore store, TaskStore tasks, Function<String, Optional<Definition>> definitions,
-            Dispatcher dispatcher, Settings settings, Supplier<Set<String>> declared, WaitTimes waitTimes,
+            Dispatcher dispatcher, Settings settings, Predicate<String> declared, WaitTimes waitTimes,
             ScheduledExecutorService ticker, GrownNodes grown) {
         this.grown = grown;
         this.store = store;
@@ -153,9 +152,8 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
             return new Admission.Refused("node `" + id.node() + "`: " + e.getMessage());
         }
         if (settings.strict()) {
-            Set<String> known = declared.get();
             for (String name : names) {
-                if (!known.contains(name)) {
+                if (!declared.test(name)) {
                     return new Admission.Refused("node `" + id.node() + "` leases `" + name + "`, which has no declared "
                             + "capacity (swale.resources.strict is on)");
                 }

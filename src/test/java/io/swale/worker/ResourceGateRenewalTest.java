@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -68,7 +67,7 @@ class ResourceGateRenewalTest {
     private Cancellation runUnderGrant() {
         ResourceGate gate = new ResourceGate(store(), new FakeTaskStore(new java.util.concurrent.atomic.AtomicLong(), Duration.ofMinutes(1)), hash -> Optional.of(definition),
                 (pool, id) -> { }, new ResourceGate.Settings(LEASE_MS, Duration.ofMillis(100), false, Map.of()),
-                Set::of, (name, ms) -> { }, ticker);
+                name -> false, (name, ms) -> { }, ticker);
         TaskIdentity id = new TaskIdentity("leased", Partition.of("p"), "a", Optional.empty(), definition.hash(), 0);
         LeaseGate.Admission admission = gate.admit("default", id);
         assertThat(admission).isInstanceOf(LeaseGate.Admission.Granted.class);

@@ -252,7 +252,7 @@ class RedisResourceStoreIT {
         // its graph was forgotten meanwhile: the woken dispatch is refused before it asks for the lease again
         try (var gate = new io.swale.worker.ResourceGate(store, new RedisTaskStore(redis, p + "t"), hash -> java.util.Optional.empty(),
                 (pool, id) -> dispatched.add(id), new io.swale.worker.ResourceGate.Settings(60_000, Duration.ofSeconds(10),
-                        false, java.util.Map.of()), java.util.Set::of, (name, ms) -> { }, ticker)) {
+                        false, java.util.Map.of()), name -> false, (name, ms) -> { }, ticker)) {
             assertThat(gate.admit("default", w.identity()))
                     .isInstanceOf(io.swale.worker.LeaseGate.Admission.Refused.class);
         } finally {
