@@ -24,6 +24,19 @@ if blocking then
     redis.call('HSET', WAITER, run, first .. '\n' .. table.concat(names, '\n'))
     for _, name in ipairs(names) do redis.call('ZADD', WAIT, 0, member(name, first, run)) end
     redis.call('ZADD', QUEUE, first, run)
+  else
+    -- names rendered on the worker (env.NAME) may differ on the worker that asks again: the waiter moves to
+    -- the lines of the names it asks for now, in the place its first wait gives it
+    local stored = split(w)
+    local same = #stored - 1 == #names
+    for i, name in ipairs(names) do
+      if same and stored[i + 1] ~= name then same = false end
+    end
+    if not same then
+      for i = 2, #stored do redis.call('ZREM', WAIT, member(stored[i], first, run)) end
+      for _, name in ipairs(names) do redis.call('ZADD', WAIT, 0, member(name, first, run)) end
+      redis.call('HSET', WAITER, run, first .. '\n' .. table.concat(names, '\n'))
+    end
   end
   redis.call('HSET', PAYLOAD, run, payload)
   -- a check that found the instance no longer pending before now removes nothing (stale.lua)

@@ -63,6 +63,26 @@ class RedisResourceStoreIT {
         assertThat(store.resources().get("y").capacity()).isEqualTo(2);
     }
 
+    /** Names with {@code {{ env.NAME }}} render on the worker: a woken waiter may ask for others. */
+    @Test
+    void aWaiterThatAsksAgainForOtherNamesWaitsInLineUnderThoseInItsPlace() {
+        assertThat(grant("holdsA", "host:a")).isInstanceOf(Grant.Granted.class);
+        assertThat(grant("holdsB", "host:b")).isInstanceOf(Grant.Granted.class);
+        assertThat(grant("w", "host:a")).isInstanceOf(Grant.Waiting.class);
+        long since = waitingSince("w");
+        // a line is kept by the time of the first wait: "later" must come at a later millisecond
+        org.awaitility.Awaitility.await().until(() -> System.currentTimeMillis() > since + 1);
+        assertThat(grant("later", "host:b")).isInstanceOf(Grant.Waiting.class);
+
+        assertThat(grant("w", "host:b")).isEqualTo(new Grant.Waiting("host:b", since));
+
+        assertThat(store.resources().get("host:a").waiting()).isEmpty();
+        assertThat(store.resources().get("host:b").waiting()).extracting(ResourceStore.WaitedBy::runId)
+                .containsExactly("w", "later");
+        assertThat(release("holdsB").wake()).containsExactly("dispatch-w");
+        assertThat(release("holdsA").wake()).isEmpty();
+    }
+
     @Test
     void aGrantOfSeveralResourcesIsAllOrNothing() {
         assertThat(grant("a", "y")).isInstanceOf(Grant.Granted.class);
