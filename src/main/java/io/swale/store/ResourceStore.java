@@ -90,8 +90,11 @@ public interface ResourceStore {
     /** Every resource declared, held or waited for, by name. */
     Map<String, Resource> resources();
 
-    /** The oldest {@code limit} waiters, oldest first. */
-    List<Queued> oldestWaiters(int limit);
+    /**
+     * What a stale-waiter check looks up, each waiter once: the oldest {@code limit} waiters, oldest first, then
+     * the first in line on each of up to {@code limit} resources, from one that changes from call to call.
+     */
+    List<Queued> waitersToCheck(int limit);
 
     /**
      * Each of {@code stale} (found no longer pending) leaves every queue, unless a dispatch of it asked again

@@ -17,7 +17,8 @@ import java.util.Optional;
  * Removes lease waiters whose task instance is no longer pending (docs/resources.md, "stale waiters"): an
  * instance cancelled, failed, claimed by another dispatch, or gone with its run or graph keeps its place in
  * line until something takes it out, and in line it counts against every waiter behind it. The resource keys
- * live on their own slot, so no script can read the instance: this check reads the oldest waiters, looks their
+ * live on their own slot, so no script can read the instance: this check reads the oldest waiters and the heads
+ * of the resources' lines, looks their
  * instances up, and drops those not pending, fenced so that a dispatch asking again in between keeps its place.
  */
 public final class StaleWaiters {
@@ -34,7 +35,7 @@ public final class StaleWaiters {
 
     /** One pass; answers how many it dropped and the waiters they let in. */
     public ResourceStore.Reaped sweep() {
-        List<ResourceStore.Queued> queued = resources.oldestWaiters(limit);
+        List<ResourceStore.Queued> queued = resources.waitersToCheck(limit);
         if (queued.isEmpty()) {
             return new ResourceStore.Reaped(0, List.of());
         }

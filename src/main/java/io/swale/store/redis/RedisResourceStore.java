@@ -132,7 +132,7 @@ public final class RedisResourceStore implements ResourceStore {
     }
 
     @Override
-    public List<Queued> oldestWaiters(int limit) {
+    public List<Queued> waitersToCheck(int limit) {
         List<String> flat = strings((List<?>) waiters.call(redis, keys, List.of(Integer.toString(limit))));
         List<Queued> out = new ArrayList<>();
         for (int i = 0; i + 2 < flat.size(); i += 3) {

@@ -83,6 +83,27 @@ class RedisResourceStoreIT {
         assertThat(release("holdsA").wake()).isEmpty();
     }
 
+    /**
+     * A waiter far down the oldest-first order may head the line of a resource nobody holds: the check looks at
+     * it too, since there it blocks every newcomer.
+     */
+    @Test
+    void theWaitersToCheckIncludeTheHeadOfEveryLineBeyondTheOldest() {
+        assertThat(grant("holder", "busy")).isInstanceOf(Grant.Granted.class);
+        for (int i = 0; i < 20; i++) {
+            assertThat(grant("old" + i, "busy")).isInstanceOf(Grant.Waiting.class);
+        }
+        long last = store.resources().get("busy").waiting().stream().mapToLong(ResourceStore.WaitedBy::sinceMs).max()
+                .orElseThrow();
+        // later than every old one, so not among the oldest whatever their run ids
+        await().atMost(Duration.ofSeconds(5)).until(() -> serverMs() > last);
+        assertThat(grant("head", "busy", "db")).isInstanceOf(Grant.Waiting.class);
+        assertThat(grant("newcomer", "db")).as("behind head, though nobody holds db").isInstanceOf(Grant.Waiting.class);
+
+        assertThat(store.waitersToCheck(10)).extracting(ResourceStore.Queued::runId).hasSize(11)
+                .contains("head").doesNotContain("newcomer").doesNotHaveDuplicates();
+    }
+
     @Test
     void aGrantOfSeveralResourcesIsAllOrNothing() {
         assertThat(grant("a", "y")).isInstanceOf(Grant.Granted.class);
@@ -244,7 +265,7 @@ class RedisResourceStoreIT {
         var w = waiter(g, "n");
         assertThat(grant("holder", "db")).isInstanceOf(Grant.Granted.class);
         assertThat(wait(w)).isInstanceOf(Grant.Waiting.class);
-        List<ResourceStore.Queued> read = store.oldestWaiters(10);
+        List<ResourceStore.Queued> read = store.waitersToCheck(10);
         assertThat(read).extracting(ResourceStore.Queued::runId).containsExactly(w.identity().runId());
         // its instance became pending again and its dispatch asked, after the check read the line
         await().atMost(Duration.ofSeconds(5)).until(() -> serverMs() > read.getFirst().seenMs());
@@ -254,7 +275,7 @@ class RedisResourceStoreIT {
         assertThat(store.resources().get("db").waiting()).extracting(ResourceStore.WaitedBy::runId)
                 .containsExactly(w.identity().runId());
         // read again, nothing asked since: dropped
-        assertThat(store.drop(store.oldestWaiters(10)).freed()).isEqualTo(1);
+        assertThat(store.drop(store.waitersToCheck(10)).freed()).isEqualTo(1);
         assertThat(store.resources().get("db").waiting()).isEmpty();
     }
 

@@ -66,7 +66,7 @@ class ResourceClusterScriptsIT {
 
         // the stale-waiter check reads the line and drops a waiter
         store.grant("r5", "g6", List.of("db"), 60_000, "d5");
-        List<ResourceStore.Queued> line = store.oldestWaiters(10);
+        List<ResourceStore.Queued> line = store.waitersToCheck(10);
         assertThat(line).extracting(ResourceStore.Queued::runId).containsExactly("r5");
         assertThat(store.drop(line).freed()).isEqualTo(1);
         assertThat(store.waitingFor(List.of("r5"))).isEmpty();
