@@ -22,28 +22,31 @@ import tools.jackson.databind.node.JsonNodeFactory;
  */
 class MappedRerunScopeIT {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    /** list (whose output holds the array) → m, mapped over it. */
+    private static final String LIST_AND_M = """
+            [graph]
+            name = "%s"
+            [[node]]
+            name = "list"
+            operator = "noop"
+            [[node]]
+            name = "m"
+            after = ["list"]
+            operator = "noop"
+            map = "{{ upstream.list.items }}"
+            """;
 
     @Test
     void anItemRerunGivesAMappedDownstreamANewGenerationOverTheNewList() throws Exception {
         try (RunHarness h = new RunHarness()) {
             String g = RunHarness.graphName("itemscope");
-            String hash = h.publish("""
-                    [graph]
-                    name = "%s"
-                    [[node]]
-                    name = "list"
-                    operator = "noop"
-                    [[node]]
-                    name = "m"
-                    after = ["list"]
-                    operator = "noop"
-                    map = "{{ upstream.list.items }}"
+            String hash = h.publish(LIST_AND_M.formatted(g) + """
                     [[node]]
                     name = "d"
                     after = ["m"]
                     operator = "noop"
                     map = "{{ upstream.m }}"
-                    """.formatted(g));
+                    """);
             RunKey key = h.key(g);
             assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
             assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("list", "m[0]", "m[1]", "d[0]", "d[1]");
@@ -64,18 +67,7 @@ class MappedRerunScopeIT {
     void anItemPastTheListOfTheCurrentGenerationHasNoRecordToRerun() throws Exception {
         try (RunHarness h = new RunHarness()) {
             String g = RunHarness.graphName("shrunk");
-            String hash = h.publish("""
-                    [graph]
-                    name = "%s"
-                    [[node]]
-                    name = "list"
-                    operator = "noop"
-                    [[node]]
-                    name = "m"
-                    after = ["list"]
-                    operator = "noop"
-                    map = "{{ upstream.list.items }}"
-                    """.formatted(g));
+            String hash = h.publish(LIST_AND_M.formatted(g));
             RunKey key = h.key(g);
             assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
             assertThat(work(h, key, hash, 0, 3)).containsExactlyInAnyOrder("list", "m[0]", "m[1]", "m[2]");
