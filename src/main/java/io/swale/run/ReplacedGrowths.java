@@ -1,8 +1,8 @@
 package io.swale.run;
 
 import io.swale.graph.Graph;
-import io.swale.graph.Node;
 import io.swale.graph.ItemName;
+import io.swale.graph.Node;
 import io.swale.readiness.MappedItems;
 import io.swale.record.NodeRecord;
 import io.swale.store.RunView;

@@ -18,8 +18,8 @@ import java.util.Optional;
  * instance cancelled, failed, claimed by another dispatch, or gone with its run or graph keeps its place in
  * line until something takes it out, and in line it counts against every waiter behind it. The resource keys
  * live on their own slot, so no script can read the instance: this check reads the oldest waiters and the heads
- * of the resources' lines, looks their
- * instances up, and drops those not pending, fenced so that a dispatch asking again in between keeps its place.
+ * of the resources' lines, looks their instances up, and drops those not pending, fenced so that a dispatch
+ * asking again in between keeps its place.
  */
 public final class StaleWaiters {
     private final ResourceStore resources;
