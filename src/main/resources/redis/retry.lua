@@ -1,5 +1,5 @@
--- KEYS: instances, inputs, attempt history, leases; ARGV: run id, token, delay ms, error, next step (0/1), step state
--- json, lease member
+-- KEYS: instances, inputs, attempt history, leases, delayed; ARGV: run id, token, delay ms, error, next step (0/1),
+-- step state json, member (<run>|<run id>, of the lease and delayed sets)
 local s = load_instance(KEYS[1], ARGV[1])
 if not s then return { 'unknown' } end
 -- a retried park whose first try committed (its reply was lost): the same answer, applied once
@@ -20,4 +20,7 @@ if ARGV[5] == '1' then
 end
 save_instance(KEYS[1], ARGV[1], s)
 unindex_lease(KEYS[4], ARGV[7])
+-- entered for the delayed mover with the park itself: a worker that dies right after leaves nothing to the
+-- reconciler's slower pass
+redis.call('ZADD', KEYS[5], s.due, ARGV[7])
 return { 'waiting', tostring(s.due) }

@@ -191,7 +191,8 @@ public interface TaskStore {
 
     /**
      * Parks the instance held with {@code token} until {@code delayMs} from now: a retry of the step, or with
-     * {@code nextStep} the next step of a continuing task, which gets {@code stepState}.
+     * {@code nextStep} the next step of a continuing task, which gets {@code stepState}. The instance enters the
+     * delayed set, due then, in the same atomic step.
      */
     Park park(RunKey key, String runId, long token, long delayMs, String error, boolean nextStep,
             Optional<JsonNode> stepState);

@@ -171,10 +171,8 @@ public final class Settlement {
             TaskStore.Park parked = retried("park", () -> tasks.park(id.runKey(), id.runId(), claim.token(), delayMs,
                     error, nextStep, stepState));
             switch (parked) {
-                case TaskStore.Park.Waiting w -> retried("schedule", () -> {
-                    tasks.scheduleDelayed(id.runKey(), id.runId(), w.dueMs());
-                    return w;
-                });
+                // the park entered it in the delayed set
+                case TaskStore.Park.Waiting w -> { }
                 case TaskStore.Park.Cancelling c -> endCancelled();
                 case TaskStore.Park.Lost l -> log.warn("park refused runId={}: the claim ended", id.runId());
             }

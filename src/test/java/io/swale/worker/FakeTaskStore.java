@@ -118,6 +118,8 @@ class FakeTaskStore implements TaskStore {
         }
         state = "waiting";
         due = Duration.ofNanos(clock.get()).toMillis() + delayMs;
+        // the park enters the delayed set in the same step, as the store's contract says
+        scheduled.add(due);
         if (loseNextAnswer) {
             loseNextAnswer = false;
             throw new RuntimeException("Unexpected end of stream");

@@ -215,7 +215,7 @@ public final class RedisTaskStore implements TaskStore {
     public Park park(RunKey key, String runId, long token, long delayMs, String error, boolean nextStep,
             Optional<JsonNode> stepState) {
         List<?> r = (List<?>) calls.durable(scripts.retry,
-                List.of(keys.instances(key), keys.inputs(key), keys.attempts(key), keys.leases(key)),
+                List.of(keys.instances(key), keys.inputs(key), keys.attempts(key), keys.leases(key), keys.delayed(key)),
                 List.of(runId, Long.toString(token), Long.toString(delayMs), error, nextStep ? "1" : "0",
                         stepState.map(RecordCodec::text).orElse(""), member(key, runId)));
         return switch ((String) r.get(0)) {

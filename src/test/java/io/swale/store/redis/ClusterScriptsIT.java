@@ -114,10 +114,12 @@ class ClusterScriptsIT {
         for (RunKey k : keys.subList(0, 8)) {
             tasks.scheduleDelayed(k, k.runId("n", 0), 1);
         }
-        List<TaskStore.Delayed> due = tasks.dueDelayed(100);
+        // (the park above entered its instance too)
+        java.util.function.Predicate<TaskStore.Delayed> scheduled = d -> d.runId().equals(d.key().runId("n", 0));
+        List<TaskStore.Delayed> due = tasks.dueDelayed(100).stream().filter(scheduled).toList();
         assertThat(due).hasSize(8);
         assertThat(due).allMatch(d -> tasks.removeDelayed(d.key(), d.runId(), d.dueMs()));
-        assertThat(tasks.dueDelayed(100)).isEmpty();
+        assertThat(tasks.dueDelayed(100)).noneMatch(scheduled);
 
         // a mapped node's items under max_parallel 2, then its derived record
         RunKey b = keys.get(6);

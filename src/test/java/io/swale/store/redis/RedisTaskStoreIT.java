@@ -210,6 +210,9 @@ class RedisTaskStoreIT {
 
         assertThat(first).isInstanceOf(TaskStore.Park.Waiting.class).isEqualTo(again);
         assertThat(tasks.history(key, runId())).hasSize(1);
+        // entered in the delayed set by the park itself, due when the park says
+        assertThat(pool.zscore(new RedisKeys("t").delayed(key), key.id() + "|" + runId()))
+                .isEqualTo((double) ((TaskStore.Park.Waiting) first).dueMs());
         assertThat(tasks.park(key, runId(), token + 1, 0, "boom", false, Optional.empty()))
                 .isEqualTo(new TaskStore.Park.Lost());
     }
