@@ -129,7 +129,15 @@
     if (Auth.token()) { stream(); return; }
     source = new EventSource(API + "/dashboard/events");
     source.onopen = () => setLive("on", "live");
-    source.onerror = () => setLive("off", "reconnecting…");
+    source.onerror = () => {
+      setLive("off", "reconnecting…");
+      // an answer other than 200 (503 over max-streams, a replica stopping, a proxy's 502) closes an
+      // EventSource for good: open a new one after a second, as the token holders' stream does
+      if (source.readyState === EventSource.CLOSED) {
+        const closed = source;
+        setTimeout(() => { if (source === closed) connect(); }, 1000);
+      }
+    };
     for (const t of EVENTS) source.addEventListener(t, (ev) => dispatch(t, ev.data));
   }
 

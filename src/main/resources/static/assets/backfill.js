@@ -48,13 +48,16 @@
     const request = () => ({ from: P.key(g.partitioning, from), to: P.key(g.partitioning, to), mode: mode.value });
     for (const el of [from, to, mode]) el.addEventListener("input", () => { planned = null; start.disabled = true; });
 
+    // a rerun the service refused (its node became active meanwhile, say) is no rerun sent
+    const submitted = (answer) => (answer.reruns || []).filter((r) => r.outcome && r.outcome.kind === "rerun");
     const plan = (answer) => {
       const counts = { start: 0, rerun: 0, skip: 0 };
       answer.plan.forEach((s) => counts[s.action]++);
       return [
         h("p", { class: "plan-summary", dataset: { start: counts.start, rerun: counts.rerun, skip: counts.skip } },
-          (answer.dryRun ? "Would start " : "Started ") + counts.start + " partition(s), "
-          + (answer.dryRun ? "rerun " : "reran ") + counts.rerun + ", skip " + counts.skip + "."),
+          answer.dryRun ? "Would start " + counts.start + " partition(s), rerun " + counts.rerun + ", skip " + counts.skip + "."
+            : "Started " + answer.started.length + " partition(s), reran " + submitted(answer).length
+              + ", skip " + counts.skip + "."),
         h("ol", { class: "plan" }, answer.plan.map((s) => h("li", { dataset: { partition: s.partition, action: s.action } },
           h("code", {}, s.partition), " ", S.badge(ACTION_STATE[s.action], s.action),
           s.nodes ? h("span", { class: "muted small" }, " " + s.nodes.join(", ")) : null,
@@ -90,12 +93,22 @@
       const ok = await S.confirmAction("Start this backfill?", "Every partition from " + planned.from + " to " + planned.to
         + " the preview lists as start or rerun is sent now.", "Start backfill");
       if (!ok) { S.outcome("info", "Backfill not sent."); return; }
-      const answer = await send(planned, false);
-      if (answer) {
-        S.outcome("ok", "Backfill sent: " + answer.started.length + " run(s) started, " + answer.reruns.length + " rerun(s).");
-        start.disabled = true;
-        planned = null;
+      // one backfill per preview: a second click while this one is sent does nothing
+      start.disabled = true;
+      const sending = planned;
+      planned = null;
+      const answer = await send(sending, false);
+      if (!answer) {
+        planned = sending;
+        start.disabled = false;
+        return;
       }
+      const reran = submitted(answer);
+      const refused = answer.reruns.filter((r) => !reran.includes(r));
+      S.outcome(refused.length ? "refused" : "ok", "Backfill sent: " + answer.started.length + " run(s) started, "
+        + reran.length + " rerun(s) submitted" + (refused.length ? ", " + refused.length + " refused: " + refused.map((r) =>
+          r.partition + " / " + r.node + " (" + ((r.outcome && (r.outcome.reason || r.outcome.kind)) || "no outcome") + ")").join("; ") : "")
+        + ".");
     });
   });
 })();

@@ -42,12 +42,13 @@
       letters();
     }
 
-    async function rerun(l) {
+    // `from`: the channel the letter was read from (ids like 0-3 exist in every channel's topic)
+    async function rerun(from, l) {
       const ok = await S.confirmAction("Rerun " + l.node + "?", "Node " + l.node + " of " + l.graph + " / " + l.partition
         + " runs again under a new run id (the dead letter itself is not replayed).", "Rerun");
       if (!ok) { S.outcome("info", "Rerun of " + l.node + " not sent."); return; }
       try {
-        const r = await S.post("/dead-letters/" + encodeURIComponent(channel) + "/" + encodeURIComponent(l.id) + "/rerun");
+        const r = await S.post("/dead-letters/" + encodeURIComponent(from) + "/" + encodeURIComponent(l.id) + "/rerun");
         if (r.status === 200) {
           S.outcome("ok", "Rerun of " + l.node + " submitted as " + r.body.runId + ".");
         } else if (r.status === 409) {
@@ -68,14 +69,14 @@
         h("td", {}, S.badge(a.outcome === "succeeded" ? "succeeded" : a.outcome === "retry" ? "blocked" : "failed", a.outcome)),
         h("td", { class: "err" }, a.error || ""))))) : h("p", { class: "muted small" }, "no attempt history in this letter"));
 
-    const row = (l) => h("article", { class: "letter", dataset: { letter: l.id, node: l.node || "" } },
+    const row = (from, l) => h("article", { class: "letter", dataset: { letter: l.id, node: l.node || "" } },
       h("header", {},
         h("code", { class: "id" }, l.id),
         l.graph ? h("a", { href: S.runHref(l.graph, l.partition, l.node) }, l.graph + " / " + l.partition + " / " + l.node)
           : h("span", { class: "muted" }, l.key || "(no task identity)"),
         h("span", { class: "muted small" }, S.time(l.enqueuedAt)),
         l.attempts != null ? h("span", { class: "small" }, "attempts " + l.attempts + (l.maxAttempts ? "/" + l.maxAttempts : "")) : null,
-        channel.startsWith("pool.") && l.node ? h("button", { class: "button small rerun", type: "button", onclick: () => rerun(l) }, "Rerun") : null),
+        from.startsWith("pool.") && l.node ? h("button", { class: "button small rerun", type: "button", onclick: () => rerun(from, l) }, "Rerun") : null),
       l.error ? h("pre", { class: "error" }, l.error) : null,
       h("details", { class: "history" }, h("summary", {}, "attempt history (" + ((l.history || []).length) + ")"), attempts(l)));
 
@@ -83,18 +84,23 @@
       const box = document.getElementById("letters");
       const pager = document.getElementById("letters-pager");
       if (!channel) return;
-      document.getElementById("letters-title").textContent = "Letters of " + channel;
+      const from = channel;
+      document.getElementById("letters-title").textContent = "Letters of " + from;
       const cursor = cursors[cursors.length - 1];
+      // the rows of another channel are not left to act on while this one loads
+      box.replaceChildren();
       pager.replaceChildren(h("span", { class: "muted" }, "loading…"));
       try {
-        const page = await S.get("/dead-letters/" + encodeURIComponent(channel) + "/page?limit=" + PAGE
+        const page = await S.get("/dead-letters/" + encodeURIComponent(from) + "/page?limit=" + PAGE
           + (cursor ? "&cursor=" + encodeURIComponent(cursor) : ""));
+        // another channel was chosen meanwhile: its own load shows its letters
+        if (from !== channel) return;
         const first = (cursors.length - 1) * PAGE;
         // a read cut short by its deadline is not an empty channel: say so rather than "No dead letter."
         const cut = page.partial ? h("p", { class: "problem partial", role: "status" }, page.letters.length
           ? "Kafka answered slowly: this page may be short. Reload, or go on with next ›."
           : "Kafka answered slowly: no letter was read in time (swale.ops.kafka-timeout). Reload to try again.") : null;
-        box.replaceChildren(...(page.letters.length ? page.letters.map(row)
+        box.replaceChildren(...(page.letters.length ? page.letters.map((l) => row(from, l))
           : cut ? [] : [h("p", { class: "muted" }, "No dead letter.")]), ...(cut ? [cut] : []));
         pager.replaceChildren(
           h("button", { class: "button small newer", disabled: cursors.length === 1,
@@ -103,7 +109,7 @@
           h("button", { class: "button small older", disabled: !page.next,
             onclick: () => { cursors.push(page.next); letters(); } }, "next ›"));
       } catch (e) {
-        S.failure(box, e);
+        if (from === channel) S.failure(box, e);
       }
     }
 

@@ -14,6 +14,8 @@
       h("a", { href: S.graphHref(graph) }, graph), h("span", { class: "sep" }, "›"), h("span", {}, "definition"));
     const href = (hash) => "definition.html?graph=" + encodeURIComponent(graph) + "&hash=" + encodeURIComponent(hash);
 
+    // a viewer who declined the token is not asked again at every change of the graph
+    let declined = false;
     async function load() {
       const hash = S.param("hash");
       try {
@@ -42,11 +44,12 @@
           : h("p", { class: "muted" }, "No history recorded yet (it starts with the next publish)."));
       } catch (e) {
         // the source may hold credentials, so it needs the token even where other reads do not
+        declined = e.status === 401;
         S.failure(document.getElementById("adoption"), e.status === 401
           ? new Error("The definition source needs the operator token: sign in (top right) to read it.") : e);
       }
     }
-    S.onLive((type, data) => { if (type === "graph" && data.graph === graph) load(); });
+    S.onLive((type, data) => { if (type === "graph" && data.graph === graph && !declined) load(); });
     load();
   });
 })();

@@ -84,7 +84,7 @@
           field("pool", n.pool),
           field("run id", runId ? h("code", {}, runId) : h("span", { class: "muted" }, "–")),
           field("attempt", attempt),
-          n.instance && n.startedAt ? field("started", S.time(n.startedAt)) : null,
+          n.startedAt ? field("started", S.time(n.startedAt)) : null,
           field("terminated", rec ? S.time(rec.terminatedAt) : h("span", { class: "muted" }, "–")),
           n.asset ? field("asset", h("code", {}, n.asset)) : null,
           (n.upstreams || []).length ? field("after", n.upstreams.join(", ")) : null]),

@@ -9,6 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
@@ -79,6 +80,9 @@ class DashboardApiIT extends IntegrationTest {
         assertThat(n1.get("operator").asString()).isEqualTo("noop");
         assertThat(n1.get("asset").asString()).isEqualTo(g + "_n1");
         assertThat(n1.get("record").get("runId").asString()).isEqualTo(g + "-p-n1-r0");
+        // a finished node shows when its last attempt started too (docs/dashboard.md: start and termination)
+        assertThat(Instant.parse(n1.get("startedAt").asString()))
+                .isBeforeOrEqualTo(Instant.parse(n1.get("record").get("terminatedAt").asString()));
         assertThat(api.get("/api/v1/dashboard/graphs/" + g + "/runs/nope").status()).isEqualTo(404);
     }
 

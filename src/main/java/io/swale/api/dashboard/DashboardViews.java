@@ -198,7 +198,7 @@ public class DashboardViews {
                     : Optional.ofNullable(v.instances().get(rec.runId())));
             m.put("attempt", shown.map(TaskInstance::attempt).orElse(null));
             m.put("maxAttempts", shown.map(TaskInstance::maxAttempts).orElse(null));
-            m.put("startedAt", active.flatMap(TaskInstance::startedMs).map(DashboardViews::time).orElse(null));
+            m.put("startedAt", shown.flatMap(TaskInstance::startedMs).map(DashboardViews::time).orElse(null));
             m.put("lastError", active.flatMap(TaskInstance::lastError).orElse(null));
             nodes.add(m);
         }
