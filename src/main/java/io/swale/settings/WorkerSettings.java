@@ -25,8 +25,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param cancelPoll How often a running attempt checks its cancel flag (and retries a failed renewal).
  * @param retryInitial The first retry's delay; later ones grow from it.
  * @param retryMax The longest delay between retries.
- * @param retryJitter Fraction (0 ≤ j &lt; 1) of a retry delay taken off at random, so retries spread without
- *     passing the cap.
+ * @param retryJitter Fraction (0 ≤ j &lt; 1) of a retry delay added at random, so retries spread; a delay is
+ *     never shorter than the backoff's nor longer than the cap.
  * @param shutdownGrace How long in-flight attempts may run on after shutdown began before their leases are
  *     given back.
  * @param id This worker's name in claims and attempt history; empty: host:pid:random.
