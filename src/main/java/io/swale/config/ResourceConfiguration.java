@@ -85,15 +85,11 @@ public class ResourceConfiguration {
 
         /**
          * Whether {@code name} has a declared capacity: this replica's configuration declares it (though its
-         * start may not have written it yet), or Redis does. A name missing from what was read is read again at
-         * once, since a PUT on another replica declares it for every replica at once.
+         * start may not have written it yet), or Redis does. A name missing from what was read is asked of Redis
+         * at once, since a PUT on another replica declares it for every replica at once.
          */
         public boolean declares(String name) {
-            if (configured.contains(name) || names().contains(name)) {
-                return true;
-            }
-            refresh();
-            return names().contains(name);
+            return configured.contains(name) || names().contains(name) || store.declared(name);
         }
 
         public Set<String> names() {

@@ -6,6 +6,7 @@ import io.swale.graph.Node;
 import io.swale.readiness.MappedItems;
 import io.swale.record.NodeRecord;
 import io.swale.store.RunView;
+import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 
@@ -25,10 +26,7 @@ final class ReplacedGrowths {
      */
     static void expect(RunView view, Graph before, Graph after, Map<String, NodeRecord> records,
             SortedMap<String, Long> expected) {
-        for (Node n : before.nodes()) {
-            if (after.hasNode(n.name())) {
-                continue;
-            }
+        for (Node n : takenOut(before, after)) {
             if (n.isMapped()) {
                 if (MappedNodes.items(view, n.name()).stream().anyMatch(i -> i.status().isActive())) {
                     long next = MappedItems.floor(view.run(), n.name()) + 1;
@@ -45,11 +43,13 @@ final class ReplacedGrowths {
 
     static void cancel(RunView view, Graph before, Graph after, Map<String, NodeRecord> records,
             RunCancellation cancellation) {
-        for (Node n : before.nodes()) {
-            if (!after.hasNode(n.name())) {
-                cancellation.cancelNode(view, n, records, reason(before, n));
-            }
+        for (Node n : takenOut(before, after)) {
+            cancellation.cancelNode(view, n, records, reason(before, n));
         }
+    }
+
+    private static List<Node> takenOut(Graph before, Graph after) {
+        return before.nodes().stream().filter(n -> !after.hasNode(n.name())).toList();
     }
 
     private static String reason(Graph before, Node n) {

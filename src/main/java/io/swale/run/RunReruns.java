@@ -96,12 +96,14 @@ public final class RunReruns {
             if (!Readiness.isReady(graph, nodeName, current)) {
                 return new RerunOutcome.NotReady(nodeName);
             }
-            draft = expectingReplaced(view, graph, draft, records);
+            // the expectations on the nodes a rerun takes out leave the graph after it as it is
+            Graph after = RunGraphs.of(definitions, withRun(view, draft));
+            draft = expectingReplaced(view, graph, after, draft, records);
             // the put enters the run in the active-runs index atomically
             if (!draft.equals(run) && !runs.compareAndPut(key, view.version(), draft)) {
                 continue;
             }
-            ReplacedGrowths.cancel(view, graph, RunGraphs.of(definitions, withRun(view, draft)), records, cancellation);
+            ReplacedGrowths.cancel(view, graph, after, records, cancellation);
             Definition recorded = definitions.get(record.definition());
             // a grown node is in no definition: it reruns as the run's effective graph has it
             Graph recordedGraph = recorded.graph().hasNode(nodeName) ? recorded.graph() : graph;
@@ -134,7 +136,8 @@ public final class RunReruns {
             }
             case MappedReruns.Plan.Put put -> {
                 Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
-                GraphRunRecord draft = expectingReplaced(view, graph, put.draft(), records);
+                Graph after = RunGraphs.of(definitions, withRun(view, put.draft()));
+                GraphRunRecord draft = expectingReplaced(view, graph, after, put.draft(), records);
                 Optional<TaskStore.RequestWrite> write = request.apply(put.answerId());
                 boolean committed = write.isPresent()
                         ? tasks.compareAndPutRun(view.key(), view.version(), draft, write.get())
@@ -142,8 +145,7 @@ public final class RunReruns {
                 if (!committed) {
                     return Optional.empty();
                 }
-                ReplacedGrowths.cancel(view, graph, RunGraphs.of(definitions, withRun(view, draft)), records,
-                        cancellation);
+                ReplacedGrowths.cancel(view, graph, after, records, cancellation);
                 try (LogContext ignored = LogContext.run(view.key().graph(), view.key().partition().key())) {
                     log.info("rerun of mapped node graph={} partition={} node={} item={} id={}", view.key().graph(),
                             view.key().partition(), node.name(), index.map(String::valueOf).orElse("all"),
@@ -156,13 +158,15 @@ public final class RunReruns {
         }
     }
 
-    /** {@code draft} with the expectations of the grown nodes it takes out while they run ({@link ReplacedGrowths#expect}). */
-    private GraphRunRecord expectingReplaced(RunView view, Graph graph, GraphRunRecord draft,
+    /**
+     * {@code draft} with the expectations of the grown nodes it takes out of {@code before} (leaving {@code after})
+     * while they run ({@link ReplacedGrowths#expect}).
+     */
+    private static GraphRunRecord expectingReplaced(RunView view, Graph before, Graph after, GraphRunRecord draft,
             Map<String, NodeRecord> records) {
         SortedMap<String, Long> expected = new TreeMap<>(draft.expectedReruns());
-        ReplacedGrowths.expect(view, graph, RunGraphs.of(definitions, withRun(view, draft)), records, expected);
-        return expected.equals(draft.expectedReruns()) ? draft : new GraphRunRecord(draft.definition(),
-                draft.requestedAtMs(), draft.state(), draft.settledAtMs(), expected);
+        ReplacedGrowths.expect(view, before, after, records, expected);
+        return expected.equals(draft.expectedReruns()) ? draft : draft.withExpectedReruns(expected);
     }
 
     private static RunView withRun(RunView view, GraphRunRecord run) {

@@ -90,6 +90,9 @@ public interface ResourceStore {
     /** Every resource declared, held or waited for, by name. */
     Map<String, Resource> resources();
 
+    /** Whether {@code name} has a declared capacity: one key read, where {@link #resources} reads them all. */
+    boolean declared(String name);
+
     /**
      * What a stale-waiter check looks up, each waiter once: the oldest {@code limit} waiters, oldest first, then
      * the first in line on each of up to {@code limit} resources, from one that changes from call to call.

@@ -15,8 +15,11 @@ public interface LeaseGate {
         /** The node leases nothing: claim as ever. */
         record Free() implements Admission {}
 
-        /** Every lease is held by {@code holder}: claim, then run, renew and release. */
-        record Granted(ResourceStore.Holder holder, List<String> names) implements Admission {}
+        /**
+         * Every lease is held by {@code holder}: claim, then run, renew and release. {@code askedAtNanos}: when
+         * the grant was asked for ({@link System#nanoTime}), the latest its lease can have started.
+         */
+        record Granted(ResourceStore.Holder holder, List<String> names, long askedAtNanos) implements Admission {}
 
         /** The instance waits in line for {@code blockedBy}: no claim, no slot; a release dispatches it again. */
         record Waiting(String blockedBy) implements Admission {}
@@ -33,7 +36,7 @@ public interface LeaseGate {
         }
 
         @Override
-        public void hold(ResourceStore.Holder holder, Cancellation cancellation) {}
+        public void hold(Admission.Granted grant, Cancellation cancellation) {}
 
         @Override
         public void release(ResourceStore.Holder holder) {}
@@ -41,8 +44,8 @@ public interface LeaseGate {
 
     Admission admit(String pool, TaskIdentity id);
 
-    /** Renews {@code holder} at each heartbeat until released; a lost grant cancels the attempt. */
-    void hold(ResourceStore.Holder holder, Cancellation cancellation);
+    /** Renews the grant at each heartbeat until released; a lost grant cancels the attempt. */
+    void hold(Admission.Granted grant, Cancellation cancellation);
 
     /** Frees the grant (fenced by its id) and dispatches the waiters it lets in; a failure leaves it to expire. */
     void release(ResourceStore.Holder holder);

@@ -158,7 +158,7 @@ public final class PoolWorker implements AutoCloseable {
                 Cancellation cancellation = new Cancellation();
                 LeaseGate.Admission as = claimingAs.get(i);
                 if (as instanceof LeaseGate.Admission.Granted g) {
-                    gate.hold(g.holder(), cancellation);
+                    gate.hold(g, cancellation);
                 }
                 admitted.put(id.runId(), as);
                 slots.run(new WorkerSlots.Running(id, claimed, claimedAt, cancellation));

@@ -54,8 +54,6 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
     private final WaitTimes waitTimes;
     private final GrownNodes grown;
     private final Map<ResourceStore.Holder, Held> held = new ConcurrentHashMap<>();
-    // when each grant not yet held by an attempt was asked for: its lease runs from then at the latest
-    private final Map<ResourceStore.Holder, Long> grantedAt = new ConcurrentHashMap<>();
     private final long leaseNanos;
     private final long heartbeatNanos;
     // the renewal thread's own: when the last renewal that answered was sent
@@ -164,9 +162,8 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
         return switch (store.grant(holder.runId(), holder.grantId(), names, settings.leaseMs(),
                 new LeaseWaiter(pool, id).encode())) {
             case ResourceStore.Grant.Granted g -> {
-                grantedAt.put(holder, asked);
                 names.forEach(n -> waitTimes.waited(n, g.waitedMs()));
-                yield new Admission.Granted(holder, names);
+                yield new Admission.Granted(holder, names, asked);
             }
             case ResourceStore.Grant.Waiting w -> {
                 log.info("waiting for lease runId={} resource={} since={}", id.runId(), w.blockedBy(), w.sinceMs());
@@ -198,15 +195,14 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
     }
 
     @Override
-    public void hold(ResourceStore.Holder holder, Cancellation cancellation) {
-        Long asked = grantedAt.remove(holder);
-        held.put(holder, new Held(cancellation, (asked == null ? System.nanoTime() : asked) + leaseNanos));
+    public void hold(Admission.Granted grant, Cancellation cancellation) {
+        // its lease runs from the ask at the latest
+        held.put(grant.holder(), new Held(cancellation, grant.askedAtNanos() + leaseNanos));
     }
 
     @Override
     public void release(ResourceStore.Holder holder) {
         held.remove(holder);
-        grantedAt.remove(holder);
         try {
             wake(store.release(holder, false).wake());
         } catch (RuntimeException e) {

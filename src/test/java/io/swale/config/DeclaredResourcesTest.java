@@ -21,12 +21,13 @@ class DeclaredResourcesTest {
     private final Map<String, ResourceStore.Resource> stored = new ConcurrentHashMap<>();
     private final AtomicInteger reads = new AtomicInteger();
     private final ResourceStore store = (ResourceStore) Proxy.newProxyInstance(getClass().getClassLoader(),
-            new Class<?>[] {ResourceStore.class}, (proxy, method, args) -> {
-                if (!method.getName().equals("resources")) {
-                    throw new UnsupportedOperationException(method.getName());
+            new Class<?>[] {ResourceStore.class}, (proxy, method, args) -> switch (method.getName()) {
+                case "resources" -> {
+                    reads.incrementAndGet();
+                    yield Map.copyOf(stored);
                 }
-                reads.incrementAndGet();
-                return Map.copyOf(stored);
+                case "declared" -> stored.containsKey((String) args[0]);
+                default -> throw new UnsupportedOperationException(method.getName());
             });
 
     private void declare(String name) {

@@ -72,7 +72,7 @@ class ResourceGateRenewalTest {
         LeaseGate.Admission admission = gate.admit("default", id);
         assertThat(admission).isInstanceOf(LeaseGate.Admission.Granted.class);
         Cancellation cancellation = new Cancellation();
-        gate.hold(((LeaseGate.Admission.Granted) admission).holder(), cancellation);
+        gate.hold((LeaseGate.Admission.Granted) admission, cancellation);
         return cancellation;
     }
 

@@ -37,6 +37,12 @@ public final class RedisResourceStore implements ResourceStore {
                 .map(k -> prefix + ":res:" + k + tag).toList();
     }
 
+    @Override
+    public boolean declared(String name) {
+        // the first key holds the declared capacities (lib.lua: CAP)
+        return redis.hexists(keys.getFirst(), name);
+    }
+
     /** The keys every script gets, for tests that check they share one slot. */
     List<String> keys() {
         return keys;
