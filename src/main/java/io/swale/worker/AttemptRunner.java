@@ -91,6 +91,14 @@ public final class AttemptRunner {
                     log.info("attempt succeeded as its hand-over began, its result is kept runId={} attempt={}",
                             id.runId(), claim.attempt());
                 }
+                if (cancellation.isCancelledFor(CancelReason.LEASE_NOT_EXTENDED)) {
+                    // the operator was stopped, so what it returned is not its result: the attempt failed for want
+                    // of its lease, which the store may not have given to anyone else yet
+                    log.warn("attempt stopped, its lease could not be extended runId={} attempt={} error={}", id.runId(),
+                            claim.attempt(), lease.lastFailure());
+                    settlement.settleUnextended(id, claim, pool, lease.lastFailure(), t0, lease.afterExpiry());
+                    return false;
+                }
                 if (cancellation.isCancelledFor(CancelReason.CLAIM_LOST)) {
                     // what the stopped operator returned is not its result; the reaper runs the instance again
                     log.warn("attempt stopped, its claim was lost runId={} attempt={}", id.runId(), claim.attempt());

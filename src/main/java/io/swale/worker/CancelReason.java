@@ -8,6 +8,11 @@ public enum CancelReason implements Cancellation.Reason {
     RUN_CANCELLED("the graph run was cancelled"),
     /** Another claim took over (the lease expired): whatever the attempt settles is refused. */
     CLAIM_LOST("the claim of the attempt ended"),
+    /**
+     * The store did not answer the extensions of the lease until it ran out: the attempt ends with a transient
+     * error naming the cause (spec §8.2), if the store takes it before a reaper does.
+     */
+    LEASE_NOT_EXTENDED("the lease of the attempt could not be extended"),
     /** The worker stops the attempt to give its lease back at shutdown: the attempt settles nothing. */
     GIVEN_BACK("the worker shut down and gave the lease back");
 

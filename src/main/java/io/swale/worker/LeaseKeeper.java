@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * <p>A failed heartbeat is transient: the extension is tried again at the next poll, not a heartbeat later, so
  * an outage of the store shorter than {@code lease − heartbeat} never loses a claim. The worker knows how long
  * its lease surely holds (from the moment it sent the last extension that was answered); once that passes, it
- * stops the attempt as {@link CancelReason#CLAIM_LOST}, since the reaper may hand the instance to another worker.
+ * stops the attempt, since the reaper may hand the instance to another worker: as
+ * {@link CancelReason#LEASE_NOT_EXTENDED} when the extensions failed (the attempt then ends with a transient error
+ * naming why, spec §8.2), else (a ticker that did not run) as {@link CancelReason#CLAIM_LOST}.
  */
 public final class LeaseKeeper {
     private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
@@ -96,7 +98,7 @@ public final class LeaseKeeper {
     }
 
     /** One claim kept: until when its lease surely holds, as far as this worker knows. */
-    final class Lease implements AutoCloseable {
+    final class Lease implements AutoCloseable, SettleWindow {
         private final TaskIdentity id;
         private final long token;
         private final String pool;
@@ -105,6 +107,7 @@ public final class LeaseKeeper {
         private long extendedAt;
         private volatile long heldUntil;
         private int failures;
+        private volatile String lastFailure = "";
         private volatile boolean expired;
         private volatile ScheduledFuture<?> ticking;
 
@@ -142,6 +145,7 @@ public final class LeaseKeeper {
                 answer = tasks.heartbeat(id.runKey(), id.runId(), token, extend ? timing.lease().toMillis() : 0);
             } catch (RuntimeException e) {
                 failures++;
+                lastFailure = e.toString();
                 metrics.heartbeatFailed(pool);
                 if (failures == 1 || failures % 10 == 0) {
                     log.warn("heartbeat failed runId={} pool={} failures={} leaseLeftMs={} error={}", id.runId(), pool,
@@ -168,10 +172,35 @@ public final class LeaseKeeper {
         private void expire() {
             expired = true;
             metrics.leaseLost(pool);
-            log.warn("lease lost runId={} pool={}: not extended for {} ms, the attempt is stopped", id.runId(), pool,
-                    timing.lease().toMillis());
-            cancellation.cancel(CancelReason.CLAIM_LOST);
+            boolean failed = failures > 0;
+            log.warn("lease lost runId={} pool={}: not extended for {} ms, the attempt is stopped{}", id.runId(), pool,
+                    timing.lease().toMillis(), failed ? "; last error: " + lastFailure : "");
+            cancellation.cancel(failed ? CancelReason.LEASE_NOT_EXTENDED : CancelReason.CLAIM_LOST);
             close();
+        }
+
+        /** Why the last extension failed, to name in the attempt's error; empty when none failed. */
+        String lastFailure() {
+            return lastFailure;
+        }
+
+        /**
+         * The time an attempt whose lease ran out unextended has to settle its error: one heartbeat from now, as
+         * long as a heartbeat would have waited for the store.
+         */
+        SettleWindow afterExpiry() {
+            long until = now() + heartbeatNanos;
+            return new SettleWindow() {
+                @Override
+                public boolean open() {
+                    return until - now() > 0;
+                }
+
+                @Override
+                public long leftMs() {
+                    return (until - now()) / 1_000_000;
+                }
+            };
         }
 
         /** Until when (this keeper's clock) the lease surely holds. */
@@ -184,8 +213,14 @@ public final class LeaseKeeper {
             return heldUntil - marginNanos - now() > 0;
         }
 
+        @Override
+        public boolean open() {
+            return holds();
+        }
+
         /** How long it surely holds, less the margin; zero or less once it may not. */
-        long leftMs() {
+        @Override
+        public long leftMs() {
             return (heldUntil - marginNanos - now()) / 1_000_000;
         }
 

@@ -31,7 +31,8 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * while a settle retries, so a failure that repeats forever would otherwise hold the slot and the lease forever. A retry is safe: the
  * store fences each step by the claim's token and recognises one that already committed
  * ({@link TaskStore.Finish#SETTLED}, the same {@link TaskStore.Park.Waiting}). Once the lease may have ended,
- * the result is dropped (logged, counted): the reaper runs the instance again.
+ * the result is dropped (logged, counted): the reaper runs the instance again. The one end settled past its
+ * lease is that of a lease the store did not let the worker extend ({@link #settleUnextended}).
  */
 public final class Settlement {
     private static final Logger log = LoggerFactory.getLogger(Settlement.class);
@@ -42,7 +43,7 @@ public final class Settlement {
     /** Tries of a store step failing for a reason that is neither an outage nor permanent. */
     static final int OTHER_TRIES = 3;
 
-    /** The result could not be settled: the lease ended first, or the step kept failing. */
+    /** The result could not be settled: its window closed first, or the step kept failing. */
     static final class Abandoned extends RuntimeException {
         Abandoned(String message, RuntimeException cause) {
             super(message, cause);
@@ -75,11 +76,11 @@ public final class Settlement {
     /**
      * Settles what the operator returned, or a cancelled end when the run was cancelled while the attempt
      * ran (whatever the attempt produced), and records the attempt's outcome and time since {@code t0}. Store
-     * steps are retried while {@code lease} holds.
+     * steps are retried while {@code window} is open (the lease holds).
      */
     void settle(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, OperatorResult result, boolean cancelled,
-            long t0, LeaseKeeper.Lease lease) {
-        Steps steps = new Steps(id, claim, pool, lease);
+            long t0, SettleWindow window) {
+        Steps steps = new Steps(id, claim, pool, window);
         OperatorResult settled = cancelled ? new OperatorResult.Failed(CANCELLED) : result;
         try {
             switch (settled) {
@@ -107,6 +108,18 @@ public final class Settlement {
         metrics.attemptFinished(pool, cancelled ? "cancelled" : outcome(result, claim), System.nanoTime() - t0);
     }
 
+    /**
+     * Ends an attempt whose lease ran out because the store did not answer its extensions: a transient error
+     * naming the cause (spec §8.2), so it is retried after a backoff while attempts remain, else dead-lettered.
+     * The store takes it only while no reaper has handed the instance on (the token fences it); it is tried for
+     * {@code window}, after which the reaper ends the attempt instead.
+     */
+    void settleUnextended(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, String cause, long t0,
+            SettleWindow window) {
+        settle(id, claim, pool, new OperatorResult.TransientError("the lease of attempt " + claim.attempt()
+                + " could not be extended: " + cause), false, t0, window);
+    }
+
     /** Ends an instance whose run was cancelled while this worker held it (token {@code token}). */
     void endCancelled(TaskIdentity id, long token, String pool) {
         terminations.terminate(id, pool, token, NodeStatus.CANCELLED, Optional.empty(), Optional.of(CANCELLED));
@@ -129,18 +142,18 @@ public final class Settlement {
                 || e instanceof ClassCastException || e instanceof Abandoned);
     }
 
-    /** The store steps of one settle, each retried while the lease holds. */
+    /** The store steps of one settle, each retried while its window is open. */
     private final class Steps {
         private final TaskIdentity id;
         private final TaskStore.Claim.Claimed claim;
         private final String pool;
-        private final LeaseKeeper.Lease lease;
+        private final SettleWindow window;
 
-        Steps(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, LeaseKeeper.Lease lease) {
+        Steps(TaskIdentity id, TaskStore.Claim.Claimed claim, String pool, SettleWindow window) {
             this.id = id;
             this.claim = claim;
             this.pool = pool;
-            this.lease = lease;
+            this.window = window;
         }
 
         void end(NodeStatus status, Optional<JsonNode> output, Optional<String> error) {
@@ -179,13 +192,13 @@ public final class Settlement {
         }
 
         /**
-         * Runs {@code step} if the lease still holds; an outage is tried again after a short backoff while it
-         * holds, any other failure that is not permanent {@link #OTHER_TRIES} times in all.
+         * Runs {@code step} if the window is open; an outage is tried again after a short backoff while it
+         * is, any other failure that is not permanent {@link #OTHER_TRIES} times in all.
          */
         private <T> T retried(String step, Supplier<T> call) {
-            // a lease that may have ended may have been reaped: the instance is no longer this attempt's to settle
-            if (!lease.holds()) {
-                throw new Abandoned("the lease ended before `" + step + "` reached the store", null);
+            // past its window the instance may have been reaped: no longer this attempt's to settle
+            if (!window.open()) {
+                throw new Abandoned("the time to settle ended before `" + step + "` reached the store", null);
             }
             // nearly every step succeeds at once: the retry's machinery (about 1.6 KB) is built after a failure only
             try {
@@ -207,9 +220,9 @@ public final class Settlement {
             AtomicInteger otherFailures = new AtomicInteger();
             RetryConfig config = RetryConfig.custom()
                     .maxAttempts(Integer.MAX_VALUE)
-                    .retryOnException(e -> isTransient(e) && lease.holds()
+                    .retryOnException(e -> isTransient(e) && window.open()
                             && (outage.test(e) || otherFailures.incrementAndGet() < OTHER_TRIES))
-                    .intervalBiFunction((attempt, either) -> Math.max(1, Math.min(retry.delayMs(attempt), lease.leftMs())))
+                    .intervalBiFunction((attempt, either) -> Math.max(1, Math.min(retry.delayMs(attempt), window.leftMs())))
                     .build();
             Retry r = Retry.of("settle", config);
             r.getEventPublisher().onRetry(e -> {
@@ -224,8 +237,8 @@ public final class Settlement {
                 if (!isTransient(e)) {
                     throw e;
                 }
-                throw new Abandoned(lease.holds() ? "`" + step + "` failed " + OTHER_TRIES + " times"
-                        : "the lease ended before `" + step + "` reached the store", e);
+                throw new Abandoned(window.open() ? "`" + step + "` failed " + OTHER_TRIES + " times"
+                        : "the time to settle ended before `" + step + "` reached the store", e);
             }
         }
     }

@@ -73,18 +73,43 @@ class LeaseKeeperTest {
     }
 
     @Test
-    void anOutageLongerThanTheLeaseStopsTheAttemptAsClaimLost() {
+    void anOutageLongerThanTheLeaseStopsTheAttemptAsALeaseNotExtendedNamingTheCause() {
         long lostAt = runWithOutage(14, 84, 120);
 
         // last extension answered: the claim at 0 s, so the lease surely held until 60 s and no longer
         assertThat(lostAt).isEqualTo(60);
-        assertThat(cancellation.isCancelledFor(CancelReason.CLAIM_LOST)).isTrue();
+        assertThat(cancellation.isCancelledFor(CancelReason.LEASE_NOT_EXTENDED)).isTrue();
+        assertThat(lease.lastFailure()).contains("Failed to connect");
         assertThat(metrics.count("lease-lost gpu")).isEqualTo(1);
         assertThat(lease.holds()).isFalse();
         int calls = store.heartbeats;
         clock.set(Duration.ofSeconds(200).toNanos());
         lease.tick();
         assertThat(store.heartbeats).as("a lost lease is not extended again").isEqualTo(calls);
+    }
+
+    @Test
+    void aLeaseThatRanOutWithoutAFailedExtensionIsAClaimLost() {
+        // the ticker did not run for a lease (a paused process, say): nothing failed, so nothing can be named
+        clock.set(Duration.ofSeconds(61).toNanos());
+        lease.tick();
+
+        assertThat(cancellation.isCancelledFor(CancelReason.CLAIM_LOST)).isTrue();
+        assertThat(lease.lastFailure()).isEmpty();
+        assertThat(store.heartbeats).isZero();
+    }
+
+    @Test
+    void theTimeToSettleAfterTheLeaseRanOutIsOneHeartbeat() {
+        runWithOutage(14, 84, 60);
+        SettleWindow window = lease.afterExpiry();
+
+        clock.set(Duration.ofSeconds(60 + 14).toNanos());
+        assertThat(window.open()).isTrue();
+        assertThat(window.leftMs()).isEqualTo(1_000);
+        clock.set(Duration.ofSeconds(60 + 15).toNanos());
+        assertThat(window.open()).isFalse();
+        assertThat(lease.open()).as("the lease itself stays closed").isFalse();
     }
 
     @Test

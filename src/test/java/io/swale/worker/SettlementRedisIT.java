@@ -6,6 +6,14 @@ import io.swale.graph.Partition;
 import io.swale.kafka.ListenerFailure;
 import io.swale.operator.Cancellation;
 import io.swale.operator.OperatorResult;
+import io.swale.operator.AttemptContext;
+import io.swale.operator.Operator;
+import io.swale.operator.OperatorRegistry;
+import io.swale.store.AttemptRecord;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import tools.jackson.databind.JsonNode;
 import io.swale.store.PendingInstance;
 import io.swale.store.TaskInput;
 import io.swale.store.TaskStore;
@@ -154,5 +162,95 @@ class SettlementRedisIT {
             assertThat(metrics.count("terminated gpu succeeded")).as("the retry found it SETTLED, not written again")
                     .isZero();
         }
+    }
+
+    /** An operator that stops when cancelled, as a program killed, but returns only once the test lets it. */
+    private static final class Held implements Operator {
+        final CountDownLatch release = new CountDownLatch(1);
+
+        @Override
+        public String name() {
+            return "held";
+        }
+
+        @Override
+        public void checkParams(JsonNode params) {
+        }
+
+        @Override
+        public OperatorResult execute(AttemptContext context) {
+            CountDownLatch stopped = new CountDownLatch(1);
+            context.cancellation().onCancel(stopped::countDown);
+            try {
+                stopped.await();
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new OperatorResult.TransientError(context.cancellation().reason());
+        }
+    }
+
+    /**
+     * Runs attempt 1 of 3 of {@code held} under a 3 s lease while redis-server is down from the claim on; once the
+     * lease ran out, brings Redis back and runs {@code whileStopped}, then lets the operator return. Answers the
+     * instance's attempt history when the attempt has ended.
+     */
+    private List<AttemptRecord> attemptWithRedisDownPastTheLease(Held held, Runnable whileStopped) throws Exception {
+        Duration lease = Duration.ofSeconds(3);
+        TaskIdentity id = new TaskIdentity("g", Partition.of("p"), "unextended", Optional.empty(), "h", 0);
+        tasks.submit(id.runKey(), id.runId(), new PendingInstance("unextended", Optional.empty(), "h", 0, "gpu", 3),
+                new TaskInput("held", JsonNodeFactory.instance.objectNode(), Map.of(), Map.of()));
+        long sent = System.nanoTime();
+        var claim = (TaskStore.Claim.Claimed) tasks.claim(id.runKey(), id.runId(), lease.toMillis(), "w1");
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+        try {
+            AttemptRunner runner = new AttemptRunner(new OperatorRegistry(List.of(held)), new LeaseKeeper(tasks, ticker,
+                    new LeaseKeeper.Timing(lease, Duration.ofSeconds(1), Duration.ofMillis(100)), metrics), settlement(),
+                    Map.of(), metrics);
+            server.stop();
+            CompletableFuture<Boolean> attempt = CompletableFuture.supplyAsync(() -> runner.run(id, claim, "gpu", sent,
+                    new Cancellation(), Optional.empty(), () -> { }));
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20))
+                    .until(() -> metrics.count("lease-lost gpu") == 1);
+            server = server();
+            server.start();
+            whileStopped.run();
+            held.release.countDown();
+            assertThat(attempt.get(30, TimeUnit.SECONDS)).as("not a hand-over").isFalse();
+        } finally {
+            ticker.shutdownNow();
+        }
+        return tasks.history(id.runKey(), id.runId());
+    }
+
+    /** Spec §8.2: "A failed extension is a transient error naming the cause." Was: dropped, for the reaper. */
+    @Test
+    void anAttemptWhoseLeaseCouldNotBeExtendedEndsWithATransientErrorNamingTheCause() throws Exception {
+        List<AttemptRecord> history = attemptWithRedisDownPastTheLease(new Held(), () -> { });
+
+        assertThat(metrics.count("heartbeat-failed gpu")).isPositive();
+        assertThat(history).singleElement().satisfies(a -> {
+            assertThat(a.outcome()).as("retried after a backoff, as a transient error is").isEqualTo("retry");
+            assertThat(a.error()).get(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                    .startsWith("the lease of attempt 1 could not be extended: ")
+                    .containsIgnoringCase("connect");
+        });
+        assertThat(metrics.count("attempt gpu retry")).isEqualTo(1);
+        assertThat(metrics.count("settle-abandoned gpu")).isZero();
+    }
+
+    /** The reaper got there first and handed the instance on: the late error is refused, nothing is written twice. */
+    @Test
+    void aLeaseNotExtendedThatTheReaperAlreadyEndedIsNotSettledAgain() throws Exception {
+        TaskIdentity id = new TaskIdentity("g", Partition.of("p"), "unextended", Optional.empty(), "h", 0);
+        List<AttemptRecord> history = attemptWithRedisDownPastTheLease(new Held(),
+                () -> assertThat(tasks.reap(id.runKey(), id.runId())).isInstanceOf(TaskStore.Reap.Redispatch.class));
+
+        assertThat(history).singleElement().satisfies(a -> {
+            assertThat(a.outcome()).isEqualTo("lease_expired");
+            assertThat(a.error()).contains("the lease of attempt 1 expired");
+        });
+        assertThat(metrics.count("settle-abandoned gpu")).as("the store answered, and refused it").isZero();
     }
 }
