@@ -15,6 +15,7 @@ import io.swale.run.DefinitionCatalog;
 import io.swale.run.RunRecords;
 import io.swale.store.AttemptRecord;
 import io.swale.store.DefinitionStore;
+import io.swale.store.InstanceStatus;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
 import io.swale.store.RunView;
@@ -307,20 +308,30 @@ public class RunViews {
         if (i == null || !i.status().isActive()) {
             return Optional.empty();
         }
+        return Optional.of(instanceView(i));
+    }
+
+    /**
+     * An active instance as the API shows it: its state is one of the contract's {@code pending|running|cancelling}
+     * (interfaces §2); one waiting for a retry or its next step is pending, with {@code dueAt} when it is due.
+     */
+    static Map<String, Object> instanceView(TaskInstance i) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("runId", i.runId());
         m.put("state", switch (i.status()) {
             case RUNNING -> "running";
             case CANCELLING -> "cancelling";
-            case WAITING -> "waiting";
             default -> "pending";
         });
+        if (i.status() == InstanceStatus.WAITING) {
+            i.dueMs().ifPresent(due -> m.put("dueAt", due));
+        }
         m.put("attempt", i.attempt());
         m.put("maxAttempts", i.maxAttempts());
         m.put("step", i.step());
         m.put("worker", i.worker().orElse(null));
         m.put("lastError", i.lastError().filter(e -> !e.isEmpty()).orElse(null));
-        return Optional.of(m);
+        return m;
     }
 
     /** A mapped node's items: counts for {@code 7/10}, and each item with its state and run id. */

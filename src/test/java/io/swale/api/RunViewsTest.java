@@ -13,8 +13,10 @@ import io.swale.record.GraphRunRecord;
 import io.swale.record.RunState;
 import io.swale.run.DefinitionCatalog;
 import io.swale.store.DefinitionStore;
+import io.swale.store.InstanceStatus;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
+import io.swale.store.TaskInstance;
 import io.swale.store.TaskStore;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -60,6 +62,24 @@ class RunViewsTest {
         now.set(Duration.ofSeconds(1).toNanos());
         assertThat(only(views.graphs())).containsEntry("runs", counts(0, 1));
         verify(runs, times(2)).newestPartitions(Set.of("g"), Integer.MAX_VALUE);
+    }
+
+    @Test
+    void anInstanceWaitingForARetryIsPendingAsTheContractSaysWithWhenItIsDue() {
+        Map<String, Object> waiting = RunViews.instanceView(instance(InstanceStatus.WAITING, Optional.of(7_000L)));
+        assertThat(waiting).containsEntry("state", "pending").containsEntry("dueAt", 7_000L);
+        for (InstanceStatus s : InstanceStatus.values()) {
+            if (s.isActive()) {
+                assertThat(RunViews.instanceView(instance(s, Optional.empty())).get("state"))
+                        .as("%s (interfaces §2)", s).isIn("pending", "running", "cancelling");
+            }
+        }
+        assertThat(RunViews.instanceView(instance(InstanceStatus.PENDING, Optional.empty()))).doesNotContainKey("dueAt");
+    }
+
+    private static TaskInstance instance(InstanceStatus status, Optional<Long> due) {
+        return new TaskInstance("g-p1-n-r0", status, "n", Optional.empty(), "h", 0, "default", 0, 1, 3, 2,
+                Optional.empty(), due, 1_000, Optional.empty(), Optional.of("try later"), Optional.empty());
     }
 
     @Test

@@ -44,7 +44,8 @@ class TimeoutAndCancelIT extends IntegrationTest {
         // between the attempts the first program is gone
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
             JsonNode i = SwaleClient.node(api.run(g, "p"), "work").get("instance");
-            return !i.isNull() && i.get("state").asString().equals("waiting");
+            // waiting for its retry: pending, and due later
+            return !i.isNull() && i.get("state").asString().equals("pending") && i.hasNonNull("dueAt");
         });
         assertThat(Processes.withMarker(sleep)).isEmpty();
 
