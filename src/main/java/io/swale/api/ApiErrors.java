@@ -5,6 +5,7 @@ import io.swale.definition.Fault;
 import io.swale.definition.InvalidDefinitionException;
 import io.swale.graph.InvalidPartitionException;
 import io.swale.kafka.KafkaInspector;
+import io.swale.record.RecordException;
 import io.swale.request.Requests;
 import io.swale.task.SwaleException;
 import java.net.URI;
@@ -175,6 +176,12 @@ public class ApiErrors {
     @ExceptionHandler({KafkaInspector.KafkaQueryException.class, JedisException.class})
     ProblemDetail infrastructure(RuntimeException e) {
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "Try again", e.getMessage());
+    }
+
+    /** A stored record that does not parse: the server's fault, named so an operator can find and mend it. */
+    @ExceptionHandler(RecordException.class)
+    ProblemDetail malformedRecord(RecordException e) {
+        return problem(HttpStatus.INTERNAL_SERVER_ERROR, "Malformed record", e.getMessage());
     }
 
     @ExceptionHandler(SwaleException.class)

@@ -3,6 +3,7 @@ package io.swale.request;
 import io.swale.graph.Partition;
 import io.swale.logging.LogContext;
 import io.swale.record.AdminRequest;
+import io.swale.record.RecordException;
 import io.swale.record.RequestJson;
 import io.swale.record.RequestOutcome;
 import io.swale.record.RequestRecord;
@@ -69,11 +70,17 @@ public final class Requests {
         if (!store.reserve(id.value(), request)) {
             return find(id).map(r -> replay(r, request)).orElseThrow(() -> new KeyReused(id.value()));
         }
-        RequestRecord handled = switch (request) {
-            case AdminRequest.Start s -> record(id, s, now, start(s));
-            case AdminRequest.Rerun r -> rerun(id, r, now);
-            case AdminRequest.Cancel c -> record(id, c, now, cancel(c));
-        };
+        RequestRecord handled;
+        try {
+            handled = switch (request) {
+                case AdminRequest.Start s -> record(id, s, now, start(s));
+                case AdminRequest.Rerun r -> rerun(id, r, now);
+                case AdminRequest.Cancel c -> record(id, c, now, cancel(c));
+            };
+        } catch (RecordException e) {
+            // a stored record that does not parse stays so (spec §7.12): refused naming it, and recorded
+            handled = record(id, request, now, new RequestOutcome.Refused(e.getMessage()));
+        }
         try (LogContext ignored = LogContext.run(request.graph(), null)) {
             log.info("request id={} kind={} outcome={}", id, RequestJson.request(request).path("kind").asString(),
                     RequestJson.outcome(handled.outcome()).path("kind").asString());

@@ -92,6 +92,36 @@ class IdempotencyIT extends IntegrationTest {
         assertThat(api.get("/api/v1/requests/" + key).body().get("outcome").get("kind").asString()).isEqualTo("refused");
     }
 
+    /** Spec §7.12: a malformed record is permanent, "in a request: refused, reason = error text". Was: a bare 500. */
+    @Test
+    void aRequestMeetingAMalformedRunRecordIsRefusedNamingItAndRecorded() {
+        String g = unique("idem_malformed");
+        api.publish(Graphs.chain(g, 1));
+        api.start(g, "p");
+        awaitSettled(g, "p");
+        String runKey = new io.swale.store.redis.RedisKeys(props.redis().keyPrefix())
+                .run(new io.swale.store.RunKey(g, io.swale.graph.Partition.of("p")));
+        String stored = redis.get(runKey);
+        redis.set(runKey, "x");
+        try {
+            String key = unique("malformed");
+            SwaleClient.Response first = api.postWith("/api/v1/graphs/" + g + "/runs/p/cancel", "", "Idempotency-Key", key);
+            SwaleClient.Response again = api.postWith("/api/v1/graphs/" + g + "/runs/p/cancel", "", "Idempotency-Key", key);
+            SwaleClient.Response view = api.get("/api/v1/graphs/" + g + "/runs/p");
+
+            assertThat(first.status()).isEqualTo(409);
+            assertThat(first.body().get("detail").asString()).contains(runKey).contains("malformed");
+            assertThat(again.status()).isEqualTo(409);
+            assertThat(again.header("Idempotent-Replayed")).isEqualTo("true");
+            assertThat(api.get("/api/v1/requests/" + key).body().get("outcome").get("kind").asString())
+                    .isEqualTo("refused");
+            assertThat(view.status()).isEqualTo(500);
+            assertThat(view.body().get("detail").asString()).as("named, not hidden").contains(runKey);
+        } finally {
+            redis.set(runKey, stored);
+        }
+    }
+
     @Test
     void keyReusedForAnotherRequestOrMalformedIsRejected() {
         String g = unique("idem_err");
