@@ -36,13 +36,23 @@ public record ScheduleEntry(String graph, String definition, CronSchedule cron, 
      * The instant after which the next occurrence fires (spec §4.4). With catch-up: the watermark, or the
      * window start when there is none, never before the window. Without: the watermark, never before the
      * entry became active, so firings missed before that are dropped.
+     *
+     * <p>The window bounds a replay; it never drops the latest occurrence that came while the entry was active,
+     * which is live and only late: a tick a few seconds after it, or a pump that took over a minute later. A
+     * window shorter than that lateness ({@code catchup = "0s"}, say) otherwise skipped every live firing.
      */
     long lowerBound(Optional<Long> watermark, long nowMs) {
         if (catchupMs.isPresent()) {
-            long windowStart = nowMs - catchupMs.get();
+            long windowStart = Math.min(nowMs - catchupMs.get(), justBeforeLive(nowMs));
             return Math.max(watermark.orElse(windowStart), windowStart);
         }
         return Math.max(watermark.orElse(activeSinceMs), activeSinceMs);
+    }
+
+    /** Just before the latest occurrence at or before {@code nowMs} if it came after the entry became active. */
+    private long justBeforeLive(long nowMs) {
+        return cron.previous(Instant.ofEpochMilli(nowMs + 1)).map(Instant::toEpochMilli)
+                .filter(t -> t > activeSinceMs).map(t -> t - 1).orElse(Long.MAX_VALUE);
     }
 
     /** The oldest occurrence that is due at {@code nowMs}, if any. */

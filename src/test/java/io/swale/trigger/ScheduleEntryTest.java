@@ -38,6 +38,27 @@ class ScheduleEntryTest {
                 .contains(Instant.parse("2026-09-15T02:00:00Z"));
     }
 
+    /** Spec §1.5: `0s` is valid; §4.4: "then fire live". Was: a tick after 02:00:00.000 never fired 02:00. */
+    @Test
+    void aZeroWindowReplaysNothingAndFiresLiveOccurrencesFromALateTick() {
+        ScheduleEntry e = entry(Optional.of(Duration.ZERO), "2026-09-16T05:00:00Z");
+        assertThat(e.due(Optional.empty(), ms("2026-09-16T05:00:01Z"))).as("02:00 came before it was active").isEmpty();
+        assertThat(e.due(Optional.empty(), ms("2026-09-17T02:00:00.300Z"))).contains(Instant.parse("2026-09-17T02:00:00Z"));
+        assertThat(e.due(Optional.of(ms("2026-09-17T02:00:00Z")), ms("2026-09-17T02:00:01Z"))).isEmpty();
+        assertThat(e.due(Optional.of(ms("2026-09-17T02:00:00Z")), ms("2026-09-18T02:00:00.300Z")))
+                .contains(Instant.parse("2026-09-18T02:00:00Z"));
+    }
+
+    @Test
+    void aShortWindowFiresOnlyTheLatestOfTheOccurrencesATakeOverCameLateFor() {
+        ScheduleEntry e = new ScheduleEntry("g", "h", CronSchedule.parse("* * * * *"), Partitioning.HOURLY,
+                Optional.of(Duration.ofSeconds(30).toMillis()), ms("2026-09-16T00:00:00Z"));
+        // the pump's lock holder died at 09:59:50; another replica took over at 10:03:40
+        long now = ms("2026-09-16T10:03:40Z");
+        assertThat(e.due(Optional.of(ms("2026-09-16T09:59:00Z")), now)).contains(Instant.parse("2026-09-16T10:03:00Z"));
+        assertThat(e.due(Optional.of(ms("2026-09-16T10:03:00Z")), now)).isEmpty();
+    }
+
     @Test
     void withoutCatchupNothingBeforeTheScheduleBecameActiveFires() {
         ScheduleEntry e = entry(Optional.empty(), "2026-09-16T05:00:00Z");
