@@ -132,7 +132,15 @@ public final class CronPump {
             return false;
         }
         long at = due.at().toEpochMilli();
-        if (watermarks.advance(e.graph(), at)) {
+        boolean advanced;
+        try {
+            advanced = watermarks.advance(e.graph(), at);
+        } catch (RuntimeException ex) {
+            // sent, so a later tick sends it again (a start is idempotent); the other schedules go on
+            log.warn("firing sent, watermark not advanced graph={} fire={} error={}", e.graph(), due.at(), ex.toString());
+            return false;
+        }
+        if (advanced) {
             marks.put(e.graph(), at);
         } else {
             // Another pump got further: continue from where it is.

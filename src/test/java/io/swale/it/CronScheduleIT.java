@@ -44,6 +44,12 @@ class CronScheduleIT extends IntegrationSupport {
     @Autowired
     private TriggerHandler triggers;
 
+    @Autowired
+    private redis.clients.jedis.UnifiedJedis redis;
+
+    @Autowired
+    private io.swale.settings.SwaleProperties props;
+
     /** A pump as a freshly started replica has it. */
     private CronPump newPump() {
         return new CronPump(definitions, catalog, watermarks, publisher, clock);
@@ -193,6 +199,26 @@ class CronScheduleIT extends IntegrationSupport {
         assertThat(pump.tick().fired("cron_unsent")).isEqualTo(1);
         assertThat(watermarks.watermarks()).containsEntry("cron_unsent", Instant.parse("2026-11-20T02:00:00Z").toEpochMilli());
         awaitRun("cron_unsent", "20261119");
+    }
+
+    /** Was: the watermark script failed on the bad value at every tick, before the schedules sorted after it. */
+    @Test
+    void aMalformedWatermarkIsReplacedByTheNextFiringAndStallsNoOtherSchedule() {
+        clock.set("2026-11-21T01:00:00Z");
+        publish(dailyGraph("cron_a_badmark", Optional.of("0 2 * * *"), Optional.empty()));
+        publish(dailyGraph("cron_b_after", Optional.of("0 2 * * *"), Optional.empty()));
+        redis.hset(new io.swale.store.redis.RedisKeys(props.redis().keyPrefix()).watermarks(), "cron_a_badmark", "x");
+        clock.set("2026-11-21T02:00:00.500Z");
+
+        CronPump.Tick tick = pump.tick();
+
+        assertThat(tick.fired("cron_a_badmark")).isEqualTo(1);
+        assertThat(tick.fired("cron_b_after")).isEqualTo(1);
+        long fired = Instant.parse("2026-11-21T02:00:00Z").toEpochMilli();
+        assertThat(watermarks.watermarks()).containsEntry("cron_a_badmark", fired).containsEntry("cron_b_after", fired);
+        assertThat(pump.tick().fired("cron_a_badmark")).isZero();
+        awaitRun("cron_a_badmark", "20261120");
+        awaitRun("cron_b_after", "20261120");
     }
 
     @Test
