@@ -337,6 +337,25 @@ class RedisTaskStoreIT {
                 .isBetween(retention.toMillis() - 60_000, retention.toMillis());
     }
 
+    /** Spec §10: a record answers its id until it expires, so its reservation, which finds it, lives as long. */
+    @Test
+    void aRequestRecordedLongAfterItsFirstTryIsFoundForItsWholeLife() {
+        Duration retention = Duration.ofDays(90);
+        RedisRequestStore requests = new RedisRequestStore(pool, "t", retention);
+        String id = "req-late-" + SEQ.incrementAndGet();
+        AdminRequest cancel = new AdminRequest.Cancel(key.graph(), key.partition());
+        assertThat(requests.reserve(id, cancel)).isTrue();
+        String reservation = new RedisKeys("t").requestReservation(id);
+        // the first try failed (503) and the client retries much later: what is left of the reservation is short
+        pool.pexpire(reservation, 30_000);
+
+        assertThat(requests.putIfAbsent(new RequestRecord(id, cancel, 2_000, new RequestOutcome.Cancelled(), false)))
+                .isTrue();
+
+        long record = pool.pttl(new RedisKeys("t").request(RedisKeys.shardOf(id, cancel), id));
+        assertThat(pool.pttl(reservation)).isGreaterThanOrEqualTo(record).isGreaterThan(retention.toMillis() - 60_000);
+    }
+
     /** Only a rerun of this very run commits its request record with the submission (one slot). */
     @Test
     void aRequestRecordOfAnotherRunIsRefusedWithTheSubmission() {
