@@ -88,19 +88,33 @@ public final class RedisExpiryStore implements ExpiryStore {
     @Override
     public boolean expireRun(RunKey key, RunVersion expected, Entry entry) {
         String runKey = keys.run(key);
-        Object deleted = scripts.expireRun.call(redis, List.of(runKey, keys.nodeRecords(key), keys.instances(key),
-                keys.inputs(key), keys.attempts(key), keys.growths(key)), List.of(expected.value()));
+        Object deleted = scripts.expireRun.call(redis, List.of(runKey, keys.activeRuns(key), keys.nodeRecords(key),
+                keys.instances(key), keys.inputs(key), keys.attempts(key), keys.growths(key)),
+                List.of(expected.value(), key.id()));
         if (!(deleted instanceof Long n && n == 1L)) {
             return false;
         }
-        if (!redis.exists(runKey)) {
-            redis.zrem(keys.runsOfGraph(key.graph()), key.partition().key());
-            redis.zrem(keys.activeRuns(key), key.id());
-            scripts.forgetGraph.call(redis, List.of(keys.runsOfGraph(key.graph()), keys.graphsWithRuns()),
-                    List.of(key.graph()));
-        }
+        unlist(key, runKey);
         removeEntry(entry);
         return true;
+    }
+
+    /**
+     * Takes a deleted run out of its graph's run list, which lives in another slot than the run. A start of the
+     * same partition adds its entry before its run, so one that raced this removal is seen by the second look
+     * and listed again.
+     */
+    private void unlist(RunKey key, String runKey) {
+        if (redis.exists(runKey)) {
+            return;
+        }
+        String list = keys.runsOfGraph(key.graph());
+        redis.zrem(list, key.partition().key());
+        if (redis.exists(runKey)) {
+            redis.zadd(list, 0, key.partition().key());
+            return;
+        }
+        scripts.forgetGraph.call(redis, List.of(list, keys.graphsWithRuns()), List.of(key.graph()));
     }
 
     @Override
