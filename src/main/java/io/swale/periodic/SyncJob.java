@@ -15,16 +15,16 @@ public class SyncJob extends SingletonJob {
 
     @Override
     protected String lockName() {
-        return "sync";
+        return SyncService.LOCK;
     }
 
     @Override
     protected Duration lockAtMostFor() {
-        return Duration.ofMinutes(2);
+        return SyncService.LOCK_AT_MOST_FOR;
     }
 
     @Override
     protected void runLocked() {
-        sync.sync();
+        sync.pass();
     }
 }

@@ -1,27 +1,81 @@
 package io.swale.periodic;
 
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
 import io.swale.local.DefinitionDirectory;
 import io.swale.run.Adoption;
 import io.swale.run.DefinitionCatalog;
 import io.swale.settings.SwaleProperties;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
+import net.javacrumbs.shedlock.core.ClockProvider;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockingTaskExecutor;
+import net.javacrumbs.shedlock.core.LockingTaskExecutor.TaskResult;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
-/** One sync pass: publish the local definitions folder (if any), then adopt changed pointers. */
+/**
+ * One sync pass: publish the local definitions folder (if any), then adopt changed pointers. Every replica's
+ * passes take one Redis lock: a pass reads the adopted graphs once and checks each pending one against them
+ * (spec §4.5), so two passes at once on two replicas could each adopt a graph producing the other's asset.
+ */
 @Component
 public class SyncService {
-    private final Adoption adoption;
-    private final Optional<DefinitionDirectory> directory;
+    static final String LOCK = "sync";
+    static final Duration LOCK_AT_MOST_FOR = Duration.ofMinutes(2);
+    /** How long a pass asked for now waits for one running elsewhere: a pass takes milliseconds. */
+    static final Duration WAIT = Duration.ofSeconds(5);
+    private static final Duration WAIT_STEP = Duration.ofMillis(50);
 
-    public SyncService(Adoption adoption, DefinitionCatalog catalog, SwaleProperties props) {
-        this.adoption = adoption;
-        this.directory = props.examples().isBlank() ? Optional.empty()
-                : Optional.of(new DefinitionDirectory(Path.of(props.examples()), catalog));
+    private final Adoption adoption;
+    private final LockingTaskExecutor locks;
+    private final Optional<DefinitionDirectory> directory;
+    private final Retry untilLocked;
+
+    @Autowired
+    public SyncService(Adoption adoption, DefinitionCatalog catalog, LockingTaskExecutor locks, SwaleProperties props) {
+        this(adoption, locks, props.examples().isBlank() ? Optional.empty()
+                : Optional.of(new DefinitionDirectory(Path.of(props.examples()), catalog)), WAIT);
     }
 
-    public Adoption.Report sync() {
+    SyncService(Adoption adoption, LockingTaskExecutor locks, Optional<DefinitionDirectory> directory, Duration wait) {
+        this.adoption = adoption;
+        this.locks = locks;
+        this.directory = directory;
+        this.untilLocked = Retry.of("sync-lock", RetryConfig.<TaskResult<Adoption.Report>>custom()
+                .maxAttempts((int) Math.max(1, wait.toMillis() / WAIT_STEP.toMillis()))
+                .waitDuration(WAIT_STEP)
+                .retryOnResult(r -> !r.wasExecuted())
+                .retryOnException(e -> false)
+                .build());
+    }
+
+    /** A pass by a caller that holds the {@value #LOCK} lock (the periodic job). */
+    public Adoption.Report pass() {
         directory.ifPresent(DefinitionDirectory::publishAll);
         return adoption.sync();
+    }
+
+    /**
+     * A pass now, under the {@value #LOCK} lock, waiting up to {@link #WAIT} for a pass running elsewhere; empty
+     * when that one still holds it, whose replica or the next periodic pass then adopts what changed.
+     */
+    public Optional<Adoption.Report> sync() {
+        TaskResult<Adoption.Report> result = untilLocked.executeSupplier(this::tryPass);
+        return result.wasExecuted() ? Optional.of(result.getResult()) : Optional.empty();
+    }
+
+    private TaskResult<Adoption.Report> tryPass() {
+        try {
+            // the lock's expiry is a real duration in Redis: ShedLock's clock, never the application's
+            return locks.executeWithLock(this::pass, new LockConfiguration(ClockProvider.now(), LOCK,
+                    LOCK_AT_MOST_FOR, Duration.ZERO));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException("sync pass failed", e);
+        }
     }
 }
