@@ -18,6 +18,7 @@ import io.swale.task.EventPublisher;
 import io.swale.task.SwaleMetrics;
 import io.swale.task.TaskIdentity;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -66,7 +67,13 @@ public final class RunCancellation {
             return false;
         }
         GraphRunRecord cancelled = view.get().run().withState(RunState.CANCELLED, Optional.of(clock.millis()));
-        if (!runs.compareAndSettle(key, view.get().version(), cancelled)) {
+        boolean committed;
+        try {
+            committed = runs.compareAndSettle(key, view.get().version(), cancelled);
+        } catch (RuntimeException e) {
+            committed = committedAnyway(key, cancelled, e);
+        }
+        if (!committed) {
             return false;
         }
         metrics.runSettled(graphName, RunState.CANCELLED.wireName());
@@ -83,6 +90,24 @@ public final class RunCancellation {
             log.info("cancelled graph={} partition={}", graphName, partition);
         }
         return true;
+    }
+
+    /**
+     * Whether a cancel whose call failed committed all the same: its reply can be lost after Redis applied it (a
+     * read timeout, or too few replicas under durability=wait), and a retry would then find the run settled and
+     * be refused. The run record, with the cancel's own settle time, says; {@code failure} is rethrown otherwise.
+     */
+    private boolean committedAnyway(RunKey key, GraphRunRecord cancelled, RuntimeException failure) {
+        try {
+            if (cancelled.equals(runs.runRecords(List.of(key)).get(key))) {
+                log.info("cancel committed though its reply was lost graph={} partition={} error={}", key.graph(),
+                        key.partition(), failure.toString());
+                return true;
+            }
+        } catch (RuntimeException again) {
+            failure.addSuppressed(again);
+        }
+        throw failure;
     }
 
     /** Cancels each node's unrecorded run id that is known and active; returns how many it reached. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.swale.record.RunState;
 import io.swale.store.InstanceStatus;
 import io.swale.store.RunKey;
+import io.swale.store.RunStore;
 import io.swale.store.TaskStore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
@@ -42,6 +43,64 @@ class CancelCommittedIT {
 
             assertThat(h.runs.read(key).orElseThrow().instances().get(key.runId("a", 0)).status())
                     .isEqualTo(InstanceStatus.CANCELLED);
+        }
+    }
+
+    /**
+     * The run's cancel commits, and its reply is lost (a read timeout, or too few replicas under
+     * durability=wait). Was: the error reached the client, whose retry found the run settled and was refused as
+     * "no active run", for a cancel that took effect; and the instances were left to the reconciler.
+     */
+    @Test
+    void aCancelCommittedWhoseReplyIsLostIsTrueAndCancelsTheInstances() throws Exception {
+        AtomicBoolean loseOnce = new AtomicBoolean(true);
+        UnaryOperator<RunStore> losingReply = r -> (RunStore) java.lang.reflect.Proxy.newProxyInstance(
+                RunStore.class.getClassLoader(), new Class<?>[] {RunStore.class}, (proxy, method, args) -> {
+                    Object answer;
+                    try {
+                        answer = method.invoke(r, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                    if (method.getName().equals("compareAndSettle") && loseOnce.compareAndSet(true, false)) {
+                        throw new JedisConnectionException("java.net.SocketTimeoutException: Read timed out");
+                    }
+                    return answer;
+                });
+        try (RunHarness h = new RunHarness(losingReply, UnaryOperator.identity())) {
+            String g = RunHarness.graphName("cancellost");
+            String hash = h.chain(g);
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+
+            assertThat(h.cancellation.cancel(g, key.partition())).isTrue();
+
+            assertThat(loseOnce).isFalse();
+            assertThat(h.runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.CANCELLED);
+            assertThat(h.runs.read(key).orElseThrow().instances().get(key.runId("a", 0)).status())
+                    .isEqualTo(InstanceStatus.CANCELLED);
+        }
+    }
+
+    /** A cancel that did not commit still reports its error, to be tried again. */
+    @Test
+    void aCancelThatDidNotCommitStillFails() throws Exception {
+        AtomicBoolean failOnce = new AtomicBoolean(true);
+        UnaryOperator<RunStore> failing = r -> RunHarness.before(RunStore.class, r, (method, args) -> {
+            if (method.equals("compareAndSettle") && failOnce.compareAndSet(true, false)) {
+                throw new JedisConnectionException("connection refused");
+            }
+        });
+        try (RunHarness h = new RunHarness(failing, UnaryOperator.identity())) {
+            String g = RunHarness.graphName("cancelfail");
+            String hash = h.chain(g);
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> h.cancellation.cancel(g, key.partition()))
+                    .isInstanceOf(JedisConnectionException.class);
+            assertThat(h.runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.ACTIVE);
+            assertThat(h.cancellation.cancel(g, key.partition())).as("the retry").isTrue();
         }
     }
 }
