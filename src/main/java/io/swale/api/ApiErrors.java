@@ -7,6 +7,7 @@ import io.swale.graph.InvalidPartitionException;
 import io.swale.kafka.KafkaInspector;
 import io.swale.record.RecordException;
 import io.swale.request.Requests;
+import io.swale.run.UnloadableDefinitionException;
 import io.swale.task.SwaleException;
 import java.net.URI;
 import java.util.LinkedHashMap;
@@ -176,6 +177,14 @@ public class ApiErrors {
     @ExceptionHandler({KafkaInspector.KafkaQueryException.class, JedisException.class})
     ProblemDetail infrastructure(RuntimeException e) {
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "Try again", e.getMessage());
+    }
+
+    /** A run's or graph's stored definition that no longer loads here: not the caller's definition, so not a 422. */
+    @ExceptionHandler(UnloadableDefinitionException.class)
+    ProblemDetail unloadable(UnloadableDefinitionException e) {
+        ProblemDetail p = problem(HttpStatus.INTERNAL_SERVER_ERROR, "Stored definition does not load", e.getMessage());
+        p.setProperty("definition", e.hash());
+        return p;
     }
 
     /** A stored record that does not parse: the server's fault, named so an operator can find and mend it. */

@@ -41,14 +41,23 @@ public final class DefinitionCatalog {
         return loader;
     }
 
-    /** The checked definition of {@code hash}; UnknownDefinition when the store lacks it. */
+    /**
+     * The checked definition of {@code hash}; UnknownDefinition when the store lacks it, and
+     * {@link UnloadableDefinitionException} when its stored text no longer loads.
+     */
     public Definition get(String hash) {
         Definition cached = cache.get(hash);
         if (cached != null) {
             return cached;
         }
         StoredText text = store.text(hash).orElseThrow(() -> new SwaleException.UnknownDefinition(hash));
-        Definition d = loader.load(text.text().getBytes(StandardCharsets.UTF_8), format(text.format()));
+        Definition d;
+        try {
+            d = loader.load(text.text().getBytes(StandardCharsets.UTF_8), format(text.format()));
+        } catch (DefinitionParseException | InvalidDefinitionException e) {
+            // what a publish answers for bad text, said of a stored one, would not name it
+            throw new UnloadableDefinitionException(hash, e);
+        }
         if (!d.hash().equals(hash)) {
             throw new IllegalStateException("definition stored under `" + hash + "` hashes to `" + d.hash() + "`");
         }
@@ -71,10 +80,10 @@ public final class DefinitionCatalog {
             return Optional.of(get(hash));
         } catch (SwaleException.UnknownDefinition e) {
             return Optional.empty();
-        } catch (DefinitionParseException | InvalidDefinitionException e) {
+        } catch (UnloadableDefinitionException e) {
             if (unloadable.add(hash)) {
                 log.warn("stored definition no longer loads, its graph is left out definition={} error={}", hash,
-                        e.getMessage());
+                        e.getCause().getMessage());
             }
             return Optional.empty();
         }

@@ -117,10 +117,10 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
         Optional<Definition> definition;
         try {
             definition = definitions.apply(id.definition());
-        } catch (io.swale.definition.InvalidDefinitionException | io.swale.definition.DefinitionParseException e) {
+        } catch (io.swale.run.UnloadableDefinitionException e) {
             // a stored definition this worker cannot load fails the instance, never the whole poll again and again
             return new Admission.Refused("the definition " + id.definition() + " of node `" + id.node()
-                    + "` does not load on this worker, so its leases cannot be known: " + e.getMessage());
+                    + "` does not load on this worker, so its leases cannot be known: " + e.getCause().getMessage());
         }
         if (definition.isEmpty()) {
             return new Admission.Refused("the definition " + id.definition() + " of node `" + id.node()

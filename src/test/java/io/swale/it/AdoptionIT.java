@@ -99,6 +99,11 @@ class AdoptionIT extends IntegrationSupport {
             Answer graphs = get("/api/v1/graphs");
             assertThat(graphs.status()).isEqualTo(200);
             assertThat(graphs.body().findValuesAsString("name")).contains("adopt_broken", "adopt_beside_broken");
+            // the graph's own view names the stored definition that fails, not a definition the caller sent
+            Answer view = get("/api/v1/graphs/adopt_broken");
+            assertThat(view.status()).isEqualTo(500);
+            assertThat(view.body().get("definition").asString()).isEqualTo(hash);
+            assertThat(view.body().get("detail").asString()).contains(hash).contains("no longer loads");
         } finally {
             // a definition that loads adopts over it, which leaves the shared store as the other tests expect it
             publish(producing("adopt_broken", "broken_asset"));
