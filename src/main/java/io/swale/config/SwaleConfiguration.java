@@ -308,8 +308,9 @@ public class SwaleConfiguration {
     }
 
     @Bean
-    TriggerHandler triggerHandler(DefinitionStore store, DefinitionCatalog catalog, GraphRuns graphRuns) {
-        return new TriggerHandler(store, catalog, graphRuns);
+    TriggerHandler triggerHandler(DefinitionStore store, DefinitionCatalog catalog, GraphRuns graphRuns,
+            SwaleProperties props) {
+        return new TriggerHandler(store, catalog, graphRuns, props.limits().startPartitions());
     }
 
     @Bean

@@ -17,7 +17,7 @@ import org.springframework.util.unit.DataSize;
  * @param keyLength Characters of one key in a definition.
  * @param yamlAliases Alias references in one YAML definition.
  * @param yamlExpansion Parse events the aliases of one YAML definition may replay, all together.
- * @param startPartitions Partitions in one start request (a backfill is bounded the same).
+ * @param startPartitions Partitions in one start request (a backfill and a start trigger are bounded the same).
  */
 public record LimitsSettings(
         @DefaultValue("1MB") DataSize bodySize,

@@ -22,23 +22,35 @@ public final class TriggerHandler {
     private final DefinitionStore store;
     private final DefinitionCatalog catalog;
     private final GraphRuns graphRuns;
+    private final int maxPartitions;
 
-    public TriggerHandler(DefinitionStore store, DefinitionCatalog catalog, GraphRuns graphRuns) {
+    /** @param maxPartitions most partitions one start lists, as a start request through the API */
+    public TriggerHandler(DefinitionStore store, DefinitionCatalog catalog, GraphRuns graphRuns, int maxPartitions) {
         this.store = store;
         this.catalog = catalog;
         this.graphRuns = graphRuns;
+        this.maxPartitions = maxPartitions;
     }
 
     /** Returns the partitions actually started. */
     public List<Partition> handle(Trigger trigger) {
         List<Partition> started = switch (trigger) {
-            case Trigger.Start s -> graphRuns.startRuns(s.graph(), s.partitions());
+            case Trigger.Start s -> graphRuns.startRuns(s.graph(), bounded(s));
             case Trigger.AtTime t -> startAt(t.graph(), Optional.of(t.timeMs()));
             case Trigger.CronFiring c -> startAt(c.graph(), c.previousFireMs());
         };
         log.info("trigger handled graph={} form={} started={}", trigger.graph(), trigger.getClass().getSimpleName(),
                 started);
         return started;
+    }
+
+    private List<Partition> bounded(Trigger.Start s) {
+        if (s.partitions().size() > maxPartitions) {
+            // one listener call would start them all, holding its partition of the topic meanwhile
+            throw new SwaleException.Malformed("a start trigger lists " + s.partitions().size()
+                    + " partitions, at most " + maxPartitions + " (swale.limits.start-partitions): send it in parts");
+        }
+        return s.partitions();
     }
 
     private List<Partition> startAt(String graph, Optional<Long> timeMs) {

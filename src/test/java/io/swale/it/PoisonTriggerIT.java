@@ -42,6 +42,9 @@ class PoisonTriggerIT extends IntegrationSupport {
     @Autowired
     private Environment env;
 
+    @Autowired
+    private io.swale.settings.SwaleProperties props;
+
     @Test
     void aHugeInvalidPartitionKeyDoesNotStallItsPartition() throws Exception {
         clock.set("2026-09-22T08:00:00Z");
@@ -82,6 +85,24 @@ class PoisonTriggerIT extends IntegrationSupport {
         assertThat(header(deadLetters(key, 1).getFirst(), ListenerContainers.REASON_HEADER)).contains("over the limit",
                 "swale.scheduler.max-trigger-size");
         assertThat(partitions("trig_big")).containsExactly("20260921");
+    }
+
+    /** As a start through the API (docs/operations.md): at most swale.limits.start-partitions in one trigger. */
+    @Test
+    void aStartTriggerListingMorePartitionsThanAStartMayIsDeadLetteredWithTheLimit() throws Exception {
+        clock.set("2026-09-24T08:00:00Z");
+        publish(dailyGraph("trig_many", Optional.empty(), Optional.empty()));
+        String key = "trig_many";
+        int limit = props.limits().startPartitions();
+        String many = java.util.stream.IntStream.rangeClosed(1, limit + 1).mapToObj(i -> "\"m" + i + "\"")
+                .collect(java.util.stream.Collectors.joining(","));
+        send(key, "{\"graph\":\"trig_many\",\"partitions\":[" + many + "]}");
+        send(key, "{\"graph\":\"trig_many\",\"partitions\":[\"20260922\"]}");
+
+        awaitRun("trig_many", "20260922");
+        assertThat(header(deadLetters(key, 1).getFirst(), ListenerContainers.REASON_HEADER))
+                .contains((limit + 1) + " partitions", "swale.limits.start-partitions");
+        assertThat(partitions("trig_many")).containsExactly("20260922");
     }
 
     private void send(String key, String value) throws Exception {
