@@ -66,9 +66,15 @@ public final class RunReruns {
     public RerunOutcome rerun(String graphName, Partition partition, String nodeName,
             Function<String, Optional<TaskStore.RequestWrite>> request) {
         RunKey key = new RunKey(graphName, partition);
+        boolean reactivated = false;
         for (int attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
             RunView view = runs.read(key).orElseThrow(() -> new SwaleException.UnknownGraphRun(graphName, partition.key()));
             GraphRunRecord run = view.run();
+            if (reactivated && run.state() == RunState.CANCELLED) {
+                // cancelled after this rerun made the run active, by a request that came later: it stands (spec
+                // §10, arrival order), and this rerun is reported not applied rather than undoing it
+                throw new SwaleException.Contended(graphName, partition.key());
+            }
             Graph graph = RunGraphs.of(definitions, view);
             Optional<ItemName> item = ItemName.parse(nodeName);
             String baseName = item.map(ItemName::node).orElse(nodeName);
@@ -103,6 +109,7 @@ public final class RunReruns {
             if (!draft.equals(run) && !runs.compareAndPut(key, view.version(), draft)) {
                 continue;
             }
+            reactivated = true;
             ReplacedGrowths.cancel(view, graph, after, records, cancellation);
             Definition recorded = definitions.get(record.definition());
             // a grown node is in no definition: it reruns as the run's effective graph has it

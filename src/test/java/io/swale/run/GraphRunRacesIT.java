@@ -72,6 +72,33 @@ class GraphRunRacesIT {
         }
     }
 
+    /**
+     * Spec §10: requests apply in arrival order. A cancel that comes after a rerun made the run active, and commits
+     * before the rerun's submission, stands. Was: the rerun read the cancelled run again and reactivated it.
+     */
+    @Test
+    void aCancelAfterARerunReactivatedTheRunStandsAndTheRerunIsNotApplied() throws Exception {
+        AtomicReference<Runnable> atSubmit = new AtomicReference<>(() -> { });
+        try (RunHarness h = new RunHarness(r -> r, t -> RunHarness.before(TaskStore.class, t, (method, args) -> {
+            if (method.equals("submit")) {
+                atSubmit.getAndSet(() -> { }).run();
+            }
+        }))) {
+            String g = RunHarness.graphName("rerunthencancel");
+            RunKey key = h.runWithFailedRoot(g);
+            assertThat(h.graphRuns.advance(h.runs.read(key).orElseThrow(), List.of("a", "b")).settled()).isTrue();
+            atSubmit.set(() -> assertThat(h.cancellation.cancel(g, key.partition())).isTrue());
+
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> h.reruns.rerun(g, key.partition(), "a"))
+                    .isInstanceOf(io.swale.task.SwaleException.Contended.class);
+
+            RunView after = h.runs.read(key).orElseThrow();
+            assertThat(after.run().state()).isEqualTo(RunState.CANCELLED);
+            assertThat(after.instances()).doesNotContainKey(key.runId("a", 1));
+            assertThat(h.runs.activeRuns()).doesNotContain(key);
+        }
+    }
+
     @Test
     void rerunAndSettleRacingNeverLeaveASubmittedRerunInASettledRun() throws Exception {
         try (RunHarness h = new RunHarness()) {
