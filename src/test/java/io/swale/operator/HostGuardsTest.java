@@ -81,4 +81,16 @@ class HostGuardsTest {
         assertThat(((OperatorResult.TransientError) limited).message()).contains("rate limit");
         assertThat(hits).hasValue(1);
     }
+
+    /** Was: resilience4j's default counted each as slow (over 60 s) and opened after 100, though all succeeded. */
+    @Test
+    void longRequestsThatSucceedNeverOpenTheCircuitUnlessConfiguredTo() {
+        Resilience4jHostGuards guards = new Resilience4jHostGuards(CircuitBreakerRegistry.ofDefaults(),
+                RateLimiterRegistry.ofDefaults());
+        for (int i = 0; i < 150; i++) {
+            HostGuards.Guard guard = guards.acquire("slow.example:443");
+            assertThat(guard.refusal()).as("call %d", i).isEmpty();
+            guard.succeeded(Duration.ofSeconds(61).toNanos());
+        }
+    }
 }
