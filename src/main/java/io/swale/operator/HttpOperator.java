@@ -12,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -32,6 +34,9 @@ public final class HttpOperator implements Operator {
      * @param body the request body, none when absent
      * @param timeout a duration covering the whole request, body read included
      */
+    /** Headers the JDK's HTTP client refuses to have set (its restricted header names). */
+    static final Set<String> CLIENT_SET_HEADERS = Set.of("connection", "content-length", "expect", "host", "upgrade");
+
     record Params(String method, @JsonProperty(required = true) String url, Map<String, String> headers,
             String body, String timeout) {
         Params {
@@ -46,6 +51,11 @@ public final class HttpOperator implements Operator {
             for (Map.Entry<String, String> e : headers.entrySet()) {
                 if (e.getValue() == null) {
                     throw new IllegalArgumentException("`headers." + e.getKey() + "` must be a string, not null");
+                }
+                if (CLIENT_SET_HEADERS.contains(e.getKey().toLowerCase(Locale.ROOT))) {
+                    // refused at load: the client would refuse it at every run, each one dead-lettered
+                    throw new IllegalArgumentException("`headers." + e.getKey() + "` cannot be set: the HTTP client"
+                            + " sets it itself (so are " + String.join(", ", new TreeSet<>(CLIENT_SET_HEADERS)) + ")");
                 }
             }
             headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));

@@ -264,6 +264,17 @@ class HttpOperatorTest {
                 .isInstanceOf(InvalidParamsException.class).hasMessageContaining("`10 m`");
     }
 
+    /** Was: loaded, then every run dead-lettered with "restricted header name". */
+    @Test
+    void aHeaderTheClientSetsItselfIsRejectedAtLoad() {
+        for (String name : java.util.List.of("Host", "connection", "Content-Length", "Expect", "Upgrade")) {
+            assertThatThrownBy(() -> operator.checkParams(json("{\"url\": \"https://x\", \"headers\": {\"" + name
+                    + "\": \"v\"}}"))).isInstanceOf(InvalidParamsException.class)
+                    .hasMessageContaining("headers." + name).hasMessageContaining("cannot be set");
+        }
+        operator.checkParams(json("{\"url\": \"https://x\", \"headers\": {\"X-Host\": \"v\"}}"));
+    }
+
     @Test
     void missingUrlIsRejected() {
         assertThatThrownBy(() -> operator.checkParams(json("{\"method\": \"POST\"}")))
