@@ -12,6 +12,7 @@ import io.swale.record.RunState;
 import io.swale.run.DefinitionCatalog;
 import io.swale.run.GraphRuns;
 import io.swale.run.RunCancellation;
+import io.swale.run.RunGraphs;
 import io.swale.run.RunRecords;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
@@ -214,7 +215,8 @@ final class LocalRun {
             if (view.isEmpty()) {
                 throw new IllegalStateException("the run " + key + " disappeared");
             }
-            Graph graph = catalog.get(view.get().run().definition()).graph();
+            // the run's graph with its growths: a grown node's record is printed as any other
+            Graph graph = RunGraphs.of(catalog, view.get());
             Map<String, NodeRecord> records = RunRecords.byNode(graph, view.get());
             for (Node n : graph.nodes()) {
                 NodeRecord r = records.get(n.name());
