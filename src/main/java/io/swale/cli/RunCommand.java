@@ -5,7 +5,7 @@ import io.swale.graph.Partition;
 import io.swale.graph.Partitioning;
 import io.swale.definition.DefinitionFormat;
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -61,7 +61,8 @@ final class RunCommand implements Callable<Integer> {
                     + d.get().graph().partitioning().configName() + ": give the partition with --partition");
             return SwaleCli.FAILED;
         }
-        return new LocalRun(spec.commandLine().getOut(), concurrency)
-                .run(Files.readAllBytes(file), DefinitionFormat.fromFileName(file.toString()), p);
+        // the text checked above, not a second read: a pipe (`<(…)`, /dev/stdin) is empty the second time
+        return new LocalRun(spec.commandLine().getOut(), concurrency).run(
+                d.get().text().getBytes(StandardCharsets.UTF_8), DefinitionFormat.fromFileName(file.toString()), p);
     }
 }

@@ -183,6 +183,60 @@ class CliIT extends IntegrationTest {
         assertThat(cli("run", daily.toString(), "--partition", "2026-09-01").code()).isEqualTo(2);
     }
 
+    /** Was: only the definition's own nodes were printed, so a grown node that failed the run was never named. */
+    @Test
+    void runPrintsTheRecordsOfGrownNodes() throws IOException {
+        String g = unique("cligrow");
+        Path grow = file(g + ".json", """
+                {"swale": {"grow": {"node": [
+                  {"name": "fix", "operator": "noop"},
+                  {"name": "broke", "after": ["fix"], "operator": "shell",
+                   "params": {"command": "echo grown-kaput >&2; exit 3"}}]}}}""");
+        Path def = file(g + ".toml", """
+                [graph]
+                name = "%1$s"
+                [[node]]
+                name = "decide"
+                operator = "shell"
+                [node.params]
+                command = "cat %2$s"
+                [[node]]
+                name = "report"
+                after = ["decide"]
+                operator = "noop"
+                """.formatted(g, grow));
+
+        Result run = cli("run", def.toString());
+
+        assertThat(run.code()).as(run.out() + run.err()).isEqualTo(1);
+        assertThat(run.out()).contains("decide: succeeded " + g + "-none-decide-r0\n");
+        assertThat(run.out()).contains("fix: succeeded " + g + "-none-fix-r0\n");
+        assertThat(run.out()).containsPattern("broke: failed " + g + "-none-broke-r0\n    .*grown-kaput");
+        assertThat(run.out().strip()).endsWith("run " + g + "/none failed");
+    }
+
+    /** Was: `run` read its file a second time for the run, which a pipe no longer has: `<(…)` hung or failed. */
+    @Test
+    void runReadsItsFileOnceSoADefinitionFromAPipeRuns() throws Exception {
+        String g = unique("clipipe");
+        Path fifo = dir.resolve(g + ".toml");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        Thread writer = Thread.ofPlatform().start(() -> {
+            try {
+                Files.writeString(fifo, Graphs.chain(g, 1));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+
+        Result run = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofMinutes(2),
+                () -> cli("run", fifo.toString()));
+
+        writer.join();
+        assertThat(run.code()).as(run.out() + run.err()).isZero();
+        assertThat(run.out().strip()).endsWith("run " + g + "/none complete");
+    }
+
     @Test
     void queuesShowTheEventsAndTriggersTopicsBesideThePoolsWithTheLagOfEachGroup() {
         String g = unique("cliqueues");
