@@ -50,6 +50,13 @@ final class WaitOptions {
             if (d.isZero()) {
                 throw new ParameterException(spec.commandLine(), "--timeout must be longer than zero");
             }
+            try {
+                // the wait counts in nanoseconds: found here, not after the request was sent
+                d.toNanos();
+            } catch (ArithmeticException e) {
+                throw new ParameterException(spec.commandLine(), "--timeout `" + timeout
+                        + "` is longer than a wait can be (about 292 years)");
+            }
             return Optional.of(d);
         } catch (InvalidDurationException e) {
             throw new ParameterException(spec.commandLine(), "--timeout: " + e.getMessage());

@@ -56,6 +56,11 @@ class CliTest {
         assertThat(err.toString()).contains("--timeout");
         assertThat(SwaleCli.execute(new String[] {"rerun", "g", "p", "n", "--timeout", "0m", "--url=http://127.0.0.1:1"},
                 new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()))).isEqualTo(2);
+        // was: the runs started, then `error: long overflow`, exit 1
+        StringWriter tooLong = new StringWriter();
+        assertThat(SwaleCli.execute(new String[] {"start", "g", "p", "--timeout", "200000d", "--url=http://127.0.0.1:1"},
+                new PrintWriter(new StringWriter()), new PrintWriter(tooLong))).isEqualTo(2);
+        assertThat(tooLong.toString()).contains("--timeout `200000d`");
     }
 
     @Test
