@@ -72,11 +72,16 @@ public class SecurityConfiguration {
                         .requestMatchers("/error").permitAll()
                         .anyRequest().authenticated())
                 .exceptionHandling(e -> e.authenticationEntryPoint((request, response, ex) -> {
+                    // a token sent and refused is told apart from none sent: a stale token is then found at once
+                    boolean sent = request.getHeader("Authorization") != null;
                     response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
-                    response.setHeader("WWW-Authenticate", "Bearer realm=\"swale\"");
+                    response.setHeader("WWW-Authenticate", sent ? "Bearer realm=\"swale\", error=\"invalid_token\""
+                            : "Bearer realm=\"swale\"");
                     response.setContentType("application/problem+json");
+                    String detail = sent ? "the Authorization header was refused: it is not `Bearer` and this service's"
+                            + " token (swale.security.token)" : "this endpoint needs Authorization: Bearer <token>";
                     response.getOutputStream().write(("{\"type\":\"about:blank\",\"title\":\"Unauthorized\",\"status\":401,"
-                            + "\"detail\":\"this endpoint needs Authorization: Bearer <token>\",\"instance\":\""
+                            + "\"detail\":\"" + detail + "\",\"instance\":\""
                             + request.getRequestURI().replace("\"", "") + "\"}").getBytes(StandardCharsets.UTF_8));
                 }))
                 .build();

@@ -36,7 +36,12 @@ class SecurityIT {
         assertThat(anonymous.status()).isEqualTo(401);
         assertThat(anonymous.contentType()).startsWith("application/problem+json");
         assertThat(anonymous.header("WWW-Authenticate")).startsWith("Bearer");
-        assertThat(api.postWith("/api/v1/graphs/" + g + "/runs", "{\"partitions\":[\"p\"]}", WRONG).status()).isEqualTo(401);
+        assertThat(anonymous.body().get("detail").asString()).contains("needs Authorization");
+        SwaleClient.Response wrong = api.postWith("/api/v1/graphs/" + g + "/runs", "{\"partitions\":[\"p\"]}", WRONG);
+        assertThat(wrong.status()).isEqualTo(401);
+        assertThat(wrong.body().get("detail").asString()).as("a stale token is named as refused, not as missing")
+                .contains("was refused");
+        assertThat(wrong.header("WWW-Authenticate")).contains("invalid_token");
         assertThat(api.postWith("/api/v1/graphs/" + g + "/runs/p/cancel", "").status()).isEqualTo(401);
 
         SwaleClient.Response published = publish(api, g);
