@@ -17,7 +17,11 @@ public record DefinitionLimits(
         int maxDepth, int maxNodes, int maxStringLength, int maxKeyLength, int maxYamlAliases, long maxYamlExpansion,
         int maxPoolNameLength) {
 
-    public static final DefinitionLimits DEFAULT = new DefinitionLimits(32, 20_000, 65_536, 256, 100, 100_000, 200);
+    /** What the default topic prefix leaves a pool name: 249 − `swale.pool.` − `.DLT`, as the service counts it. */
+    public static final int DEFAULT_POOL_NAME_LENGTH = 249 - "swale.pool.".length() - ".DLT".length();
+
+    public static final DefinitionLimits DEFAULT = new DefinitionLimits(32, 20_000, 65_536, 256, 100, 100_000,
+            DEFAULT_POOL_NAME_LENGTH);
 
     /**
      * The deepest a definition may ever be: its params travel as JSON in stored task inputs and node records,

@@ -123,6 +123,11 @@ class DefinitionLimitsTest {
                 .extracting(Fault::kind).containsExactly(FaultKind.INVALID_POOL_NAME);
         assertThat(TestOperators.loader().load("[graph]\nname = \"g\"\n" + NODE + "pool = \"gpu-2.x\"\n",
                 DefinitionFormat.TOML).graph().nodes()).hasSize(1);
+        // what the service allows with the default prefix swale. (234) loads by default too, as validate uses it
+        assertThat(TestOperators.loader().load("[graph]\nname = \"g\"\n" + NODE + "pool = \"" + "p".repeat(234)
+                + "\"\n", DefinitionFormat.TOML).graph().nodes()).hasSize(1);
+        assertThat(faults("[graph]\nname = \"g\"\n" + NODE + "pool = \"" + "p".repeat(235) + "\"\n",
+                DefinitionFormat.TOML)).extracting(Fault::kind).containsExactly(FaultKind.INVALID_POOL_NAME);
     }
 
     @Test
