@@ -64,7 +64,8 @@ public final class ShellOperator implements Operator {
             return new OperatorResult.PermanentError("rendered params do not fit operator `" + NAME + "`: "
                     + e.getMessage());
         }
-        return ProcessRunner.run(new ProcessRunner.Launch(PROGRAM, List.of(PROGRAM, "-c", params.command()),
+        // in a group of its own: a background job (`cmd &`) leaves the shell's tree, and is killed with the group
+        return ProcessRunner.run(ProcessRunner.Launch.inOwnGroup(PROGRAM, List.of(PROGRAM, "-c", params.command()),
                 environment(context, params.env()), Optional.empty(), timeout), context);
     }
 

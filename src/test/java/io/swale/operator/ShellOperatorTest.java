@@ -151,7 +151,7 @@ class ShellOperatorTest {
     @Test
     void timeoutEndsTheAttemptAndKillsTheWholeTree() throws Exception {
         Path marker = tmp.resolve("pids");
-        ObjectNode params = command(sleepingTree(marker));
+        ObjectNode params = command("echo about-to-hang >&2; " + sleepingTree(marker));
         params.put("timeout", "2s");
         CompletableFuture<OperatorResult> result = CompletableFuture.supplyAsync(() -> run(params));
         await().atMost(Duration.ofSeconds(20)).until(() -> Files.exists(marker));
@@ -160,7 +160,47 @@ class ShellOperatorTest {
         OperatorResult ended = result.get(30, TimeUnit.SECONDS);
         await().atMost(Duration.ofSeconds(2)).until(() -> started.stream().noneMatch(TestAttempts::isRunning));
         assertThat(ended).isInstanceOf(OperatorResult.TransientError.class);
-        assertThat(messageOf(ended)).contains("`sh`").contains("timeout of 2s");
+        assertThat(messageOf(ended)).contains("`sh`").contains("timeout of 2s")
+                .as("the stderr of a stopped program is kept too").contains("stderr tail: about-to-hang");
+    }
+
+    /** A background job that a shell started and left: re-parented to init, so out of the shell's tree. */
+    private String leavesABackgroundJob(Path marker, String redirect) {
+        return "sh -c 'sleep 300 " + redirect + " & echo $! > \"" + marker + ".tmp\" && mv \"" + marker + ".tmp\" \""
+                + marker + "\"'";
+    }
+
+    /** Was: the attempt waited for the job, which held its stdout open, without end. */
+    @Test
+    void aBackgroundJobHoldingTheOutputOpenIsKilledOnceTheProgramExited() throws Exception {
+        Path marker = tmp.resolve("pid");
+        CompletableFuture<OperatorResult> result = CompletableFuture.supplyAsync(
+                () -> run(command(leavesABackgroundJob(marker, "") + "; printf '{\"ok\": 1}'")));
+        await().atMost(Duration.ofSeconds(20)).until(() -> Files.exists(marker));
+        started = TestAttempts.pids(marker);
+
+        OperatorResult ended = result.get(30, TimeUnit.SECONDS);
+
+        assertThat(ended).isEqualTo(new OperatorResult.Succeeded(TestAttempts.JSON.readTree("{\"ok\": 1}")));
+        await().atMost(Duration.ofSeconds(2)).until(() -> started.stream().noneMatch(TestAttempts::isRunning));
+    }
+
+    /** Was: the tree walk missed the job, which ran on after the cancel. */
+    @Test
+    void cancellationKillsABackgroundJobThatLeftTheTree() throws Exception {
+        Path marker = tmp.resolve("pid");
+        Cancellation cancellation = new Cancellation();
+        CompletableFuture<OperatorResult> result = CompletableFuture.supplyAsync(() -> operator.execute(attempt(
+                command(leavesABackgroundJob(marker, "> /dev/null 2>&1") + "; sleep 300")).cancellation(cancellation)
+                .build()));
+        await().atMost(Duration.ofSeconds(20)).until(() -> Files.exists(marker));
+        started = TestAttempts.pids(marker);
+        assertThat(started).hasSize(1).allMatch(TestAttempts::isRunning);
+
+        cancellation.cancel("run orders/20260915 cancelled");
+
+        assertThat(result.get(10, TimeUnit.SECONDS)).isInstanceOf(OperatorResult.TransientError.class);
+        await().atMost(Duration.ofSeconds(2)).until(() -> started.stream().noneMatch(TestAttempts::isRunning));
     }
 
     @Test
