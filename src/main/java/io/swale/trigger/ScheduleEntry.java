@@ -2,6 +2,7 @@ package io.swale.trigger;
 
 import io.swale.cron.CronSchedule;
 import io.swale.graph.Partitioning;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -16,6 +17,9 @@ import java.util.Optional;
  */
 public record ScheduleEntry(String graph, String definition, CronSchedule cron, Partitioning partitioning,
         Optional<Long> catchupMs, long activeSinceMs) {
+
+    /** How late a firing may come and still be live, whatever the catch-up window. */
+    static final Duration LIVE_LATENESS = Duration.ofMinutes(2);
 
     public ScheduleEntry {
         Objects.requireNonNull(graph, "graph");
@@ -37,22 +41,18 @@ public record ScheduleEntry(String graph, String definition, CronSchedule cron, 
      * window start when there is none, never before the window. Without: the watermark, never before the
      * entry became active, so firings missed before that are dropped.
      *
-     * <p>The window bounds a replay; it never drops the latest occurrence that came while the entry was active,
-     * which is live and only late: a tick a few seconds after it, or a pump that took over a minute later. A
-     * window shorter than that lateness ({@code catchup = "0s"}, say) otherwise skipped every live firing.
+     * <p>The window bounds a replay. It never drops an occurrence that came while the entry was active and is at
+     * most {@link #LIVE_LATENESS} old, which is live and only late: a tick a few seconds after it, or a pump that
+     * took over when the one holding the lock died (its lock lasts a minute). A window shorter than that
+     * ({@code catchup = "0s"}, say) otherwise skipped every live firing a tick did not catch at once.
      */
     long lowerBound(Optional<Long> watermark, long nowMs) {
         if (catchupMs.isPresent()) {
-            long windowStart = Math.min(nowMs - catchupMs.get(), justBeforeLive(nowMs));
+            long live = Math.max(nowMs - LIVE_LATENESS.toMillis(), activeSinceMs);
+            long windowStart = Math.min(nowMs - catchupMs.get(), live);
             return Math.max(watermark.orElse(windowStart), windowStart);
         }
         return Math.max(watermark.orElse(activeSinceMs), activeSinceMs);
-    }
-
-    /** Just before the latest occurrence at or before {@code nowMs} if it came after the entry became active. */
-    private long justBeforeLive(long nowMs) {
-        return cron.previous(Instant.ofEpochMilli(nowMs + 1)).map(Instant::toEpochMilli)
-                .filter(t -> t > activeSinceMs).map(t -> t - 1).orElse(Long.MAX_VALUE);
     }
 
     /** The oldest occurrence that is due at {@code nowMs}, if any. */

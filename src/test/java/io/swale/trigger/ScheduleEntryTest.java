@@ -50,13 +50,23 @@ class ScheduleEntryTest {
     }
 
     @Test
-    void aShortWindowFiresOnlyTheLatestOfTheOccurrencesATakeOverCameLateFor() {
+    void aShortWindowFiresTheOccurrencesOfTheLastTwoMinutesThatATakeOverCameLateFor() {
         ScheduleEntry e = new ScheduleEntry("g", "h", CronSchedule.parse("* * * * *"), Partitioning.HOURLY,
                 Optional.of(Duration.ofSeconds(30).toMillis()), ms("2026-09-16T00:00:00Z"));
         // the pump's lock holder died at 09:59:50; another replica took over at 10:03:40
         long now = ms("2026-09-16T10:03:40Z");
-        assertThat(e.due(Optional.of(ms("2026-09-16T09:59:00Z")), now)).contains(Instant.parse("2026-09-16T10:03:00Z"));
+        assertThat(e.due(Optional.of(ms("2026-09-16T09:59:00Z")), now)).contains(Instant.parse("2026-09-16T10:02:00Z"));
+        assertThat(e.due(Optional.of(ms("2026-09-16T10:02:00Z")), now)).contains(Instant.parse("2026-09-16T10:03:00Z"));
         assertThat(e.due(Optional.of(ms("2026-09-16T10:03:00Z")), now)).isEmpty();
+    }
+
+    @Test
+    void aFiringMoreThanTwoMinutesLateIsNoLongerLiveAndTheWindowDropsIt() {
+        ScheduleEntry e = entry(Optional.of(Duration.ZERO), "2026-09-01T00:00:00Z");
+        // the broker was down from 01:30 to 03:00: the 02:00 firing was never sent
+        assertThat(e.due(Optional.of(ms("2026-09-16T02:00:00Z")), ms("2026-09-17T03:00:00Z"))).isEmpty();
+        assertThat(e.due(Optional.of(ms("2026-09-16T02:00:00Z")), ms("2026-09-17T02:01:59Z")))
+                .contains(Instant.parse("2026-09-17T02:00:00Z"));
     }
 
     @Test
