@@ -21,14 +21,28 @@ final class ProcessGroups {
 
     private ProcessGroups() {}
 
-    /** {@code command} to run as the leader of a new process group, when this system allows it. */
+    /**
+     * {@code command} to run as the leader of a new process group, when this system allows it. Its program is found
+     * on this process's PATH first, as the JDK finds a program it starts: {@code setsid} would search the child's,
+     * which a node's {@code env} may set. A program not found is left to the JDK, whose error names it.
+     */
     static Optional<List<String>> inOwnGroup(List<String> command) {
-        return SETSID.map(setsid -> {
+        return SETSID.flatMap(setsid -> onPath(command.getFirst()).map(program -> {
             List<String> wrapped = new ArrayList<>(command.size() + 1);
             wrapped.add(setsid.toString());
-            wrapped.addAll(command);
+            wrapped.add(program.toString());
+            wrapped.addAll(command.subList(1, command.size()));
             return List.copyOf(wrapped);
-        });
+        }));
+    }
+
+    private static Optional<Path> onPath(String program) {
+        if (program.contains("/")) {
+            return Optional.of(Path.of(program));
+        }
+        String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
+        return Stream.of(path.split(":")).filter(d -> !d.isEmpty()).map(d -> Path.of(d, program))
+                .filter(Files::isExecutable).findFirst();
     }
 
     /** Kills every process of group {@code pgid} (a leader's pid); answers how many it found. */
