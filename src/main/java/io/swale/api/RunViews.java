@@ -214,17 +214,39 @@ public class RunViews {
             throw new ApiErrors.NotFound("graph `" + graph + "` is unknown");
         }
         List<Map<String, Object>> out = new ArrayList<>();
-        for (RunView v : runs.readAll(keys(graph, from, limit))) {
-            GraphRunRecord r = v.run();
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("partition", v.key().partition().key());
-            m.put("state", r.state().wireName());
-            m.put("requestedAt", time(r.requestedAtMs()));
-            m.put("settledAt", r.settledAtMs().map(RunViews::time).orElse(null));
-            m.put("definition", r.definition());
-            out.add(m);
+        Optional<String> cursor = from;
+        boolean past = false;
+        // an index entry without its run (a start that has not written it yet, a run being expired) is left out,
+        // and the page is filled from the entries after it: a page shorter than `limit` is the last one
+        while (out.size() < limit) {
+            int ask = limit - out.size() + (past ? 1 : 0);
+            List<RunKey> keys = keys(graph, cursor, ask);
+            Optional<String> at = cursor;
+            List<RunKey> fresh = past && !keys.isEmpty() && at.equals(Optional.of(keys.getFirst().partition().key()))
+                    ? keys.subList(1, keys.size()) : keys;
+            // the cursor's own entry may be gone since: then the one asked for beside it is one too many
+            fresh = fresh.subList(0, Math.min(fresh.size(), limit - out.size()));
+            for (RunView v : runs.readAll(fresh)) {
+                out.add(listed(v));
+            }
+            if (keys.size() < ask || fresh.isEmpty()) {
+                break;
+            }
+            cursor = Optional.of(keys.getLast().partition().key());
+            past = true;
         }
         return out;
+    }
+
+    private static Map<String, Object> listed(RunView v) {
+        GraphRunRecord r = v.run();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("partition", v.key().partition().key());
+        m.put("state", r.state().wireName());
+        m.put("requestedAt", time(r.requestedAtMs()));
+        m.put("settledAt", r.settledAtMs().map(RunViews::time).orElse(null));
+        m.put("definition", r.definition());
+        return m;
     }
 
     public Map<String, Object> run(String graph, Partition partition) {
@@ -315,16 +337,21 @@ public class RunViews {
      * An active instance as the API shows it: its state is one of the contract's {@code pending|running|cancelling}
      * (interfaces §2); one waiting for a retry or its next step is pending, with {@code dueAt} when it is due.
      */
-    static Map<String, Object> instanceView(TaskInstance i) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("runId", i.runId());
-        m.put("state", switch (i.status()) {
+    /** An active instance's state as the API and the dashboard show it: {@code pending|running|cancelling}. */
+    public static String stateOf(TaskInstance i) {
+        return switch (i.status()) {
             case RUNNING -> "running";
             case CANCELLING -> "cancelling";
             default -> "pending";
-        });
+        };
+    }
+
+    static Map<String, Object> instanceView(TaskInstance i) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("runId", i.runId());
+        m.put("state", stateOf(i));
         if (i.status() == InstanceStatus.WAITING) {
-            i.dueMs().ifPresent(due -> m.put("dueAt", due));
+            i.dueMs().ifPresent(due -> m.put("dueAt", time(due)));
         }
         m.put("attempt", i.attempt());
         m.put("maxAttempts", i.maxAttempts());

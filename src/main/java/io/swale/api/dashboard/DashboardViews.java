@@ -88,7 +88,7 @@ public class DashboardViews {
                     columns.computeIfAbsent(n.name(), x -> column(def, n));
                     Map<String, Object> cell = new LinkedHashMap<>();
                     cell.put("state", states.get(n.name()).wireName());
-                    cell.put("instance", activeInstance(v, n.name(), records.get(n.name())).map(this::instanceState)
+                    cell.put("instance", activeInstance(v, n.name(), records.get(n.name())).map(io.swale.api.RunViews::stateOf)
                             .orElse(null));
                     cells.put(n.name(), cell);
                 }
@@ -239,14 +239,6 @@ public class DashboardViews {
         m.put("pool", n.pool());
         m.put("operator", n.operator());
         return m;
-    }
-
-    private String instanceState(TaskInstance i) {
-        return switch (i.status()) {
-            case RUNNING -> "running";
-            case CANCELLING -> "cancelling";
-            default -> "pending";
-        };
     }
 
     /** The node's active instance: r0 without a record, none for a current success, else the next rerun. */
