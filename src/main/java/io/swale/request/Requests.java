@@ -70,17 +70,11 @@ public final class Requests {
         if (!store.reserve(id.value(), request)) {
             return find(id).map(r -> replay(r, request)).orElseThrow(() -> new KeyReused(id.value()));
         }
-        RequestRecord handled;
-        try {
-            handled = switch (request) {
-                case AdminRequest.Start s -> record(id, s, now, start(s));
-                case AdminRequest.Rerun r -> rerun(id, r, now);
-                case AdminRequest.Cancel c -> record(id, c, now, cancel(c));
-            };
-        } catch (RecordException e) {
-            // a stored record that does not parse stays so (spec §7.12): refused naming it, and recorded
-            handled = record(id, request, now, new RequestOutcome.Refused(e.getMessage()));
-        }
+        RequestRecord handled = switch (request) {
+            case AdminRequest.Start s -> record(id, s, now, start(s));
+            case AdminRequest.Rerun r -> refusedIfMalformed(id, r, now, () -> rerun(id, r, now));
+            case AdminRequest.Cancel c -> refusedIfMalformed(id, c, now, () -> record(id, c, now, cancel(c)));
+        };
         try (LogContext ignored = LogContext.run(request.graph(), null)) {
             log.info("request id={} kind={} outcome={}", id, RequestJson.request(request).path("kind").asString(),
                     RequestJson.outcome(handled.outcome()).path("kind").asString());
@@ -132,6 +126,20 @@ public final class Requests {
             case RerunOutcome.NotReady n -> record(id, r, now, new RequestOutcome.Refused(Refusals.notReady(n.node())));
             case RerunOutcome.NoRecord n -> record(id, r, now, new RequestOutcome.Refused(Refusals.noRecord(n.node())));
         };
+    }
+
+    /**
+     * A stored record that does not parse stays so (spec §7.12): the request is refused naming it, and recorded. A
+     * rerun and a cancel read their run before they write anything; a start of several partitions may have
+     * started some when one fails, so its error is answered and not recorded.
+     */
+    private RequestRecord refusedIfMalformed(RequestId id, AdminRequest request, long now,
+            java.util.function.Supplier<RequestRecord> handling) {
+        try {
+            return handling.get();
+        } catch (RecordException e) {
+            return record(id, request, now, new RequestOutcome.Refused(e.getMessage()));
+        }
     }
 
     private static RequestOutcome refusedIfPermanent(SwaleException e) {
