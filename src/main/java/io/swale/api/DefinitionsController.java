@@ -15,6 +15,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -28,6 +30,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/definitions")
 @Tag(name = "definitions", description = "Publish and validate definitions")
 public class DefinitionsController {
+    private static final Logger log = LoggerFactory.getLogger(DefinitionsController.class);
     private final DefinitionCatalog catalog;
     private final SyncService sync;
     private final SwaleProperties props;
@@ -63,7 +66,10 @@ public class DefinitionsController {
                 this::createTopics);
         if (props.hasRole("scheduler")) {
             // A scheduler replica adopts at once rather than at the next sync interval.
-            sync.sync();
+            if (sync.sync().isEmpty()) {
+                log.info("published graph={} definition={}: a sync pass elsewhere held the lock, the next pass adopts it",
+                        p.graph(), p.hash());
+            }
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("graph", p.graph());

@@ -60,7 +60,8 @@ public class SyncService {
 
     /**
      * A pass now, under the {@value #LOCK} lock, waiting up to {@link #WAIT} for a pass running elsewhere; empty
-     * when that one still holds it, whose replica or the next periodic pass then adopts what changed.
+     * when that one still holds it. What changed is then adopted by that pass if it read the pointers after the
+     * change, else by the next periodic pass (swale.scheduler.sync-interval).
      */
     public Optional<Adoption.Report> sync() {
         TaskResult<Adoption.Report> result = untilLocked.executeSupplier(this::tryPass);
