@@ -1,5 +1,6 @@
 package io.swale.cli;
 
+import io.swale.config.ConfiguredPools;
 import io.swale.definition.Definition;
 import io.swale.graph.Partition;
 import io.swale.graph.Partitioning;
@@ -7,6 +8,7 @@ import io.swale.definition.DefinitionFormat;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -49,6 +51,16 @@ final class RunCommand implements Callable<Integer> {
         }
         Optional<Definition> d = ValidateCommand.load(file, spec.commandLine().getErr());
         if (d.isEmpty()) {
+            return SwaleCli.FAILED;
+        }
+        // the run creates a pool per name, and a pool's name is narrower than what a definition may write (spec §9):
+        // said before the embedded servers start, where a downstream node's submission retried it without end
+        List<String> unnamable = d.get().graph().nodes().stream()
+                .filter(n -> !ConfiguredPools.isPoolName(n.pool()))
+                .map(n -> "node `" + n.name() + "`: pool `" + n.pool() + "`").toList();
+        if (!unnamable.isEmpty()) {
+            unnamable.forEach(u -> spec.commandLine().getErr().println("error: " + u
+                    + " cannot be created for the run: a pool name matches [a-z0-9_]+"));
             return SwaleCli.FAILED;
         }
         Partition p;

@@ -23,6 +23,11 @@ public final class ConfiguredPools implements PoolCatalog {
     private final boolean autoCreate;
     private final List<BiConsumer<String, Integer>> listeners = new ArrayList<>();
 
+    /** Whether {@code name} can be a configured pool's name (spec §9), which a definition's pool may not be. */
+    public static boolean isPoolName(String name) {
+        return NAME.matcher(name).matches();
+    }
+
     public ConfiguredPools(Map<String, Integer> configured, int defaultSlots, boolean autoCreate) {
         if (defaultSlots < 1) {
             throw new IllegalArgumentException("swale.default-slots must be at least 1, got " + defaultSlots);
@@ -31,7 +36,7 @@ public final class ConfiguredPools implements PoolCatalog {
         this.autoCreate = autoCreate;
         pools.put("default", defaultSlots);
         configured.forEach((name, slots) -> {
-            if (!NAME.matcher(name).matches()) {
+            if (!isPoolName(name)) {
                 throw new IllegalArgumentException("pool `" + name + "`: a pool name matches [a-z0-9_]+");
             }
             if (slots < 1) {
@@ -48,7 +53,7 @@ public final class ConfiguredPools implements PoolCatalog {
 
     /** Whether a definition naming {@code pool} gets it served: configured, or created on demand. */
     public boolean willServe(String pool) {
-        return pools.containsKey(pool) || (autoCreate && NAME.matcher(pool).matches());
+        return pools.containsKey(pool) || (autoCreate && isPoolName(pool));
     }
 
     @Override
@@ -62,7 +67,7 @@ public final class ConfiguredPools implements PoolCatalog {
             return;
         }
         for (String name : names) {
-            if (NAME.matcher(name).matches() && pools.putIfAbsent(name, defaultSlots) == null) {
+            if (isPoolName(name) && pools.putIfAbsent(name, defaultSlots) == null) {
                 log.info("created pool pool={} slots={}", name, defaultSlots);
                 synchronized (listeners) {
                     listeners.forEach(l -> l.accept(name, defaultSlots));

@@ -100,4 +100,26 @@ class CliTest {
         assertThat(WaitOptions.requestTimeout(Optional.of(Duration.ofSeconds(-3))))
                 .isEqualTo(Duration.ofMillis(1));
     }
+
+    /** Was: the servers started, and a downstream node on such a pool was retried without end. */
+    @Test
+    void runRefusesAPoolThatCannotBeCreatedBeforeStartingAnything(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("g.toml"), """
+                [graph]
+                name = "g"
+                [[node]]
+                name = "a"
+                operator = "noop"
+                [[node]]
+                name = "b"
+                after = ["a"]
+                operator = "noop"
+                pool = "io-heavy"
+                """);
+        StringWriter err = new StringWriter();
+        assertThat(SwaleCli.execute(new String[] {"run", file.toString()}, new PrintWriter(new StringWriter()),
+                new PrintWriter(err))).isEqualTo(1);
+        assertThat(err.toString()).contains("node `b`: pool `io-heavy` cannot be created").contains("[a-z0-9_]+");
+    }
 }
