@@ -28,7 +28,7 @@ public final class DefinitionDirectory {
         }
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {
-            files = s.filter(p -> p.getFileName().toString().matches("(?i).*\\.(toml|ya?ml)")).sorted().toList();
+            files = s.filter(p -> DefinitionFormat.isDefinitionFileName(p.getFileName().toString())).sorted().toList();
         } catch (IOException e) {
             log.warn("cannot list definitions dir={} error={}", dir, e.toString());
             return 0;

@@ -27,6 +27,9 @@ public final class HttpOperator implements Operator {
     static final String DEFAULT_METHOD = "GET";
     static final String DEFAULT_TIMEOUT = "60s";
 
+    /** Headers the JDK's HTTP client refuses to have set (its restricted header names). */
+    static final Set<String> CLIENT_SET_HEADERS = Set.of("connection", "content-length", "expect", "host", "upgrade");
+
     /**
      * @param method an HTTP method token, sent as written
      * @param url the request URL
@@ -34,9 +37,6 @@ public final class HttpOperator implements Operator {
      * @param body the request body, none when absent
      * @param timeout a duration covering the whole request, body read included
      */
-    /** Headers the JDK's HTTP client refuses to have set (its restricted header names). */
-    static final Set<String> CLIENT_SET_HEADERS = Set.of("connection", "content-length", "expect", "host", "upgrade");
-
     record Params(String method, @JsonProperty(required = true) String url, Map<String, String> headers,
             String body, String timeout) {
         Params {
