@@ -68,11 +68,33 @@ final class SentinelRedis implements AutoCloseable {
                     "sentinel parallel-syncs " + MASTER + " 1", ""));
             spawn("sentinel-" + i, List.of(binary, conf.toAbsolutePath().toString(), "--sentinel"));
         }
-        await("sentinels see the replica and each other").atMost(Duration.ofSeconds(30))
-                .pollInterval(Duration.ofMillis(200)).until(() -> sentinelPorts.stream().allMatch(p -> {
-                    String s = info(p, "sentinel");
-                    return s.contains("status=ok") && s.contains("slaves=1") && s.contains("sentinels=3");
-                }));
+        try {
+            // hellos every 2 s and the primary's INFO every 10 s: on a loaded machine this took over 30 s once
+            await("sentinels see the replica and each other").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200)).until(() -> sentinelPorts.stream().allMatch(p -> {
+                        String s = info(p, "sentinel");
+                        return s.contains("status=ok") && s.contains("slaves=1") && s.contains("sentinels=3");
+                    }));
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            StringBuilder seen = new StringBuilder(e.getMessage());
+            for (int i = 0; i < sentinelPorts.size(); i++) {
+                int port = sentinelPorts.get(i);
+                seen.append("\nsentinel-").append(i).append(" (port ").append(port).append("): ");
+                try {
+                    seen.append(info(port, "sentinel").lines().filter(l -> l.startsWith("master0")).findFirst()
+                            .orElse("no master line"));
+                } catch (RuntimeException unreachable) {
+                    seen.append("unreachable: ").append(unreachable);
+                }
+                Path log = dir.resolve("sentinel-" + i + ".log");
+                if (Files.exists(log)) {
+                    List<String> lines = Files.readAllLines(log);
+                    seen.append("\n  log tail: ").append(String.join("\n  ",
+                            lines.subList(Math.max(0, lines.size() - 5), lines.size())));
+                }
+            }
+            throw new IllegalStateException(seen.toString(), e);
+        }
     }
 
     /** The binary embedded-redis ships for this platform (it supports {@code --sentinel}). */
