@@ -38,11 +38,6 @@ final class ProcessRunner {
     static final int STDERR_KEEP_BYTES = 16 * 1024;
     /** How long to wait for a killed tree to exit and its pipes to close. */
     private static final long KILL_GRACE_MS = 5_000L;
-    /**
-     * How long the output of a program that exited may stay open: past it, what the program left running in its
-     * group (a background job holding stdout) is killed, where the attempt waited for it without end.
-     */
-    static final long LEFT_RUNNING_GRACE_MS = 2_000L;
 
     /**
      * One program to run.
@@ -52,30 +47,15 @@ final class ProcessRunner {
      * @param environment the complete environment of the program
      * @param stdin bytes written to stdin before it is closed; empty for stdin from {@code /dev/null}
      * @param timeout ends the attempt when it passes
-     * @param ownGroup whether {@code command} starts the program as the leader of a process group of its own
-     *     ({@link ProcessGroups}), whose members are killed with it
      */
     record Launch(String program, List<String> command, Map<String, String> environment,
-            Optional<byte[]> stdin, Optional<Timeout> timeout, boolean ownGroup) {
+            Optional<byte[]> stdin, Optional<Timeout> timeout) {
         Launch {
             Objects.requireNonNull(program, "program");
             command = List.copyOf(command);
             environment = Map.copyOf(environment);
             Objects.requireNonNull(stdin, "stdin");
             Objects.requireNonNull(timeout, "timeout");
-        }
-
-        Launch(String program, List<String> command, Map<String, String> environment, Optional<byte[]> stdin,
-                Optional<Timeout> timeout) {
-            this(program, command, environment, stdin, timeout, false);
-        }
-
-        /** The program in a process group of its own where the system allows it, else as it is. */
-        static Launch inOwnGroup(String program, List<String> command, Map<String, String> environment,
-                Optional<byte[]> stdin, Optional<Timeout> timeout) {
-            return ProcessGroups.inOwnGroup(command)
-                    .map(wrapped -> new Launch(program, wrapped, environment, stdin, timeout, true))
-                    .orElseGet(() -> new Launch(program, command, environment, stdin, timeout, false));
         }
     }
 
@@ -141,10 +121,6 @@ final class ProcessRunner {
 
         boolean interrupted = false;
         try {
-            CompletableFuture.anyOf(exited, stop).get();
-            if (launch.ownGroup() && !stop.isDone()) {
-                freeOutput(launch, context, process, done);
-            }
             CompletableFuture.anyOf(done, stop).get();
         } catch (InterruptedException e) {
             interrupted = true;
@@ -160,10 +136,6 @@ final class ProcessRunner {
         try {
             if (!done.isDone() && stop.isDone()) {
                 killTree(process);
-                if (launch.ownGroup()) {
-                    // what left the tree (re-parented background jobs) is still in the group
-                    ProcessGroups.kill(process.pid());
-                }
                 awaitQuietly(done, KILL_GRACE_MS);
                 if (process.isAlive()) {
                     LOG.log(System.Logger.Level.WARNING, "run {0}: program `{1}` (pid {2}) still alive after kill",
@@ -176,19 +148,6 @@ final class ProcessRunner {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
-        }
-    }
-
-    /**
-     * The program exited: its output ends once everything holding it open has ended too. What it left running in
-     * its group and still holding the output after {@link #LEFT_RUNNING_GRACE_MS} is killed.
-     */
-    private static void freeOutput(Launch launch, AttemptContext context, Process process, CompletableFuture<?> done) {
-        awaitQuietly(done, LEFT_RUNNING_GRACE_MS);
-        if (!done.isDone()) {
-            int killed = ProcessGroups.kill(process.pid());
-            LOG.log(System.Logger.Level.WARNING, "run {0}: program `{1}` exited and left {2} process(es) of its group"
-                    + " holding its output open; killed them", context.runId(), launch.program(), killed);
         }
     }
 

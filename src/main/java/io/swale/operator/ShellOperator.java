@@ -64,8 +64,7 @@ public final class ShellOperator implements Operator {
             return new OperatorResult.PermanentError("rendered params do not fit operator `" + NAME + "`: "
                     + e.getMessage());
         }
-        // in a group of its own: a background job (`cmd &`) leaves the shell's tree, and is killed with the group
-        return ProcessRunner.run(ProcessRunner.Launch.inOwnGroup(PROGRAM, List.of(PROGRAM, "-c", params.command()),
+        return ProcessRunner.run(new ProcessRunner.Launch(PROGRAM, List.of(PROGRAM, "-c", params.command()),
                 environment(context, params.env()), Optional.empty(), timeout), context);
     }
 

@@ -164,61 +164,6 @@ class ShellOperatorTest {
                 .as("the stderr of a stopped program is kept too").contains("stderr tail: about-to-hang");
     }
 
-    /** Process groups need setsid and /proc (Linux); elsewhere only the tree is killed. */
-    private static void assumeOwnGroups() {
-        org.junit.jupiter.api.Assumptions.assumeTrue(ProcessGroups.inOwnGroup(List.of("sh")).isPresent(),
-                "no setsid or /proc here");
-    }
-
-    /** `sh` is found on the worker's PATH, as before the process group: not on the PATH a node's env sets. */
-    @Test
-    void aNodeEnvThatSetsPathStillRunsTheWorkersSh() {
-        ObjectNode params = command("printf '{\"ran\": true}'");
-        params.putObject("env").put("PATH", "/nonexistent");
-        assertThat(run(params)).isInstanceOf(OperatorResult.Succeeded.class);
-    }
-
-    /** A background job that a shell started and left: re-parented to init, so out of the shell's tree. */
-    private String leavesABackgroundJob(Path marker, String redirect) {
-        return "sh -c 'sleep 300 " + redirect + " & echo $! > \"" + marker + ".tmp\" && mv \"" + marker + ".tmp\" \""
-                + marker + "\"'";
-    }
-
-    /** Was: the attempt waited for the job, which held its stdout open, without end. */
-    @Test
-    void aBackgroundJobHoldingTheOutputOpenIsKilledOnceTheProgramExited() throws Exception {
-        assumeOwnGroups();
-        Path marker = tmp.resolve("pid");
-        CompletableFuture<OperatorResult> result = CompletableFuture.supplyAsync(
-                () -> run(command(leavesABackgroundJob(marker, "") + "; printf '{\"ok\": 1}'")));
-        await().atMost(Duration.ofSeconds(20)).until(() -> Files.exists(marker));
-        started = TestAttempts.pids(marker);
-
-        OperatorResult ended = result.get(30, TimeUnit.SECONDS);
-
-        assertThat(ended).isEqualTo(new OperatorResult.Succeeded(TestAttempts.JSON.readTree("{\"ok\": 1}")));
-        await().atMost(Duration.ofSeconds(2)).until(() -> started.stream().noneMatch(TestAttempts::isRunning));
-    }
-
-    /** Was: the tree walk missed the job, which ran on after the cancel. */
-    @Test
-    void cancellationKillsABackgroundJobThatLeftTheTree() throws Exception {
-        assumeOwnGroups();
-        Path marker = tmp.resolve("pid");
-        Cancellation cancellation = new Cancellation();
-        CompletableFuture<OperatorResult> result = CompletableFuture.supplyAsync(() -> operator.execute(attempt(
-                command(leavesABackgroundJob(marker, "> /dev/null 2>&1") + "; sleep 300")).cancellation(cancellation)
-                .build()));
-        await().atMost(Duration.ofSeconds(20)).until(() -> Files.exists(marker));
-        started = TestAttempts.pids(marker);
-        assertThat(started).hasSize(1).allMatch(TestAttempts::isRunning);
-
-        cancellation.cancel("run orders/20260915 cancelled");
-
-        assertThat(result.get(10, TimeUnit.SECONDS)).isInstanceOf(OperatorResult.TransientError.class);
-        await().atMost(Duration.ofSeconds(2)).until(() -> started.stream().noneMatch(TestAttempts::isRunning));
-    }
-
     @Test
     void anAttemptCancelledBeforeItStartsRunsNothing() {
         Path marker = tmp.resolve("ran");
