@@ -221,9 +221,8 @@ public class RunViews {
         while (out.size() < limit) {
             int ask = limit - out.size() + (past ? 1 : 0);
             List<RunKey> keys = keys(graph, cursor, ask);
-            Optional<String> at = cursor;
-            List<RunKey> fresh = past && !keys.isEmpty() && at.equals(Optional.of(keys.getFirst().partition().key()))
-                    ? keys.subList(1, keys.size()) : keys;
+            boolean startsAtCursor = !keys.isEmpty() && cursor.equals(Optional.of(keys.getFirst().partition().key()));
+            List<RunKey> fresh = past && startsAtCursor ? keys.subList(1, keys.size()) : keys;
             // the cursor's own entry may be gone since: then the one asked for beside it is one too many
             fresh = fresh.subList(0, Math.min(fresh.size(), limit - out.size()));
             for (RunView v : runs.readAll(fresh)) {
@@ -333,10 +332,6 @@ public class RunViews {
         return Optional.of(instanceView(i));
     }
 
-    /**
-     * An active instance as the API shows it: its state is one of the contract's {@code pending|running|cancelling}
-     * (interfaces §2); one waiting for a retry or its next step is pending, with {@code dueAt} when it is due.
-     */
     /** An active instance's state as the API and the dashboard show it: {@code pending|running|cancelling}. */
     public static String stateOf(TaskInstance i) {
         return switch (i.status()) {
@@ -346,6 +341,10 @@ public class RunViews {
         };
     }
 
+    /**
+     * An active instance as the API shows it: its state is one of the contract's {@code pending|running|cancelling}
+     * (interfaces §2); one waiting for a retry or its next step is pending, with {@code dueAt} when it is due.
+     */
     static Map<String, Object> instanceView(TaskInstance i) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("runId", i.runId());
