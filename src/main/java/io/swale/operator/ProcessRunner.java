@@ -157,10 +157,15 @@ final class ProcessRunner {
         if (stderr == null || stderr.length() == 0) {
             return "";
         }
-        LOG.log(System.Logger.Level.INFO, "run {0}: program `{1}` was stopped; stderr{2}:\n{3}", context.runId(),
-                launch.program(), stderr.truncated() ? " (its end only)" : "",
-                new String(stderr.bytes(), 0, stderr.length(), java.nio.charset.StandardCharsets.UTF_8));
+        logStderr(context, launch.program(), "was stopped", stderr);
         return "; stderr tail: " + OperatorJson.tail(stderr.bytes(), stderr.length());
+    }
+
+    /** Logs a program's stderr (§8.3: captured and logged), saying how the program ended. */
+    private static void logStderr(AttemptContext context, String program, String ended, Captured stderr) {
+        LOG.log(System.Logger.Level.INFO, "run {0}: program `{1}` {2}; stderr{3}:\n{4}", context.runId(), program, ended,
+                stderr.truncated() ? " (its end only)" : "",
+                new String(stderr.bytes(), 0, stderr.length(), java.nio.charset.StandardCharsets.UTF_8));
     }
 
     private static OperatorResult judge(Launch launch, AttemptContext context, Process process,
@@ -177,9 +182,7 @@ final class ProcessRunner {
         }
         int code = process.exitValue();
         if (stderr.length() > 0) {
-            LOG.log(System.Logger.Level.INFO, "run {0}: program `{1}` exited with code {2}; stderr{3}:\n{4}",
-                    context.runId(), program, code, stderr.truncated() ? " (its end only)" : "",
-                    new String(stderr.bytes(), 0, stderr.length(), java.nio.charset.StandardCharsets.UTF_8));
+            logStderr(context, program, "exited with code " + code, stderr);
         }
         String tail = OperatorJson.tail(stderr.bytes(), stderr.length());
         String tailText = tail.isEmpty() ? "; no stderr" : "; stderr tail: " + tail;

@@ -28,6 +28,15 @@ public abstract class SingletonJob implements Job {
         this.props = props;
     }
 
+    /**
+     * The lock named {@code name}, held at most {@code atMostFor} and released when its holder ends. Its expiry is
+     * a real duration in Redis: measured on ShedLock's clock, never on the application clock, which tests move by
+     * days.
+     */
+    static LockConfiguration lock(String name, Duration atMostFor) {
+        return new LockConfiguration(ClockProvider.now(), name, atMostFor, Duration.ZERO);
+    }
+
     protected abstract String lockName();
 
     protected abstract Duration lockAtMostFor();
@@ -40,10 +49,7 @@ public abstract class SingletonJob implements Job {
             return;
         }
         try {
-            // The lock's expiry is a real duration in Redis: it is measured on ShedLock's clock, never on the
-            // application clock, which tests move by days.
-            locks.executeWithLock((Runnable) this::runLocked,
-                    new LockConfiguration(ClockProvider.now(), lockName(), lockAtMostFor(), Duration.ZERO));
+            locks.executeWithLock((Runnable) this::runLocked, lock(lockName(), lockAtMostFor()));
         } catch (RuntimeException e) {
             log.warn("job failed job={} error={}", lockName(), e.toString());
         }

@@ -9,8 +9,6 @@ import io.swale.settings.SwaleProperties;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
-import net.javacrumbs.shedlock.core.ClockProvider;
-import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 import net.javacrumbs.shedlock.core.LockingTaskExecutor.TaskResult;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -70,9 +68,7 @@ public class SyncService {
 
     private TaskResult<Adoption.Report> tryPass() {
         try {
-            // the lock's expiry is a real duration in Redis: ShedLock's clock, never the application's
-            return locks.executeWithLock(this::pass, new LockConfiguration(ClockProvider.now(), LOCK,
-                    LOCK_AT_MOST_FOR, Duration.ZERO));
+            return locks.executeWithLock(this::pass, SingletonJob.lock(LOCK, LOCK_AT_MOST_FOR));
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {

@@ -189,18 +189,7 @@ public final class LeaseKeeper {
          * long as a heartbeat would have waited for the store.
          */
         SettleWindow afterExpiry() {
-            long until = now() + heartbeatNanos;
-            return new SettleWindow() {
-                @Override
-                public boolean open() {
-                    return until - now() > 0;
-                }
-
-                @Override
-                public long leftMs() {
-                    return (until - now()) / 1_000_000;
-                }
-            };
+            return SettleWindow.until(now() + heartbeatNanos, nanoTime);
         }
 
         /** Until when (this keeper's clock) the lease surely holds. */

@@ -19,6 +19,15 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  */
 class CancelCommittedIT {
 
+    /** A started run of the harness's chain graph, named after {@code stem}. */
+    private static RunKey startedChain(RunHarness h, String stem) {
+        String g = RunHarness.graphName(stem);
+        String hash = h.chain(g);
+        RunKey key = h.key(g);
+        assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+        return key;
+    }
+
     @Test
     void aCancelWhoseInstanceCancelFailsIsStillTrueAndTheReconcilerEndsTheInstance() throws Exception {
         AtomicBoolean failOnce = new AtomicBoolean(true);
@@ -28,10 +37,8 @@ class CancelCommittedIT {
             }
         });
         try (RunHarness h = new RunHarness(UnaryOperator.identity(), failingCancel)) {
-            String g = RunHarness.graphName("cancelblip");
-            String hash = h.chain(g);
-            RunKey key = h.key(g);
-            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            RunKey key = startedChain(h, "cancelblip");
+            String g = key.graph();
 
             assertThat(h.cancellation.cancel(g, key.partition())).isTrue();
             assertThat(failOnce).isFalse();
@@ -54,24 +61,14 @@ class CancelCommittedIT {
     @Test
     void aCancelCommittedWhoseReplyIsLostIsTrueAndCancelsTheInstances() throws Exception {
         AtomicBoolean loseOnce = new AtomicBoolean(true);
-        UnaryOperator<RunStore> losingReply = r -> (RunStore) java.lang.reflect.Proxy.newProxyInstance(
-                RunStore.class.getClassLoader(), new Class<?>[] {RunStore.class}, (proxy, method, args) -> {
-                    Object answer;
-                    try {
-                        answer = method.invoke(r, args);
-                    } catch (java.lang.reflect.InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                    if (method.getName().equals("compareAndSettle") && loseOnce.compareAndSet(true, false)) {
-                        throw new JedisConnectionException("java.net.SocketTimeoutException: Read timed out");
-                    }
-                    return answer;
-                });
+        UnaryOperator<RunStore> losingReply = r -> RunHarness.after(RunStore.class, r, (method, args) -> {
+            if (method.equals("compareAndSettle") && loseOnce.compareAndSet(true, false)) {
+                throw new JedisConnectionException("java.net.SocketTimeoutException: Read timed out");
+            }
+        });
         try (RunHarness h = new RunHarness(losingReply, UnaryOperator.identity())) {
-            String g = RunHarness.graphName("cancellost");
-            String hash = h.chain(g);
-            RunKey key = h.key(g);
-            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            RunKey key = startedChain(h, "cancellost");
+            String g = key.graph();
 
             assertThat(h.cancellation.cancel(g, key.partition())).isTrue();
 
@@ -92,10 +89,8 @@ class CancelCommittedIT {
             }
         });
         try (RunHarness h = new RunHarness(failing, UnaryOperator.identity())) {
-            String g = RunHarness.graphName("cancelfail");
-            String hash = h.chain(g);
-            RunKey key = h.key(g);
-            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            RunKey key = startedChain(h, "cancelfail");
+            String g = key.graph();
 
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> h.cancellation.cancel(g, key.partition()))
                     .isInstanceOf(JedisConnectionException.class);

@@ -31,6 +31,15 @@ class GraphRunRacesIT {
         return h.runs.read(key).orElseThrow().instances().get(runId);
     }
 
+    /** A harness whose task store runs {@code atSubmit}'s step, once, ahead of the next submission. */
+    private static RunHarness runningAtSubmit(AtomicReference<Runnable> atSubmit) throws java.io.IOException {
+        return new RunHarness(r -> r, t -> RunHarness.before(TaskStore.class, t, (method, args) -> {
+            if (method.equals("submit")) {
+                atSubmit.getAndSet(() -> { }).run();
+            }
+        }));
+    }
+
     @Test
     void aSettleFromAViewReadBeforeARerunLeavesTheRerunRunning() throws Exception {
         try (RunHarness h = new RunHarness()) {
@@ -51,11 +60,7 @@ class GraphRunRacesIT {
     @Test
     void aRerunWhoseRunSettlesBeforeItsSubmissionReadsAgainAndReactivatesTheRun() throws Exception {
         AtomicReference<Runnable> atSubmit = new AtomicReference<>(() -> { });
-        try (RunHarness h = new RunHarness(r -> r, t -> RunHarness.before(TaskStore.class, t, (method, args) -> {
-            if (method.equals("submit")) {
-                atSubmit.getAndSet(() -> { }).run();
-            }
-        }))) {
+        try (RunHarness h = runningAtSubmit(atSubmit)) {
             String g = RunHarness.graphName("rerun");
             RunKey key = h.runWithFailedRoot(g);
             // the settle lands after the rerun read the run and before its instance is written
@@ -79,11 +84,7 @@ class GraphRunRacesIT {
     @Test
     void aCancelAfterARerunReactivatedTheRunStandsAndTheRerunIsNotApplied() throws Exception {
         AtomicReference<Runnable> atSubmit = new AtomicReference<>(() -> { });
-        try (RunHarness h = new RunHarness(r -> r, t -> RunHarness.before(TaskStore.class, t, (method, args) -> {
-            if (method.equals("submit")) {
-                atSubmit.getAndSet(() -> { }).run();
-            }
-        }))) {
+        try (RunHarness h = runningAtSubmit(atSubmit)) {
             String g = RunHarness.graphName("rerunthencancel");
             RunKey key = h.runWithFailedRoot(g);
             assertThat(h.graphRuns.advance(h.runs.read(key).orElseThrow(), List.of("a", "b")).settled()).isTrue();

@@ -201,16 +201,33 @@ final class RunHarness implements AutoCloseable {
      * A decorator of {@code delegate} that runs {@code before} with the method name and arguments ahead of
      * every call: the hook of a test that makes another step happen at exactly that point.
      */
-    @SuppressWarnings("unchecked")
     static <T> T before(Class<T> type, T delegate, java.util.function.BiConsumer<String, Object[]> before) {
+        return around(type, delegate, before, (method, args) -> { });
+    }
+
+    /**
+     * A decorator of {@code delegate} that runs {@code after} with the method name and arguments once each call
+     * returned: the hook of a test that loses a call's answer after it took effect (by throwing).
+     */
+    static <T> T after(Class<T> type, T delegate, java.util.function.BiConsumer<String, Object[]> after) {
+        return around(type, delegate, (method, args) -> { }, after);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T around(Class<T> type, T delegate, java.util.function.BiConsumer<String, Object[]> before,
+            java.util.function.BiConsumer<String, Object[]> after) {
         return (T) java.lang.reflect.Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
                 (proxy, method, args) -> {
-                    before.accept(method.getName(), args == null ? new Object[0] : args);
+                    Object[] shown = args == null ? new Object[0] : args;
+                    before.accept(method.getName(), shown);
+                    Object answer;
                     try {
-                        return method.invoke(delegate, args);
+                        answer = method.invoke(delegate, args);
                     } catch (java.lang.reflect.InvocationTargetException e) {
                         throw e.getCause();
                     }
+                    after.accept(method.getName(), shown);
+                    return answer;
                 });
     }
 

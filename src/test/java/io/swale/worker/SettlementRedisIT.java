@@ -88,12 +88,17 @@ class SettlementRedisIT {
 
     private record Claimed(TaskIdentity id, TaskStore.Claim.Claimed claim, LeaseKeeper.Lease lease) {}
 
+    /** Submits attempt 1 of 3 of {@code node} running {@code operator}, and claims it for {@code lease}. */
+    private TaskStore.Claim.Claimed submitAndClaim(TaskIdentity id, String operator, Duration lease) {
+        tasks.submit(id.runKey(), id.runId(), new PendingInstance(id.node(), Optional.empty(), "h", 0, "gpu", 3),
+                new TaskInput(operator, JsonNodeFactory.instance.objectNode(), Map.of(), Map.of()));
+        return (TaskStore.Claim.Claimed) tasks.claim(id.runKey(), id.runId(), lease.toMillis(), "w1");
+    }
+
     private Claimed claim(String node) {
         TaskIdentity id = new TaskIdentity("g", Partition.of("p"), node, Optional.empty(), "h", 0);
-        tasks.submit(id.runKey(), id.runId(), new PendingInstance(node, Optional.empty(), "h", 0, "gpu", 3),
-                new TaskInput("noop", JsonNodeFactory.instance.objectNode(), Map.of(), Map.of()));
         long sent = System.nanoTime();
-        var claim = (TaskStore.Claim.Claimed) tasks.claim(id.runKey(), id.runId(), LEASE.toMillis(), "w1");
+        var claim = submitAndClaim(id, "noop", LEASE);
         LeaseKeeper keeper = new LeaseKeeper(tasks, null,
                 new LeaseKeeper.Timing(LEASE, Duration.ofSeconds(15), Duration.ofSeconds(1)), metrics);
         return new Claimed(id, claim, keeper.open(id, claim.token(), "gpu", sent, new Cancellation()));
@@ -199,10 +204,8 @@ class SettlementRedisIT {
     private List<AttemptRecord> attemptWithRedisDownPastTheLease(Held held, Runnable whileStopped) throws Exception {
         Duration lease = Duration.ofSeconds(3);
         TaskIdentity id = new TaskIdentity("g", Partition.of("p"), "unextended", Optional.empty(), "h", 0);
-        tasks.submit(id.runKey(), id.runId(), new PendingInstance("unextended", Optional.empty(), "h", 0, "gpu", 3),
-                new TaskInput("held", JsonNodeFactory.instance.objectNode(), Map.of(), Map.of()));
         long sent = System.nanoTime();
-        var claim = (TaskStore.Claim.Claimed) tasks.claim(id.runKey(), id.runId(), lease.toMillis(), "w1");
+        var claim = submitAndClaim(id, "held", lease);
         ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
         try {
             AttemptRunner runner = new AttemptRunner(new OperatorRegistry(List.of(held)), new LeaseKeeper(tasks, ticker,
