@@ -77,10 +77,12 @@ final class ProcessRunner {
             return new OperatorResult.TransientError(cancelledMessage(launch, cancellation));
         }
         ProcessBuilder builder = new ProcessBuilder(launch.command());
+        String mark = ProcessMarks.next();
         try {
             Map<String, String> env = builder.environment();
             env.clear();
             env.putAll(launch.environment());
+            env.put(ProcessMarks.VARIABLE, mark);
         } catch (IllegalArgumentException e) {
             return new OperatorResult.PermanentError("cannot start program `" + launch.program()
                     + "`: invalid environment: " + e.getMessage());
@@ -135,7 +137,7 @@ final class ProcessRunner {
 
         try {
             if (!done.isDone() && stop.isDone()) {
-                killTree(process);
+                killTree(process, mark);
                 awaitQuietly(done, KILL_GRACE_MS);
                 if (process.isAlive()) {
                     LOG.log(System.Logger.Level.WARNING, "run {0}: program `{1}` (pid {2}) still alive after kill",
@@ -226,13 +228,23 @@ final class ProcessRunner {
      * Kills the process and everything it started, parents before their children, each one's children
      * listed before it dies (after that they are re-parented out of its tree): a shell killed after its
      * child would run its next command (`sleep 60; touch done` must never touch). Then a sweep of the
-     * descendants seen at the start catches any process the walk missed.
+     * descendants seen at the start catches any process the walk missed, and the program's mark (see
+     * {@link ProcessMarks}) the processes that left the tree before the kill.
      */
-    static void killTree(Process process) {
+    static void killTree(Process process, String mark) {
         List<ProcessHandle> seen = process.descendants().toList();
-        java.util.ArrayDeque<ProcessHandle> next = new java.util.ArrayDeque<>(process.children().toList());
+        List<ProcessHandle> children = process.children().toList();
         process.destroyForcibly();
         Set<Long> killed = new HashSet<>();
+        killed.add(process.pid());
+        children.forEach(c -> destroyWithChildren(c, killed));
+        seen.stream().filter(h -> !killed.contains(h.pid())).forEach(ProcessHandle::destroyForcibly);
+        ProcessMarks.find(mark).stream().filter(h -> !killed.contains(h.pid())).forEach(h -> destroyWithChildren(h, killed));
+    }
+
+    /** Kills {@code root} and its descendants, each one's children listed before it dies; records whom in {@code killed}. */
+    private static void destroyWithChildren(ProcessHandle root, Set<Long> killed) {
+        java.util.ArrayDeque<ProcessHandle> next = new java.util.ArrayDeque<>(List.of(root));
         while (!next.isEmpty()) {
             ProcessHandle h = next.poll();
             if (killed.add(h.pid())) {
@@ -241,7 +253,6 @@ final class ProcessRunner {
                 next.addAll(children);
             }
         }
-        seen.stream().filter(h -> !killed.contains(h.pid())).forEach(ProcessHandle::destroyForcibly);
     }
 
     /** Blocks until the process ends; an interrupt (attempt abandoned) ends the wait with -1. */

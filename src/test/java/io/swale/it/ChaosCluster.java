@@ -6,8 +6,6 @@ import io.swale.store.redis.TestRedisCluster;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -53,9 +51,9 @@ final class ChaosCluster implements AutoCloseable {
     private static final String STARTED = "Started SwaleApplication";
 
     final Path dir;
-    final int kafkaPort = freePort();
-    final int controllerPort = freePort();
-    final int redisPort = freePort();
+    final int kafkaPort = ListenPorts.free();
+    final int controllerPort = ListenPorts.free();
+    final int redisPort = ListenPorts.free();
     final ChaosProcess kafka;
     /** The standalone redis-server; started only with {@link RedisKind#STANDALONE}. */
     final ChaosProcess redis;
@@ -96,7 +94,7 @@ final class ChaosCluster implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         for (String s : schedulerNames) {
-            int port = freePort();
+            int port = ListenPorts.free();
             apiPorts.put(s, port);
             schedulers.put(s, add(member(s, appJar, memberArgs, List.of("--swale.roles=scheduler,api",
                     "--server.port=" + port, "--server.address=127.0.0.1"))));
@@ -345,14 +343,6 @@ final class ChaosCluster implements AutoCloseable {
 
     private static List<String> concat(List<String> a, List<String> b) {
         return Stream.concat(a.stream(), b.stream()).toList();
-    }
-
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static void deleteRecursively(Path root) throws IOException {

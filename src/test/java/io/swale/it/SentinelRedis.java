@@ -22,10 +22,10 @@ import redis.embedded.core.ExecutableProvider;
 final class SentinelRedis implements AutoCloseable {
     static final String MASTER = "swalemaster";
 
-    final int primaryPort = ChaosCluster.freePort();
-    final int replicaPort = ChaosCluster.freePort();
-    final List<Integer> sentinelPorts = List.of(ChaosCluster.freePort(), ChaosCluster.freePort(),
-            ChaosCluster.freePort());
+    final int primaryPort = ListenPorts.free();
+    final int replicaPort = ListenPorts.free();
+    final List<Integer> sentinelPorts = List.of(ListenPorts.free(), ListenPorts.free(),
+            ListenPorts.free());
     private final List<Process> processes = new ArrayList<>();
     private final Path dir;
     private Process primary;

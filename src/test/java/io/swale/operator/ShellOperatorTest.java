@@ -165,6 +165,26 @@ class ShellOperatorTest {
     }
 
     @Test
+    void cancellationKillsAProcessThatLeftTheTreeToo() throws Exception {
+        Path marker = tmp.resolve("pids");
+        // the subshell exits at once: its background sleep goes to init, out of the program's tree
+        String command = "(sleep 300 & echo $! > '" + marker + ".tmp' && mv '" + marker + ".tmp' '" + marker + "'); "
+                + "sleep 300";
+        Cancellation cancellation = new Cancellation();
+        CompletableFuture<OperatorResult> result = CompletableFuture.supplyAsync(
+                () -> operator.execute(attempt(command(command)).cancellation(cancellation).build()));
+        await().atMost(Duration.ofSeconds(20)).until(() -> Files.exists(marker));
+        started = TestAttempts.pids(marker);
+        assertThat(started).hasSize(1).allMatch(TestAttempts::isRunning);
+        assertThat(ProcessHandle.current().descendants().map(ProcessHandle::pid))
+                .as("the orphan is out of the worker's tree").doesNotContain(started.getFirst());
+
+        cancellation.cancel("run orders/20260915 cancelled");
+        assertThat(result.get(10, TimeUnit.SECONDS)).isInstanceOf(OperatorResult.TransientError.class);
+        await().atMost(Duration.ofSeconds(5)).until(() -> started.stream().noneMatch(TestAttempts::isRunning));
+    }
+
+    @Test
     void anAttemptCancelledBeforeItStartsRunsNothing() {
         Path marker = tmp.resolve("ran");
         Cancellation cancellation = new Cancellation();
