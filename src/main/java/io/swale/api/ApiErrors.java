@@ -174,6 +174,14 @@ public class ApiErrors {
         return p;
     }
 
+    /** As the Idempotency-Key draft asks of a retry that arrives while its first try is still handled. */
+    @ExceptionHandler(Requests.InProgress.class)
+    ProblemDetail inProgress(Requests.InProgress e) {
+        ProblemDetail p = problem(HttpStatus.CONFLICT, "Request in progress", e.getMessage());
+        p.setProperty("field", Paths.IDEMPOTENCY_KEY);
+        return p;
+    }
+
     @ExceptionHandler({KafkaInspector.KafkaQueryException.class, JedisException.class})
     ProblemDetail infrastructure(RuntimeException e) {
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "Try again", e.getMessage());

@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Admin requests applied at most once per request id (spec §10): a record that exists answers the request;
- * otherwise the request is applied and its outcome recorded with its expiry entry. A Submitted rerun's record
- * commits inside the submission script. A transient failure records nothing and propagates.
+ * otherwise one call at a time holds the id, applies the request and records its outcome with its expiry entry
+ * (an equal request sent meanwhile is answered {@link InProgress}). A Submitted rerun's record commits inside the
+ * submission script. A transient failure records nothing and propagates.
  */
 public final class Requests {
     private static final Logger log = LoggerFactory.getLogger(Requests.class);
@@ -36,6 +37,17 @@ public final class Requests {
             super("request id `" + id + "` was used for a different request");
         }
     }
+
+    /** An equal request under the same id is being handled by another call now: retry it with the same id. */
+    public static final class InProgress extends RuntimeException {
+        public InProgress(String id) {
+            super("a request with id `" + id + "` is still being handled; send it again with the same id to get its"
+                    + " outcome");
+        }
+    }
+
+    /** How long one call may hold a request id it handles; a call that died lets a retry through after it. */
+    static final java.time.Duration MAX_HANDLING = java.time.Duration.ofSeconds(60);
 
     private final GraphRuns graphRuns;
     private final RunReruns reruns;
@@ -66,10 +78,26 @@ public final class Requests {
         if (existing.isPresent()) {
             return replay(existing.get(), request);
         }
-        // held before any effect: a different request under this id, even one racing this, is refused
-        if (!store.reserve(id.value(), request)) {
-            return find(id).map(r -> replay(r, request)).orElseThrow(() -> new KeyReused(id.value()));
-        }
+        // held before any effect: a different request under this id is refused, and an equal one sent while this
+        // is handled (a client's retry) is told to come back for the outcome rather than applied twice
+        return switch (store.hold(id.value(), request, MAX_HANDLING)) {
+            case RequestStore.Hold.Taken t ->
+                    find(id).map(r -> replay(r, request)).orElseThrow(() -> new KeyReused(id.value()));
+            case RequestStore.Hold.Busy b ->
+                    find(id).map(r -> replay(r, request)).orElseThrow(() -> new InProgress(id.value()));
+            case RequestStore.Hold.Held h -> {
+                try {
+                    // the call that handled it before may have recorded the outcome and let go since the look above
+                    Optional<RequestRecord> recorded = find(id);
+                    yield recorded.isPresent() ? replay(recorded.get(), request) : apply(id, request, now);
+                } finally {
+                    release(id, h);
+                }
+            }
+        };
+    }
+
+    private RequestRecord apply(RequestId id, AdminRequest request, long now) {
         RequestRecord handled = switch (request) {
             case AdminRequest.Start s -> record(id, s, now, start(s));
             case AdminRequest.Rerun r -> refusedIfMalformed(id, r, now, () -> rerun(id, r, now));
@@ -80,6 +108,16 @@ public final class Requests {
                     RequestJson.outcome(handled.outcome()).path("kind").asString());
         }
         return handled;
+    }
+
+    /** Lets an equal request go on; one that cannot be let go now is let go by its time limit. */
+    private void release(RequestId id, RequestStore.Hold.Held held) {
+        try {
+            store.release(id.value(), held);
+        } catch (RuntimeException e) {
+            // the outcome stands: failing the call now would hide a request that took effect
+            log.warn("request id={} not let go; an equal request waits up to {} error={}", id, MAX_HANDLING, e.toString());
+        }
     }
 
     private RequestRecord replay(RequestRecord stored, AdminRequest request) {

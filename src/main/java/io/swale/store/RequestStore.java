@@ -16,6 +16,29 @@ public interface RequestStore {
     boolean reserve(String id, AdminRequest request);
 
     /**
+     * Reserves the id as {@link #reserve} does and makes this call its one handler, for at most
+     * {@code maxHandling} or until {@link #release}: of two equal requests racing under one id (a client's
+     * retry while its first try is still being handled), one is applied and the other learns it is
+     * {@link Hold.Busy}.
+     */
+    Hold hold(String id, AdminRequest request, java.time.Duration maxHandling);
+
+    /** Ends this call's handling of the id (the outcome is recorded, or handling failed): an equal request may go on. */
+    void release(String id, Hold.Held held);
+
+    /** What {@link #hold} found. */
+    sealed interface Hold {
+        /** This call handles the request; {@link #release} it after. */
+        record Held(String token) implements Hold {}
+
+        /** Another call handles an equal request under this id right now. */
+        record Busy() implements Hold {}
+
+        /** A different request holds the id. */
+        record Taken() implements Hold {}
+    }
+
+    /**
      * Writes the record under its id with its expiry entry (at its handled time) in one atomic unit; false
      * when the id already has a record or is reserved for a different request.
      */

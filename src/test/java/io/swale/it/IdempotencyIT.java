@@ -165,6 +165,37 @@ class IdempotencyIT extends IntegrationTest {
     }
 
     @Test
+    void aRetrySentWhileItsFirstTryIsHandledIsNotAppliedAgain() {
+        String g = unique("idem_retry");
+        api.publish(Graphs.chain(g, 1));
+        String key = unique("retry");
+        var store = new io.swale.store.redis.RedisRequestStore(redis, props.redis().keyPrefix());
+        var start = new io.swale.record.AdminRequest.Start(g, java.util.List.of(io.swale.graph.Partition.of("p")));
+        // the first try of this very request holds the id and has not recorded its outcome yet
+        var first = store.hold(key, start, java.time.Duration.ofSeconds(60));
+        assertThat(first).isInstanceOf(io.swale.store.RequestStore.Hold.Held.class);
+
+        SwaleClient.Response retry = api.postWith("/api/v1/graphs/" + g + "/runs", "{\"partitions\":[\"p\"]}",
+                "Idempotency-Key", key);
+
+        assertThat(retry.status()).isEqualTo(409);
+        assertThat(retry.body().get("title").asString()).isEqualTo("Request in progress");
+        assertThat(retry.body().get("field").asString()).isEqualTo("Idempotency-Key");
+        assertThat(api.get("/api/v1/graphs/" + g + "/runs").body().size()).as("nothing started").isZero();
+        assertThat(api.get("/api/v1/requests/" + key).status()).isEqualTo(404);
+
+        // the first try failed without a record and let go: the retry applies the request, once
+        store.release(key, (io.swale.store.RequestStore.Hold.Held) first);
+        SwaleClient.Response again = api.postWith("/api/v1/graphs/" + g + "/runs", "{\"partitions\":[\"p\"]}",
+                "Idempotency-Key", key);
+        assertThat(again.status()).isEqualTo(200);
+        assertThat(again.body().get("started").toString()).isEqualTo("[\"p\"]");
+        assertThat(store.hold(key, start, java.time.Duration.ofSeconds(60)))
+                .as("the handling call let go of the id").isInstanceOf(io.swale.store.RequestStore.Hold.Held.class);
+        awaitSettled(g, "p");
+    }
+
+    @Test
     void requestWithoutKeyGetsAGeneratedUlid() {
         String g = unique("idem_ulid");
         api.publish(Graphs.chain(g, 1));

@@ -150,6 +150,11 @@ public final class RedisKeys {
         return prefix + ":reqid:" + tag(shardOf("req:" + id)) + ":" + id;
     }
 
+    /** Which call handles a request id now, beside its reservation (one slot): see {@code reserve.lua}. */
+    public String requestHandling(String id) {
+        return prefix + ":reqh:" + tag(shardOf("req:" + id)) + ":" + id;
+    }
+
     /** The expiry entry of a request record. */
     static String requestExpiryMember(String id) {
         return "req:" + id;

@@ -87,13 +87,31 @@ public final class RedisRequestStore implements RequestStore {
         }
     }
 
+    @Override
+    public Hold hold(String id, AdminRequest request, Duration maxHandling) {
+        String token = java.util.UUID.randomUUID().toString();
+        Object r = scripts.reserve.call(redis, List.of(keys.requestReservation(id), keys.requestHandling(id)),
+                List.of(RecordCodec.text(RequestJson.request(request)), Long.toString(reservationTtl(ttlMs)), token,
+                        Long.toString(Math.max(1, maxHandling.toMillis()))));
+        long code = r instanceof Long n ? n : 0;
+        return code == 1 ? new Hold.Held(token) : code == 2 ? new Hold.Busy() : new Hold.Taken();
+    }
+
+    @Override
+    public void release(String id, Hold.Held held) {
+        scripts.deleteIfEqual.call(redis, List.of(keys.requestHandling(id)), List.of(held.token()));
+    }
+
+    /** A minute past the record's own TTL: a lookup finds the record through its reservation. */
+    private static long reservationTtl(long ttlMs) {
+        return ttlMs == 0 ? 0 : ttlMs + RESERVATION_MARGIN_MS;
+    }
+
     /** Holds {@code id} for {@code request} (reserve.lua): false when another request holds it. */
     static boolean reserve(UnifiedJedis redis, RedisKeys keys, RedisScripts scripts, String id, AdminRequest request,
             long ttlMs) {
-        // a minute past the record's own TTL: a lookup finds the record through its reservation
-        long reservationTtl = ttlMs == 0 ? 0 : ttlMs + RESERVATION_MARGIN_MS;
         Object r = scripts.reserve.call(redis, List.of(keys.requestReservation(id)),
-                List.of(RecordCodec.text(RequestJson.request(request)), Long.toString(reservationTtl)));
+                List.of(RecordCodec.text(RequestJson.request(request)), Long.toString(reservationTtl(ttlMs))));
         return r instanceof Long n && n == 1L;
     }
 
