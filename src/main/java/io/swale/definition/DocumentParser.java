@@ -57,6 +57,8 @@ final class DocumentParser {
 
     static JsonNode parse(String text, DefinitionFormat format, DefinitionLimits limits) {
         ObjectMapper mapper = format == DefinitionFormat.YAML ? YAML : TOML;
+        // a byte order mark (Windows editors write one) is not part of the document; the hash still covers it
+        text = text.startsWith("\uFEFF") ? text.substring(1) : text;
         try {
             if (format == DefinitionFormat.YAML) {
                 YamlAliases.check(text, limits);

@@ -30,4 +30,21 @@ class DefinitionHashTest {
         assertThat(commented.hash()).isNotEqualTo(plain.hash());
         assertThat(loader.load(text + " ", DefinitionFormat.TOML).hash()).isNotEqualTo(plain.hash());
     }
+
+    @Test
+    void aByteOrderMarkIsReadPastAndKeptInTheHashAndText() {
+        String text = "[graph]\nname = \"g\"\n[[node]]\nname = \"a\"\noperator = \"noop\"\n";
+        byte[] marked = ("\uFEFF" + text).getBytes(StandardCharsets.UTF_8);
+        DefinitionLoader loader = TestOperators.loader();
+        for (DefinitionFormat format : DefinitionFormat.values()) {
+            String source = format == DefinitionFormat.TOML ? text : "graph:\n  name: g\nnode:\n  - name: a\n    operator: noop\n";
+            byte[] bytes = ("\uFEFF" + source).getBytes(StandardCharsets.UTF_8);
+            Definition d = loader.load(bytes, format);
+            assertThat(d.graph().name()).as("%s", format).isEqualTo("g");
+            assertThat(d.hash()).isEqualTo(DefinitionHash.of(bytes));
+            // the stored text gives back the exact bytes, so a definition read back from the store hashes the same
+            assertThat(d.text().getBytes(StandardCharsets.UTF_8)).isEqualTo(bytes);
+        }
+        assertThat(loader.load(marked, DefinitionFormat.TOML).hash()).isNotEqualTo(loader.load(text, DefinitionFormat.TOML).hash());
+    }
 }
