@@ -87,6 +87,27 @@ class ChaosChecksTest {
         assertThat(report.pauses()).extracting(ChaosReport.Pause::firstTerminationMs, ChaosReport.Pause::longestMs)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(1_000L, 20_000L),
                         org.assertj.core.groups.Tuple.tuple(1_000L, 1_000L));
+        assertThat(report.pauses().getFirst()).extracting(ChaosReport.Pause::gapFromMs, ChaosReport.Pause::gapToMs)
+                .containsExactly(11_000L, 31_000L);
+    }
+
+    @Test
+    void theLogLinesAroundAPauseAreTheTellingOnesOfItsWindowInTimeOrder() throws Exception {
+        long from = java.time.Instant.parse("2026-12-05T22:07:10.000Z").toEpochMilli();
+        Files.writeString(dir.resolve("w2-i1.log"), """
+                2026-12-05T22:06:00.000Z  WARN 1 --- [w2] [main] x : long before the pause
+                2026-12-05T22:07:09.000Z  INFO 1 --- [w2] [C-1] k.c.c.i.ConsumerRebalanceListenerInvoker : Revoke previously assigned partitions [p-0]
+                2026-12-05T22:07:11.000Z  INFO 1 --- [w2] [main] x : an ordinary line
+                2026-12-05T22:07:12.000Z  WARN 1 --- [w2] [main] x : hand-over incomplete runId=r1
+                """);
+        Files.writeString(dir.resolve("kafka-i2.log"), """
+                22:07:10.500 INFO  o.a.k.c.group.GroupMetadataManager - Preparing to rebalance group swale-pool-default
+                22:08:30.000 INFO  o.a.k.c.group.GroupMetadataManager - Stabilized group swale-pool-default generation 5
+                """);
+        assertThat(ChaosLogs.around(dir, from, from + 20_000)).containsExactly(
+                "w2-i1: 2026-12-05T22:07:09.000Z  INFO 1 --- [w2] [C-1] k.c.c.i.ConsumerRebalanceListenerInvoker : Revoke previously assigned partitions [p-0]",
+                "kafka-i2: 22:07:10.500 INFO  o.a.k.c.group.GroupMetadataManager - Preparing to rebalance group swale-pool-default",
+                "w2-i1: 2026-12-05T22:07:12.000Z  WARN 1 --- [w2] [main] x : hand-over incomplete runId=r1");
     }
 
     private AttemptLog log(String lines) throws Exception {

@@ -246,6 +246,8 @@ final class ChaosCluster implements AutoCloseable {
                   <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender">
                     <encoder><pattern>%d{HH:mm:ss.SSS} %-5level %logger{36} - %msg%n</pattern></encoder>
                   </appender>
+                  <!-- joins, leaves, failed members and rebalances: what a pause after a fault is read from -->
+                  <logger name="org.apache.kafka.coordinator.group" level="INFO"/>
                   <root level="WARN"><appender-ref ref="OUT"/></root>
                 </configuration>
                 """);

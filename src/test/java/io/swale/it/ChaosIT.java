@@ -171,7 +171,9 @@ class ChaosIT {
         for (ChaosReport.Pause p : report.pauses()) {
             if (p.longestMs() > PAUSE_LIMIT.toMillis()) {
                 report.violations.add("pause of " + ChaosReport.seconds(p.longestMs()) + " s after "
-                        + p.fault().what());
+                        + p.fault().what() + ", from " + ChaosReport.seconds(p.gapFromMs() - report.startedMs)
+                        + " s to " + ChaosReport.seconds(p.gapToMs() - report.startedMs) + " s");
+                report.pauseLogs.addAll(ChaosLogs.around(dir, p.gapFromMs(), p.gapToMs()));
             }
         }
         report.write(Path.of("target", "chaos-report.txt"));

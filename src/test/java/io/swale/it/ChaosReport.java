@@ -30,12 +30,17 @@ final class ChaosReport {
         }
     }
 
-    /** The longest time without a termination after a fault, up to the next fault (or the last termination). */
-    record Pause(Fault fault, long firstTerminationMs, long longestMs) {}
+    /**
+     * The longest time without a termination after a fault, up to the next fault (or the last termination): from
+     * {@code gapFromMs} to {@code gapToMs} (epoch ms).
+     */
+    record Pause(Fault fault, long firstTerminationMs, long longestMs, long gapFromMs, long gapToMs) {}
 
     final List<Fault> faults = new ArrayList<>();
     final List<DeadLetter> deadLetters = new ArrayList<>();
     final List<String> violations = new ArrayList<>();
+    /** The processes' log lines around a pause over the limit, to tell its cause from a CI log alone. */
+    final List<String> pauseLogs = new ArrayList<>();
     final Map<String, Integer> runStates = new TreeMap<>();
     final Map<String, Integer> outcomes = new TreeMap<>();
     List<AttemptLog.ReExecution> reExecutions = List.of();
@@ -54,16 +59,23 @@ final class ChaosReport {
             long to = i + 1 < faults.size() ? faults.get(i + 1).atMs() : last;
             long prev = f.fromMs();
             long longest = 0;
+            long gapFrom = prev;
             long first = -1;
             for (long t : terminations) {
                 if (t > f.fromMs() && t <= to) {
                     first = first < 0 ? t : first;
-                    longest = Math.max(longest, t - prev);
+                    if (t - prev > longest) {
+                        longest = t - prev;
+                        gapFrom = prev;
+                    }
                     prev = t;
                 }
             }
-            longest = Math.max(longest, to - prev);
-            out.add(new Pause(f, first < 0 ? -1 : first - f.fromMs(), longest));
+            if (to - prev > longest) {
+                longest = to - prev;
+                gapFrom = prev;
+            }
+            out.add(new Pause(f, first < 0 ? -1 : first - f.fromMs(), longest, gapFrom, gapFrom + longest));
         }
         return out;
     }
@@ -104,6 +116,10 @@ final class ChaosReport {
         violations.stream().limit(40).forEach(v -> s.append("  ").append(v).append('\n'));
         if (violations.size() > 40) {
             s.append("  … ").append(violations.size() - 40).append(" more\n");
+        }
+        if (!pauseLogs.isEmpty()) {
+            s.append("log lines around the long pauses (group changes, warnings, repairs, hand-overs):\n");
+            pauseLogs.forEach(l -> s.append("  ").append(l).append('\n'));
         }
         return s.toString();
     }
