@@ -142,11 +142,20 @@ public final class HttpOperator implements Operator {
             output.set("body", bodyValue(body, charset));
             return new OperatorResult.Succeeded(output);
         }
-        String message = what + ": HTTP status " + status + bodyTail(body, charset);
+        String message = what + ": HTTP status " + status + unfollowed(response) + bodyTail(body, charset);
         if (status >= 500 && status < 600 || status == 429) {
             return new OperatorResult.TransientError(message);
         }
         return new OperatorResult.PermanentError(message);
+    }
+
+    /** A final 3xx that leads somewhere: the client stopped following (a loop, or a step from https to http). */
+    private static String unfollowed(HttpResponse<?> response) {
+        if (response.statusCode() / 100 != 3) {
+            return "";
+        }
+        return response.headers().firstValue("Location").map(to -> " (a redirect to " + to + " that was not followed:"
+                + " at most 5 redirects are followed in a row, and none from https to http)").orElse("");
     }
 
     private static String hostOf(URI uri) {

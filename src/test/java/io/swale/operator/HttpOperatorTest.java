@@ -57,6 +57,10 @@ class HttpOperatorTest {
             ex.getResponseHeaders().set("Location", "/json");
             respond(ex, 302, "");
         });
+        server.createContext("/loop", ex -> {
+            ex.getResponseHeaders().set("Location", "/loop");
+            respond(ex, 302, "");
+        });
         server.createContext("/json", ex -> respond(ex, 200, "  \n{\"rows\": 3, \"key\": \"a/b\"}\n"));
         server.createContext("/text", ex -> respond(ex, 200, "loaded 3 rows\n"));
         server.createContext("/empty", ex -> respond(ex, 200, ""));
@@ -160,6 +164,14 @@ class HttpOperatorTest {
     void redirectsAreFollowed() {
         assertThat(run(get("/redirect"))).isEqualTo(new OperatorResult.Succeeded(
                 json("{\"status\": 200, \"body\": {\"rows\": 3, \"key\": \"a/b\"}}")));
+    }
+
+    @Test
+    void aRedirectLeftUnfollowedIsPermanentAndNamesWhereItLeads() {
+        OperatorResult result = run(get("/loop"));
+        assertThat(result).isInstanceOf(OperatorResult.PermanentError.class);
+        assertThat(messageOf(result)).contains("GET " + base + "/loop").contains("HTTP status 302")
+                .contains("a redirect to /loop that was not followed");
     }
 
     @Test
