@@ -13,5 +13,8 @@ if not set_once(KEYS[1], ARGV[1], ttl) then
   if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
   if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) end
 end
-if KEYS[2] and not set_once(KEYS[2], ARGV[3], tonumber(ARGV[4])) then return 2 end
+-- the same token again is this call's own hold, sent twice (a client resends a command whose reply was lost)
+if KEYS[2] and not set_once(KEYS[2], ARGV[3], tonumber(ARGV[4])) and redis.call('GET', KEYS[2]) ~= ARGV[3] then
+  return 2
+end
 return 1

@@ -179,6 +179,8 @@ public class ApiErrors {
     ProblemDetail inProgress(Requests.InProgress e) {
         ProblemDetail p = problem(HttpStatus.CONFLICT, "Request in progress", e.getMessage());
         p.setProperty("field", Paths.IDEMPOTENCY_KEY);
+        // beside the rerun's other 409 outcomes (active, not_ready, no_record)
+        p.setProperty("outcome", "in_progress");
         return p;
     }
 

@@ -149,13 +149,20 @@ public final class HttpOperator implements Operator {
         return new OperatorResult.PermanentError(message);
     }
 
-    /** A final 3xx that leads somewhere: the client stopped following (a loop, or a step from https to http). */
+    /** A final 3xx that leads somewhere (a loop, a chain past the client's limit, a step from https to http). */
     private static String unfollowed(HttpResponse<?> response) {
         if (response.statusCode() / 100 != 3) {
             return "";
         }
-        return response.headers().firstValue("Location").map(to -> " (a redirect to " + to + " that was not followed:"
-                + " at most 5 redirects are followed in a row, and none from https to http)").orElse("");
+        return response.headers().firstValue("Location").map(to -> {
+            String where;
+            try {
+                where = response.uri().resolve(to).toString();
+            } catch (IllegalArgumentException e) {
+                where = to;
+            }
+            return " (a redirect to " + where + " that was not followed)";
+        }).orElse("");
     }
 
     private static String hostOf(URI uri) {

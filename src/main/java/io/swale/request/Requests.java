@@ -41,8 +41,8 @@ public final class Requests {
     /** An equal request under the same id is being handled by another call now: retry it with the same id. */
     public static final class InProgress extends RuntimeException {
         public InProgress(String id) {
-            super("a request with id `" + id + "` is still being handled; send it again with the same id to get its"
-                    + " outcome");
+            super("a request with id `" + id + "` is being handled, or its handling failed less than "
+                    + MAX_HANDLING.toSeconds() + " s ago; send it again with the same id to get its outcome");
         }
     }
 

@@ -98,15 +98,17 @@ class ChaosChecksTest {
                 2026-12-05T22:06:00.000Z  WARN 1 --- [w2] [main] x : long before the pause
                 2026-12-05T22:07:09.000Z  INFO 1 --- [w2] [C-1] k.c.c.i.ConsumerRebalanceListenerInvoker : Revoke previously assigned partitions [p-0]
                 2026-12-05T22:07:11.000Z  INFO 1 --- [w2] [main] x : an ordinary line
+                2026-12-05T23:07:11.500+01:00  WARN 1 --- [w2] [main] x : lease given back runId=r0
                 2026-12-05T22:07:12.000Z  WARN 1 --- [w2] [main] x : hand-over incomplete runId=r1
                 """);
         Files.writeString(dir.resolve("kafka-i2.log"), """
-                22:07:10.500 INFO  o.a.k.c.group.GroupMetadataManager - Preparing to rebalance group swale-pool-default
-                22:08:30.000 INFO  o.a.k.c.group.GroupMetadataManager - Stabilized group swale-pool-default generation 5
+                2026-12-05T22:07:10.500Z INFO  o.a.k.c.group.GroupMetadataManager - Preparing to rebalance group swale-pool-default
+                2026-12-05T22:08:30.000Z INFO  o.a.k.c.group.GroupMetadataManager - Stabilized group swale-pool-default generation 5
                 """);
         assertThat(ChaosLogs.around(dir, from, from + 20_000)).containsExactly(
                 "w2-i1: 2026-12-05T22:07:09.000Z  INFO 1 --- [w2] [C-1] k.c.c.i.ConsumerRebalanceListenerInvoker : Revoke previously assigned partitions [p-0]",
-                "kafka-i2: 22:07:10.500 INFO  o.a.k.c.group.GroupMetadataManager - Preparing to rebalance group swale-pool-default",
+                "kafka-i2: 2026-12-05T22:07:10.500Z INFO  o.a.k.c.group.GroupMetadataManager - Preparing to rebalance group swale-pool-default",
+                "w2-i1: 2026-12-05T23:07:11.500+01:00  WARN 1 --- [w2] [main] x : lease given back runId=r0",
                 "w2-i1: 2026-12-05T22:07:12.000Z  WARN 1 --- [w2] [main] x : hand-over incomplete runId=r1");
     }
 

@@ -244,7 +244,7 @@ final class ChaosCluster implements AutoCloseable {
         Files.writeString(logback, """
                 <configuration>
                   <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender">
-                    <encoder><pattern>%d{HH:mm:ss.SSS} %-5level %logger{36} - %msg%n</pattern></encoder>
+                    <encoder><pattern>%d{yyyy-MM-dd'T'HH:mm:ss.SSS'Z',UTC} %-5level %logger{36} - %msg%n</pattern></encoder>
                   </appender>
                   <!-- joins, leaves, failed members and rebalances: what a pause after a fault is read from -->
                   <logger name="org.apache.kafka.coordinator.group" level="INFO"/>

@@ -5,10 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -21,9 +17,9 @@ import java.util.regex.Pattern;
  * the limit is rare and the logs are gone after the next run; these lines go into the report, so a CI log shows them.
  */
 final class ChaosLogs {
-    /** A member's line starts with its ISO instant; the broker's with the time of day (UTC on the test machine). */
-    private static final Pattern MEMBER_TIME = Pattern.compile("^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z)");
-    private static final Pattern BROKER_TIME = Pattern.compile("^(\\d{2}:\\d{2}:\\d{2}\\.\\d{3}) ");
+    /** Each line of a member (Spring Boot's ISO time) or the broker (ChaosCluster's pattern) starts with its instant. */
+    private static final Pattern TIME =
+            Pattern.compile("^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}(?:Z|[+-]\\d{2}:\\d{2}))");
     private static final Pattern TELLING = Pattern.compile("Preparing to rebalance|Stabilized group|has left group"
             + "|has failed|joins group| WARN | ERROR |reconciler pass|lease given back|refused at claim"
             + "|left for another replica|pool drained|pool role stopped|Revoke previously|Adding newly assigned"
@@ -38,13 +34,13 @@ final class ChaosLogs {
 
     /** The telling lines from a little before {@code fromMs} to a little after {@code toMs}, in time order. */
     static List<String> around(Path dir, long fromMs, long toMs) {
-        LocalDate day = Instant.ofEpochMilli(fromMs).atZone(ZoneOffset.UTC).toLocalDate();
         List<Line> lines = new ArrayList<>();
         try (DirectoryStream<Path> logs = Files.newDirectoryStream(dir, "*.log")) {
             for (Path log : logs) {
                 String name = log.getFileName().toString().replace(".log", "");
-                for (String text : Files.readAllLines(log, StandardCharsets.UTF_8)) {
-                    long at = timeOf(text, day);
+                // decoded leniently: one stray byte must not hide every line
+                for (String text : new String(Files.readAllBytes(log), StandardCharsets.UTF_8).lines().toList()) {
+                    long at = timeOf(text);
                     if (at >= fromMs - BEFORE_MS && at <= toMs + AFTER_MS && TELLING.matcher(text).find()) {
                         lines.add(new Line(at, name + ": " + (text.length() > 300 ? text.substring(0, 300) : text)));
                     }
@@ -62,15 +58,8 @@ final class ChaosLogs {
     }
 
     /** The epoch ms a log line starts with, or -1. */
-    static long timeOf(String line, LocalDate day) {
-        Matcher m = MEMBER_TIME.matcher(line);
-        if (m.find()) {
-            return Instant.parse(m.group(1)).toEpochMilli();
-        }
-        m = BROKER_TIME.matcher(line);
-        if (m.find()) {
-            return LocalTime.parse(m.group(1)).atDate(day).toInstant(ZoneOffset.UTC).toEpochMilli();
-        }
-        return -1;
+    static long timeOf(String line) {
+        Matcher m = TIME.matcher(line);
+        return m.find() ? java.time.OffsetDateTime.parse(m.group(1)).toInstant().toEpochMilli() : -1;
     }
 }

@@ -171,7 +171,7 @@ class HttpOperatorTest {
         OperatorResult result = run(get("/loop"));
         assertThat(result).isInstanceOf(OperatorResult.PermanentError.class);
         assertThat(messageOf(result)).contains("GET " + base + "/loop").contains("HTTP status 302")
-                .contains("a redirect to /loop that was not followed");
+                .contains("a redirect to " + base + "/loop that was not followed");
     }
 
     @Test

@@ -166,6 +166,7 @@ class ShellOperatorTest {
 
     @Test
     void cancellationKillsAProcessThatLeftTheTreeToo() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self")), "a /proc file system");
         Path marker = tmp.resolve("pids");
         // the subshell exits at once: its background sleep goes to init, out of the program's tree
         String command = "(sleep 300 & echo $! > '" + marker + ".tmp' && mv '" + marker + ".tmp' '" + marker + "'); "
@@ -176,8 +177,9 @@ class ShellOperatorTest {
         await().atMost(Duration.ofSeconds(20)).until(() -> Files.exists(marker));
         started = TestAttempts.pids(marker);
         assertThat(started).hasSize(1).allMatch(TestAttempts::isRunning);
-        assertThat(ProcessHandle.current().descendants().map(ProcessHandle::pid))
-                .as("the orphan is out of the worker's tree").doesNotContain(started.getFirst());
+        // the pid is written before the subshell exits: the sleep leaves the worker's tree a moment later
+        await().atMost(Duration.ofSeconds(10)).until(() -> ProcessHandle.current().descendants()
+                .noneMatch(h -> h.pid() == started.getFirst()));
 
         cancellation.cancel("run orders/20260915 cancelled");
         assertThat(result.get(10, TimeUnit.SECONDS)).isInstanceOf(OperatorResult.TransientError.class);
