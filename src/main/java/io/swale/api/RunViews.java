@@ -237,7 +237,8 @@ public class RunViews {
         return out;
     }
 
-    private static Map<String, Object> listed(RunView v) {
+    /** A run as the run list shows it (interfaces §2), in a map the caller may add to (the dashboard's grid row). */
+    public static Map<String, Object> listed(RunView v) {
         GraphRunRecord r = v.run();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("partition", v.key().partition().key());
@@ -425,6 +426,7 @@ public class RunViews {
         return runs.partitions(graph, from, limit).stream().map(p -> new RunKey(graph, p)).toList();
     }
 
+    /** A time as the API and the dashboard write it: RFC 3339 UTC (interfaces §2). */
     public static String time(long ms) {
         return Instant.ofEpochMilli(ms).toString();
     }

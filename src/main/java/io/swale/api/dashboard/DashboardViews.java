@@ -21,7 +21,6 @@ import io.swale.store.RunKey;
 import io.swale.store.RunStore;
 import io.swale.store.RunView;
 import io.swale.store.TaskInstance;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -88,17 +87,13 @@ public class DashboardViews {
                     columns.computeIfAbsent(n.name(), x -> column(def, n));
                     Map<String, Object> cell = new LinkedHashMap<>();
                     cell.put("state", states.get(n.name()).wireName());
-                    cell.put("instance", activeInstance(v, n.name(), records.get(n.name())).map(io.swale.api.RunViews::stateOf)
+                    cell.put("instance", activeInstance(v, n.name(), records.get(n.name())).map(RunViews::stateOf)
                             .orElse(null));
                     cells.put(n.name(), cell);
                 }
             });
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("partition", v.key().partition().key());
-            row.put("state", r.state().wireName());
-            row.put("requestedAt", time(r.requestedAtMs()));
-            row.put("settledAt", r.settledAtMs().map(DashboardViews::time).orElse(null));
-            row.put("definition", r.definition());
+            // a grid row is the run as the run list shows it, with its cells
+            Map<String, Object> row = RunViews.listed(v);
             row.put("cells", cells);
             rows.add(row);
         }
@@ -198,7 +193,7 @@ public class DashboardViews {
                     : Optional.ofNullable(v.instances().get(rec.runId())));
             m.put("attempt", shown.map(TaskInstance::attempt).orElse(null));
             m.put("maxAttempts", shown.map(TaskInstance::maxAttempts).orElse(null));
-            m.put("startedAt", shown.flatMap(TaskInstance::startedMs).map(DashboardViews::time).orElse(null));
+            m.put("startedAt", shown.flatMap(TaskInstance::startedMs).map(RunViews::time).orElse(null));
             m.put("lastError", active.flatMap(TaskInstance::lastError).orElse(null));
             nodes.add(m);
         }
@@ -251,7 +246,4 @@ public class DashboardViews {
         return i != null && i.status().isActive() ? Optional.of(i) : Optional.empty();
     }
 
-    private static String time(long ms) {
-        return Instant.ofEpochMilli(ms).toString();
-    }
 }

@@ -1,12 +1,12 @@
 package io.swale.api.dashboard;
 
 import io.swale.api.ApiErrors;
+import io.swale.api.RunViews;
 import io.swale.record.GraphRecord;
 import io.swale.store.DefinitionStore;
 import io.swale.store.DefinitionStore.HistoryEntry;
 import io.swale.store.DefinitionStore.Refusal;
 import io.swale.store.DefinitionStore.StoredText;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +49,7 @@ public class DefinitionView {
         out.put("adopted", adopted.map(r -> {
             Map<String, Object> a = new LinkedHashMap<>();
             a.put("definition", r.definition());
-            a.put("adoptedAt", time(r.adoptedAtMs()));
+            a.put("adoptedAt", RunViews.time(r.adoptedAtMs()));
             return a;
         }).orElse(null));
         out.put("pending", current.isPresent() && !current.equals(adopted.map(GraphRecord::definition)));
@@ -57,7 +57,7 @@ public class DefinitionView {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("definition", r.hash());
             m.put("reason", r.reason());
-            m.put("at", time(r.atMs()));
+            m.put("at", RunViews.time(r.atMs()));
             return m;
         }).orElse(null));
         Map<String, Object> source = new LinkedHashMap<>();
@@ -69,14 +69,11 @@ public class DefinitionView {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("hash", e.hash());
             m.put("event", e.event());
-            m.put("at", time(e.atMs()));
+            m.put("at", RunViews.time(e.atMs()));
             m.put("reason", e.reason().orElse(null));
             return m;
         }).toList());
         return out;
     }
 
-    private static String time(long ms) {
-        return Instant.ofEpochMilli(ms).toString();
-    }
 }

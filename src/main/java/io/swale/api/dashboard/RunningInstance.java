@@ -1,6 +1,6 @@
 package io.swale.api.dashboard;
 
-import java.time.Instant;
+import io.swale.api.RunViews;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -39,7 +39,7 @@ public record RunningInstance(
         m.put("state", state);
         m.put("attempt", attempt);
         m.put("maxAttempts", maxAttempts);
-        m.put("startedAt", startedMs.map(ms -> Instant.ofEpochMilli(ms).toString()).orElse(null));
+        m.put("startedAt", startedMs.map(RunViews::time).orElse(null));
         return m;
     }
 }
