@@ -22,6 +22,7 @@ import io.swale.operator.OperatorRegistry;
 import io.swale.operator.Resilience4jHostGuards;
 import io.swale.operator.S3Settings;
 import io.swale.run.Adoption;
+import io.swale.run.AfterFaultReconcile;
 import io.swale.run.DefinitionCatalog;
 import io.swale.run.GraphRuns;
 import io.swale.run.Reconciler;
@@ -279,6 +280,11 @@ public class SwaleConfiguration {
             RepairFailures failures) {
         return new Reconciler(runs, tasks, graphRuns, cancellation, reaper, dispatcher,
                 props.scheduler().staleDispatch().toMillis(), metrics, failures);
+    }
+
+    @Bean
+    AfterFaultReconcile afterFaultReconcile(Reconciler reconciler) {
+        return new AfterFaultReconcile(reconciler::passAfterFault);
     }
 
     @Bean

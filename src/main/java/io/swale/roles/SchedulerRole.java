@@ -3,8 +3,10 @@ package io.swale.roles;
 import io.swale.kafka.EventsListener;
 import io.swale.kafka.ListenerContainers;
 import io.swale.kafka.SwaleTopics;
+import io.swale.kafka.TakeoverListener;
 import io.swale.kafka.TriggersListener;
 import io.swale.periodic.SyncService;
+import io.swale.run.AfterFaultReconcile;
 import io.swale.run.GraphRuns;
 import io.swale.settings.SwaleProperties;
 import io.swale.trigger.TriggerHandler;
@@ -25,12 +27,15 @@ public class SchedulerRole implements SmartLifecycle {
     private volatile boolean running;
 
     public SchedulerRole(SwaleProperties props, SyncService sync, ListenerContainers containers, SwaleTopics topics,
-            GraphRuns graphRuns, TriggerHandler triggerHandler) {
+            GraphRuns graphRuns, TriggerHandler triggerHandler, AfterFaultReconcile afterFault) {
         this.props = props;
         this.sync = sync;
         EventsListener listener = new EventsListener(graphRuns);
         this.events = containers.batchListener(topics.events(), "swale-scheduler",
                 props.kafka().listenerConcurrency(), listener::onEvents);
+        // events partitions that come from another scheduler may come from one that died mid-advance
+        this.events.getContainerProperties().setConsumerRebalanceListener(
+                new TakeoverListener(() -> afterFault.request("events partitions taken over")));
         TriggersListener triggersListener = new TriggersListener(triggerHandler,
                 props.scheduler().maxTriggerSize().toBytes());
         this.triggers = containers.recordListener(topics.triggers(), "swale-scheduler-triggers",

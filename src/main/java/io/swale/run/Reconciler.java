@@ -37,13 +37,29 @@ public final class Reconciler {
     private final RunCancellation cancellation;
     private final LeaseReaper reaper;
     private final Dispatcher dispatcher;
+    /**
+     * How old a pending instance's dispatch must be for a pass after a fault to send it again: older than a
+     * dispatch still on its way, far younger than {@code stale-dispatch}, which leaves a healthy backlog alone.
+     */
+    public static final long FAULT_STALE_DISPATCH_MS = 2_000;
+
     private final long staleDispatchMs;
+    private final long faultStaleDispatchMs;
     private final SwaleMetrics metrics;
     private final RepairFailures failures;
 
     public Reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, RunCancellation cancellation,
             LeaseReaper reaper, Dispatcher dispatcher, long staleDispatchMs, SwaleMetrics metrics,
             RepairFailures failures) {
+        this(runs, tasks, graphRuns, cancellation, reaper, dispatcher, staleDispatchMs,
+                Math.min(staleDispatchMs, FAULT_STALE_DISPATCH_MS), metrics, failures);
+    }
+
+    /** {@code faultStaleDispatchMs}: the age of a dispatch that {@link #passAfterFault} sends again. */
+    public Reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, RunCancellation cancellation,
+            LeaseReaper reaper, Dispatcher dispatcher, long staleDispatchMs, long faultStaleDispatchMs,
+            SwaleMetrics metrics, RepairFailures failures) {
+        this.faultStaleDispatchMs = faultStaleDispatchMs;
         this.runs = runs;
         this.tasks = tasks;
         this.graphRuns = graphRuns;
@@ -56,8 +72,23 @@ public final class Reconciler {
     }
 
     public ReconcilePass pass() {
+        return pass(staleDispatchMs);
+    }
+
+    /**
+     * A pass right after a fault that may have lost dispatches: a scheduler that died between a submission and
+     * its dispatch (its events' partitions just moved here), or a Redis failover that lost a claim whose
+     * dispatch was already committed. It sends again every pending instance whose dispatch is older than
+     * {@link #FAULT_STALE_DISPATCH_MS}, instead of waiting for {@code stale-dispatch}; an instance that was only
+     * queued behind others gets a second dispatch, which its claim refuses.
+     */
+    public ReconcilePass passAfterFault() {
+        return pass(faultStaleDispatchMs);
+    }
+
+    private ReconcilePass pass(long staleMs) {
         long t0 = System.nanoTime();
-        ReconcilePass pass = walk();
+        ReconcilePass pass = walk(staleMs);
         metrics.reconcilerPass(System.nanoTime() - t0, pass);
         return pass;
     }
@@ -67,7 +98,7 @@ public final class Reconciler {
         int submitted, settled, cancelled, redispatched, reaped, failed;
     }
 
-    private ReconcilePass walk() {
+    private ReconcilePass walk(long staleMs) {
         List<RunKey> active = runs.activeRuns();
         Map<RunKey, RunStore.RepairError> errors = runs.repairErrors();
         Tally tally = new Tally();
@@ -86,7 +117,7 @@ public final class Reconciler {
                     }
                     case RunStore.Read.Found f -> {
                         try {
-                            repair(f.view(), now, tally);
+                            repair(f.view(), now, staleMs, tally);
                             if (errors.containsKey(f.key())) {
                                 runs.clearRepairError(f.key());
                             }
@@ -115,8 +146,8 @@ public final class Reconciler {
         return pass;
     }
 
-    private void repair(RunView view, long now, Tally tally) {
-        int[] repaired = repairInstances(view, now);
+    private void repair(RunView view, long now, long staleMs, Tally tally) {
+        int[] repaired = repairInstances(view, now, staleMs);
         tally.redispatched += repaired[0];
         tally.reaped += repaired[1];
         switch (view.run().state()) {
@@ -138,15 +169,14 @@ public final class Reconciler {
      * store's time, read after the view) costs no round trip: its dispatch is fresh, its retry not yet due,
      * its lease not yet over. The scripts check again themselves.
      */
-    private int[] repairInstances(RunView view, long now) {
+    private int[] repairInstances(RunView view, long now, long staleMs) {
         int redispatched = 0, reaped = 0;
         for (TaskInstance i : view.instances().values()) {
             TaskIdentity identity = new TaskIdentity(view.key().graph(), view.key().partition(), i.node(), i.asset(),
                     i.definition(), i.rerun());
             switch (i.status()) {
                 case PENDING -> {
-                    if (i.dispatchedMs() <= now - staleDispatchMs
-                            && tasks.redispatchIfStale(view.key(), i.runId(), staleDispatchMs)) {
+                    if (i.dispatchedMs() <= now - staleMs && tasks.redispatchIfStale(view.key(), i.runId(), staleMs)) {
                         dispatcher.dispatch(i.pool(), identity);
                         redispatched++;
                     }

@@ -53,7 +53,7 @@ public class RedisTopologyConfiguration {
     @Bean
     FailoverReconcile failoverReconcile(RedisConnectionSettings settings, Reconciler reconciler,
             LockingTaskExecutor locks, SwaleProperties props, ObjectProvider<MeterRegistry> registry) {
-        return new FailoverReconcile(settings.topology().describe(), reconciler::pass, locks,
+        return new FailoverReconcile(settings.topology().describe(), reconciler::passAfterFault, locks,
                 () -> props.hasRole("scheduler"), registry.getIfAvailable(SimpleMeterRegistry::new),
                 FailoverReconcile.DEFAULT_RETRY);
     }
