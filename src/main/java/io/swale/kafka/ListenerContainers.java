@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.BackOffHandler;
 import org.springframework.kafka.listener.BatchAcknowledgingConsumerAwareMessageListener;
 import org.springframework.kafka.listener.BatchMessageListener;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
@@ -27,6 +28,7 @@ import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.kafka.listener.ListenerContainerPauseService;
 import org.springframework.kafka.listener.MessageListener;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
+import org.springframework.util.backoff.BackOff;
 
 /**
  * Builds the listener containers: record listeners whose permanent failures (by type) go to
@@ -112,13 +114,8 @@ public final class ListenerContainers implements AutoCloseable {
         var container = new ConcurrentMessageListenerContainer<>(
                 factory(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, batch), RecommittingConsumer::coalescing), props);
         container.setConcurrency(1);
-        DefaultErrorHandler errors = errorHandler();
-        // After a retried poll succeeds, spring-kafka would acknowledge the whole poll, committing past the
-        // dispatches the retry put back for want of a slot: the partition's next owner would never see them
-        // (DispatchRetryCommitIT). The listener commits what it claimed; a poll dead-lettered whole is behind
-        // the next commit anyway.
-        errors.setAckAfterHandle(false);
-        container.setCommonErrorHandler(errors);
+        container.setCommonErrorHandler(configured(new DispatchErrorHandler(this::recoverOrSkip, defaultBackOff(),
+                backOffHandler())));
         container.setBeanName("swale-" + topic);
         return container;
     }
@@ -158,9 +155,18 @@ public final class ListenerContainers implements AutoCloseable {
      * one (the dispatch listener's claim) is retried whole, polling between retries.
      */
     private DefaultErrorHandler errorHandler() {
-        DefaultErrorHandler handler = new DefaultErrorHandler(this::recoverOrSkip,
-                ListenerRetries.exponential(ListenerRetries.UNKNOWN_BUDGET.toMillis(), ListenerRetries.MAX_SLEEP),
-                ListenerRetries.waiting(new ListenerContainerPauseService(null, scheduler)));
+        return configured(new DefaultErrorHandler(this::recoverOrSkip, defaultBackOff(), backOffHandler()));
+    }
+
+    private static BackOff defaultBackOff() {
+        return ListenerRetries.exponential(ListenerRetries.UNKNOWN_BUDGET.toMillis(), ListenerRetries.MAX_SLEEP);
+    }
+
+    private BackOffHandler backOffHandler() {
+        return ListenerRetries.waiting(new ListenerContainerPauseService(null, scheduler));
+    }
+
+    private <H extends DefaultErrorHandler> H configured(H handler) {
         handler.setBackOffFunction(retries::backOff);
         // The handler finds these by type anywhere in the cause chain (a listener's exception arrives wrapped in
         // a ListenerExecutionFailedException, a batch listener's in a BatchListenerFailedException too).

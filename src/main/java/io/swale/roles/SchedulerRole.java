@@ -35,7 +35,7 @@ public class SchedulerRole implements SmartLifecycle {
                 props.kafka().listenerConcurrency(), listener::onEvents);
         // events partitions that come from another scheduler may come from one that died mid-advance
         this.events.getContainerProperties().setConsumerRebalanceListener(
-                new TakeoverListener(() -> afterFault.request("events partitions taken over")));
+                new TakeoverListener(() -> afterFault.request("events partitions assigned")));
         TriggersListener triggersListener = new TriggersListener(triggerHandler,
                 props.scheduler().maxTriggerSize().toBytes());
         this.triggers = containers.recordListener(topics.triggers(), "swale-scheduler-triggers",

@@ -31,18 +31,18 @@ public final class Reconciler {
     private static final int BATCH = 200;
     private static final String PASS = "reconciler";
 
-    private final RunStore runs;
-    private final TaskStore tasks;
-    private final GraphRuns graphRuns;
-    private final RunCancellation cancellation;
-    private final LeaseReaper reaper;
-    private final Dispatcher dispatcher;
     /**
      * How old a pending instance's dispatch must be for a pass after a fault to send it again: older than a
      * dispatch still on its way, far younger than {@code stale-dispatch}, which leaves a healthy backlog alone.
      */
     public static final long FAULT_STALE_DISPATCH_MS = 2_000;
 
+    private final RunStore runs;
+    private final TaskStore tasks;
+    private final GraphRuns graphRuns;
+    private final RunCancellation cancellation;
+    private final LeaseReaper reaper;
+    private final Dispatcher dispatcher;
     private final long staleDispatchMs;
     private final long faultStaleDispatchMs;
     private final SwaleMetrics metrics;
@@ -51,15 +51,7 @@ public final class Reconciler {
     public Reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, RunCancellation cancellation,
             LeaseReaper reaper, Dispatcher dispatcher, long staleDispatchMs, SwaleMetrics metrics,
             RepairFailures failures) {
-        this(runs, tasks, graphRuns, cancellation, reaper, dispatcher, staleDispatchMs,
-                Math.min(staleDispatchMs, FAULT_STALE_DISPATCH_MS), metrics, failures);
-    }
-
-    /** {@code faultStaleDispatchMs}: the age of a dispatch that {@link #passAfterFault} sends again. */
-    public Reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, RunCancellation cancellation,
-            LeaseReaper reaper, Dispatcher dispatcher, long staleDispatchMs, long faultStaleDispatchMs,
-            SwaleMetrics metrics, RepairFailures failures) {
-        this.faultStaleDispatchMs = faultStaleDispatchMs;
+        this.faultStaleDispatchMs = Math.min(staleDispatchMs, FAULT_STALE_DISPATCH_MS);
         this.runs = runs;
         this.tasks = tasks;
         this.graphRuns = graphRuns;
@@ -72,7 +64,7 @@ public final class Reconciler {
     }
 
     public ReconcilePass pass() {
-        return pass(staleDispatchMs);
+        return pass(false);
     }
 
     /**
@@ -83,12 +75,12 @@ public final class Reconciler {
      * queued behind others gets a second dispatch, which its claim refuses.
      */
     public ReconcilePass passAfterFault() {
-        return pass(faultStaleDispatchMs);
+        return pass(true);
     }
 
-    private ReconcilePass pass(long staleMs) {
+    private ReconcilePass pass(boolean afterFault) {
         long t0 = System.nanoTime();
-        ReconcilePass pass = walk(staleMs);
+        ReconcilePass pass = walk(afterFault);
         metrics.reconcilerPass(System.nanoTime() - t0, pass);
         return pass;
     }
@@ -98,7 +90,7 @@ public final class Reconciler {
         int submitted, settled, cancelled, redispatched, reaped, failed;
     }
 
-    private ReconcilePass walk(long staleMs) {
+    private ReconcilePass walk(boolean afterFault) {
         List<RunKey> active = runs.activeRuns();
         Map<RunKey, RunStore.RepairError> errors = runs.repairErrors();
         Tally tally = new Tally();
@@ -117,7 +109,7 @@ public final class Reconciler {
                     }
                     case RunStore.Read.Found f -> {
                         try {
-                            repair(f.view(), now, staleMs, tally);
+                            repair(f.view(), now, afterFault, tally);
                             if (errors.containsKey(f.key())) {
                                 runs.clearRepairError(f.key());
                             }
@@ -146,8 +138,8 @@ public final class Reconciler {
         return pass;
     }
 
-    private void repair(RunView view, long now, long staleMs, Tally tally) {
-        int[] repaired = repairInstances(view, now, staleMs);
+    private void repair(RunView view, long now, boolean afterFault, Tally tally) {
+        int[] repaired = repairInstances(view, now, afterFault);
         tally.redispatched += repaired[0];
         tally.reaped += repaired[1];
         switch (view.run().state()) {
@@ -169,14 +161,17 @@ public final class Reconciler {
      * store's time, read after the view) costs no round trip: its dispatch is fresh, its retry not yet due,
      * its lease not yet over. The scripts check again themselves.
      */
-    private int[] repairInstances(RunView view, long now, long staleMs) {
+    private int[] repairInstances(RunView view, long now, boolean afterFault) {
+        long staleMs = afterFault ? faultStaleDispatchMs : staleDispatchMs;
         int redispatched = 0, reaped = 0;
         for (TaskInstance i : view.instances().values()) {
             TaskIdentity identity = new TaskIdentity(view.key().graph(), view.key().partition(), i.node(), i.asset(),
                     i.definition(), i.rerun());
             switch (i.status()) {
                 case PENDING -> {
-                    if (i.dispatchedMs() <= now - staleMs && tasks.redispatchIfStale(view.key(), i.runId(), staleMs)) {
+                    if (i.dispatchedMs() <= now - staleMs && (afterFault
+                            ? tasks.redispatchAfterFault(view.key(), i.runId(), staleMs)
+                            : tasks.redispatchIfStale(view.key(), i.runId(), staleMs))) {
                         dispatcher.dispatch(i.pool(), identity);
                         redispatched++;
                     }

@@ -207,6 +207,12 @@ public interface TaskStore {
      */
     boolean redispatchIfStale(RunKey key, String runId, long staleMs);
 
+    /**
+     * As {@link #redispatchIfStale} after a fault that may have lost dispatches: after {@code staleMs} whatever
+     * the earlier redispatches, and not counted in that back-off, so a fault does not delay the periodic repair.
+     */
+    boolean redispatchAfterFault(RunKey key, String runId, long staleMs);
+
     Reap reap(RunKey key, String runId);
 
     /** Running → pending with the token bumped and the attempt not counted (a worker shutting down). */

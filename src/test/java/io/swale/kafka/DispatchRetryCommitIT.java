@@ -3,6 +3,7 @@ package io.swale.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.swale.record.RecordException;
 import io.swale.task.SwaleMetrics;
 import java.time.Duration;
 import java.util.HashMap;
@@ -75,6 +76,35 @@ class DispatchRetryCommitIT {
         assertThat(listener.firstOffsets.subList(0, 3)).containsExactly(0L, 0L, 1L);
         // the records put back stay uncommitted, so whoever owns the partition next is given them
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(kafka.committed(group, tp)).isEqualTo(1));
+        containers.close();
+    }
+
+    @Test
+    void aPollDeadLetteredWholeIsCommitted() throws Exception {
+        String topic = "dispatch-dead";
+        String group = "dispatch-dead-group";
+        kafka.admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1),
+                new NewTopic(SwaleTopics.deadLetter(topic), 1, (short) 1))).all().get();
+        TopicPartition tp = new TopicPartition(topic, 0);
+        KafkaTemplate<String, byte[]> template = template();
+        sendFour(template, tp);
+
+        var containers = new ListenerContainers(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap()),
+                template, SwaleMetrics.NONE);
+        AtomicInteger calls = new AtomicInteger();
+        // a failure no retry changes (a stored record that cannot be read): the whole poll is dead-lettered
+        var container = containers.dispatchListener(topic, group, 10,
+                (BatchAcknowledgingConsumerAwareMessageListener<String, byte[]>) (records, ack, consumer) -> {
+                    calls.incrementAndGet();
+                    throw new RecordException("instance", "not JSON");
+                });
+        container.start();
+
+        // the dead letters are sent, and their offsets committed: no owner of the partition reads them again
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(kafka.committed(group, tp)).isEqualTo(4));
+        container.stop();
+        assertThat(calls.get()).isEqualTo(1);
+        assertThat(kafka.committed(group, tp)).isEqualTo(4);
         containers.close();
     }
 

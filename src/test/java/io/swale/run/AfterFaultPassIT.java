@@ -40,8 +40,29 @@ class AfterFaultPassIT {
             assertThat(periodic.redispatched()).isZero();
             assertThat(afterFault.redispatched()).isEqualTo(1);
             assertThat(h.dispatches).extracting(d -> d.identity().runId()).containsExactly(runId);
-            // sent again once: the next pass after a fault waits twice as long for this instance
+            // sent again once: its dispatch is fresh again
             assertThat(reconciler.passAfterFault().redispatched()).isZero();
+        }
+    }
+
+    @Test
+    void aRedispatchAfterAFaultDoesNotPutOffThePeriodicOne() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("faultbackoff");
+            String hash = h.chain(g);
+            RunKey key = h.key(g);
+            h.graphRuns.startRun(hash, key.partition());
+            String runId = key.runId("a", 0);
+            h.dispatches.clear();
+            Reconciler reconciler = h.reconciler(60_000);
+            backdateDispatch(h, key, runId, Reconciler.FAULT_STALE_DISPATCH_MS);
+            assertThat(reconciler.passAfterFault().redispatched()).isEqualTo(1);
+
+            // that dispatch is lost too: the periodic pass sends it once stale-dispatch is over, not twice that
+            backdateDispatch(h, key, runId, 60_000);
+
+            assertThat(reconciler.pass().redispatched()).isEqualTo(1);
+            assertThat(h.dispatches).hasSize(2);
         }
     }
 

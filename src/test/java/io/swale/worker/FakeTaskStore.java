@@ -160,6 +160,11 @@ class FakeTaskStore implements TaskStore {
     }
 
     @Override
+    public boolean redispatchAfterFault(RunKey key, String runId, long staleMs) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
     public Reap reap(RunKey key, String runId) {
         throw new UnsupportedOperationException();
     }

@@ -240,6 +240,13 @@ public final class RedisTaskStore implements TaskStore {
     }
 
     @Override
+    public boolean redispatchAfterFault(RunKey key, String runId, long staleMs) {
+        Object r = call(scripts.redispatch, List.of(keys.instances(key)),
+                List.of(runId, Long.toString(staleMs), Long.toString(staleMs), "1"));
+        return r instanceof Long n && n == 1L;
+    }
+
+    @Override
     public Reap reap(RunKey key, String runId) {
         List<?> r = (List<?>) call(scripts.reap, List.of(keys.instances(key), keys.attempts(key), keys.leases(key)),
                 List.of(runId, member(key, runId)));
