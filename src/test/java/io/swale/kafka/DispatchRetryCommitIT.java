@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.swale.record.RecordException;
 import io.swale.task.SwaleMetrics;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -17,14 +16,10 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.BatchAcknowledgingConsumerAwareMessageListener;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
@@ -58,8 +53,8 @@ class DispatchRetryCommitIT {
         String group = "dispatch-retry-group";
         kafka.admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
         TopicPartition tp = new TopicPartition(topic, 0);
-        KafkaTemplate<String, byte[]> template = template();
-        sendFour(template, tp);
+        KafkaTemplate<String, byte[]> template = kafka.batchingTemplate();
+        OwnBroker.sendBatch(template, tp, 4);
 
         var containers = new ListenerContainers(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap()),
                 template, SwaleMetrics.NONE);
@@ -86,8 +81,8 @@ class DispatchRetryCommitIT {
         kafka.admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1),
                 new NewTopic(SwaleTopics.deadLetter(topic), 1, (short) 1))).all().get();
         TopicPartition tp = new TopicPartition(topic, 0);
-        KafkaTemplate<String, byte[]> template = template();
-        sendFour(template, tp);
+        KafkaTemplate<String, byte[]> template = kafka.batchingTemplate();
+        OwnBroker.sendBatch(template, tp, 4);
 
         var containers = new ListenerContainers(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap()),
                 template, SwaleMetrics.NONE);
@@ -134,26 +129,5 @@ class DispatchRetryCommitIT {
                 }
             }
         }
-    }
-
-    private static void sendFour(KafkaTemplate<String, byte[]> template, TopicPartition tp) throws Exception {
-        var sent = new java.util.ArrayList<java.util.concurrent.CompletableFuture<?>>();
-        for (int i = 0; i < 4; i++) {
-            sent.add(template.send(tp.topic(), tp.partition(), "run-" + i, new byte[] {1}));
-        }
-        template.flush();
-        for (var f : sent) {
-            f.get();
-        }
-    }
-
-    private static KafkaTemplate<String, byte[]> template() {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap());
-        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        // one produce batch: the listener gets all four in its first poll
-        config.put(ProducerConfig.LINGER_MS_CONFIG, 1_000);
-        return new KafkaTemplate<>(new DefaultKafkaProducerFactory<>(config));
     }
 }

@@ -19,18 +19,14 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.Cluster;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 
 /**
@@ -76,7 +72,7 @@ class RebalanceCommitIT {
         String topic = "rebalance-commit";
         String group = "rebalance-commit-group";
         admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
-        var template = template();
+        var template = kafka.batchingTemplate();
         // the consumer configuration Swale gives its listeners by default (cooperative-sticky)
         Map<String, Object> consumerConfig = ConsumerGroupProperties.apply(
                 Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap()),
@@ -112,14 +108,14 @@ class RebalanceCommitIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> members(group) == 2 && state(group) == GroupState.STABLE
                 && !listener.getAssignedPartitions().isEmpty());
         TopicPartition mine = listener.getAssignedPartitions().iterator().next();
-        send(template, mine, 5);
+        OwnBroker.sendBatch(template, mine, 5);
         await().atMost(Duration.ofSeconds(20)).until(() -> kafka.committed(group, mine) == 5);
 
         // hold a rebalance open (both members joined, the leader's assignment waits), and feed the listener then
         hold = new CountDownLatch(1);
         rebalance.set(true);
         await().atMost(Duration.ofSeconds(30)).until(() -> state(group) == GroupState.COMPLETING_REBALANCE);
-        send(template, mine, 5);
+        OwnBroker.sendBatch(template, mine, 5);
         await().atMost(Duration.ofSeconds(20)).until(() -> handled.get() == 10);
         // the listener's commit of those is due (100 ms), and the group is still rebalancing
         await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(1))
@@ -138,18 +134,6 @@ class RebalanceCommitIT {
         containers.close();
     }
 
-    private static void send(KafkaTemplate<String, byte[]> template, TopicPartition tp, int count) throws Exception {
-        // one produce batch, so the listener gets them in one poll and commits them once
-        var sent = new java.util.ArrayList<java.util.concurrent.CompletableFuture<?>>();
-        for (int i = 0; i < count; i++) {
-            sent.add(template.send(tp.topic(), tp.partition(), "k" + i, new byte[] {1}));
-        }
-        template.flush();
-        for (var f : sent) {
-            f.get();
-        }
-    }
-
     private static GroupState state(String group) throws Exception {
         return admin.describeConsumerGroups(List.of(group)).all().get().get(group).groupState();
     }
@@ -162,12 +146,4 @@ class RebalanceCommitIT {
         return admin.listOffsets(Map.of(tp, OffsetSpec.latest())).all().get().get(tp).offset();
     }
 
-    private static KafkaTemplate<String, byte[]> template() {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap());
-        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        config.put(ProducerConfig.LINGER_MS_CONFIG, 1_000);
-        return new KafkaTemplate<>(new DefaultKafkaProducerFactory<>(config));
-    }
 }

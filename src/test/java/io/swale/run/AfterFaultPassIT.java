@@ -21,13 +21,8 @@ class AfterFaultPassIT {
     @Test
     void aPassAfterAFaultDispatchesAgainAnInstanceWhoseDispatchDiedWithItsScheduler() throws Exception {
         try (RunHarness h = new RunHarness()) {
-            String g = RunHarness.graphName("fault");
-            String hash = h.chain(g);
-            RunKey key = h.key(g);
-            h.graphRuns.startRun(hash, key.partition());
+            RunKey key = startedChain(h, "fault");
             String runId = key.runId("a", 0);
-            // the dispatch that left with the submission never reached Kafka
-            h.dispatches.clear();
             backdateDispatch(h, key, runId, Reconciler.FAULT_STALE_DISPATCH_MS);
             // the event handled again finds the instance submitted, and sends nothing
             h.graphRuns.advance(h.runs.read(key).orElseThrow(), List.of("a"));
@@ -48,12 +43,8 @@ class AfterFaultPassIT {
     @Test
     void aRedispatchAfterAFaultDoesNotPutOffThePeriodicOne() throws Exception {
         try (RunHarness h = new RunHarness()) {
-            String g = RunHarness.graphName("faultbackoff");
-            String hash = h.chain(g);
-            RunKey key = h.key(g);
-            h.graphRuns.startRun(hash, key.partition());
+            RunKey key = startedChain(h, "faultbackoff");
             String runId = key.runId("a", 0);
-            h.dispatches.clear();
             Reconciler reconciler = h.reconciler(60_000);
             backdateDispatch(h, key, runId, Reconciler.FAULT_STALE_DISPATCH_MS);
             assertThat(reconciler.passAfterFault().redispatched()).isEqualTo(1);
@@ -64,6 +55,15 @@ class AfterFaultPassIT {
             assertThat(reconciler.pass().redispatched()).isEqualTo(1);
             assertThat(h.dispatches).hasSize(2);
         }
+    }
+
+    /** A started chain a → b whose root's dispatch, sent with its submission, never reached Kafka. */
+    private static RunKey startedChain(RunHarness h, String stem) {
+        String g = RunHarness.graphName(stem);
+        RunKey key = h.key(g);
+        h.graphRuns.startRun(h.chain(g), key.partition());
+        h.dispatches.clear();
+        return key;
     }
 
     private static void backdateDispatch(RunHarness h, RunKey key, String runId, long ms) {
