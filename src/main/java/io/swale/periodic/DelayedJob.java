@@ -21,7 +21,7 @@ public class DelayedJob extends SingletonJob {
 
     @Override
     protected Duration lockAtMostFor() {
-        return Duration.ofSeconds(30);
+        return TASK_PATH_LOCK;
     }
 
     @Override

@@ -1,0 +1,42 @@
+package io.swale.periodic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
+
+import io.swale.settings.SwaleProperties;
+import io.swale.task.DelayedMover;
+import io.swale.task.LeaseReaper;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+
+/**
+ * Issue 18 (ChaosIT, a 15.2 s pause): redis-server was killed while the reaper held its lock, the release was
+ * lost, and the restarted server loaded the lock from its append-only file: no replica reaped for the rest of
+ * the lock's minute, and four instances whose worker had been killed waited 20 s past their leases.
+ */
+class TaskPathLocksTest {
+    @Test
+    void aLockWhoseReleaseWasLostHoldsTheReaperAndTheRetriesOffForSecondsOnly() {
+        List<LockConfiguration> asked = new CopyOnWriteArrayList<>();
+        var locks = new DefaultLockingTaskExecutor(config -> {
+            asked.add(config);
+            return Optional.of(() -> { });
+        });
+        SwaleProperties props = new Binder(new MapConfigurationPropertySource(Map.of()))
+                .bindOrCreate("swale", SwaleProperties.class);
+
+        new ReapJob(locks, props, mock(LeaseReaper.class)).execute(null);
+        new DelayedJob(locks, props, mock(DelayedMover.class)).execute(null);
+
+        assertThat(asked).extracting(LockConfiguration::getName).containsExactly("reaper", "delayed");
+        assertThat(asked).allSatisfy(c -> assertThat(c.getLockAtMostFor()).isLessThanOrEqualTo(Duration.ofSeconds(15)));
+    }
+}
