@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
@@ -22,7 +23,7 @@ final class DocumentParser {
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
 
-    // the replaying factory resolves aliases and merge keys; the plain one reads an alias as its anchor's name
+    // the replaying factory resolves aliases (and merge keys its own way); the plain one reads an alias as its anchor's name
     /**
      * snakeyaml-engine's reader fails (IndexOutOfBoundsException) when a surrogate pair straddles the end of
      * its 1,024-code-point buffer, e.g. a string of 1,100 emoji; a buffer as large as any accepted body
@@ -32,6 +33,13 @@ final class DocumentParser {
 
     private static final ObjectMapper YAML = YAMLMapper.builder(
                     (YAMLFactory) YAMLAnchorReplayingFactory.builder().loadSettings(LOAD).build())
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    // what YamlMerges wrote has no aliases and no merge keys: a plain `<<` in it is a key like any other
+    private static final ObjectMapper YAML_RESOLVED = YAMLMapper.builder(
+                    YAMLFactory.builder().loadSettings(LOAD).build())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
@@ -62,6 +70,10 @@ final class DocumentParser {
         try {
             if (format == DefinitionFormat.YAML) {
                 YamlAliases.check(text, limits);
+                Optional<String> resolved = YamlMerges.resolve(text);
+                if (resolved.isPresent()) {
+                    return YAML_RESOLVED.readTree(resolved.get());
+                }
             }
             return mapper.readTree(text);
         } catch (JacksonException e) {

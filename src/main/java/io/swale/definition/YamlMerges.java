@@ -1,0 +1,173 @@
+package io.swale.definition;
+
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.snakeyaml.engine.v2.api.Dump;
+import org.snakeyaml.engine.v2.api.DumpSettings;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.StreamDataWriter;
+import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.common.NonPrintableStyle;
+import org.snakeyaml.engine.v2.exceptions.Mark;
+import org.snakeyaml.engine.v2.nodes.MappingNode;
+import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.nodes.NodeTuple;
+import org.snakeyaml.engine.v2.nodes.ScalarNode;
+import org.snakeyaml.engine.v2.nodes.SequenceNode;
+
+/**
+ * Reads a YAML text as its node tree and writes it out again as plain YAML for Jackson: merge keys resolved, aliases
+ * replaced by what they stand for, every mapping's keys checked for duplicates with their line in the text as
+ * written. Jackson's own replaying parser wrote merged keys in where the merge key stood, so an override read as a
+ * duplicate key, a key written before the merge was overwritten by it, and a quoted {@code "<<"} key, which is
+ * text, was merged too. Merge keys follow YAML 1.1: only an unquoted {@code <<} is one, a mapping's own keys win over
+ * merged ones, and of a merged list the earlier mappings win over the later.
+ */
+final class YamlMerges {
+    private static final String MERGE_KEY = "<<";
+    // YamlAliases bounds the aliases first, with the limits configured; the composer's own default (50) would not
+    private static final LoadSettings COMPOSE = LoadSettings.builder()
+            .setBufferSize(DocumentParser.LOAD.getBufferSize())
+            .setCodePointLimit(DocumentParser.LOAD.getCodePointLimit())
+            .setMaxAliasesForCollections(Integer.MAX_VALUE)
+            .build();
+    private static final DumpSettings DUMP = DumpSettings.builder()
+            .setDereferenceAliases(true)
+            .setNonPrintableStyle(NonPrintableStyle.ESCAPE)
+            .setWidth(Integer.MAX_VALUE)
+            .setSplitLines(false)
+            .build();
+
+    private YamlMerges() {}
+
+    /**
+     * The text of {@code text}'s tree with merges resolved and no aliases; empty when the text has no {@code <<}
+     * at all (the common case, which costs a quarter of this path) or when snakeyaml-engine cannot build that tree
+     * (a syntax error, several documents, a structure that contains itself): Jackson's replaying parser then
+     * reads or reports the text as written.
+     *
+     * @throws DefinitionParseException for a duplicate key or a merge key on something other than mappings
+     */
+    static Optional<String> resolve(String text) {
+        if (!text.contains(MERGE_KEY)) {
+            return Optional.empty();
+        }
+        Optional<Node> root;
+        try {
+            root = new Compose(COMPOSE).composeString(text);
+        } catch (RuntimeException malformed) {
+            return Optional.empty();
+        }
+        if (root.isEmpty()) {
+            return Optional.of(text);
+        }
+        new Merger().visit(root.get());
+        StringWriter out = new StringWriter();
+        try {
+            new Dump(DUMP).dumpNode(root.get(), new StreamDataWriter() {
+                @Override
+                public void write(String s) {
+                    out.write(s);
+                }
+
+                @Override
+                public void write(String s, int off, int len) {
+                    out.write(s, off, len);
+                }
+            });
+        } catch (RuntimeException recursive) {
+            return Optional.empty();
+        }
+        return Optional.of(out.toString());
+    }
+
+    /** Walks the tree once, children first, so a merged mapping's own merges are resolved before it is merged. */
+    private static final class Merger {
+        private final Map<Node, Boolean> done = new IdentityHashMap<>();
+
+        void visit(Node node) {
+            if (done.putIfAbsent(node, Boolean.FALSE) != null) {
+                return;
+            }
+            switch (node) {
+                case MappingNode map -> {
+                    for (NodeTuple t : map.getValue()) {
+                        visit(t.getKeyNode());
+                        visit(t.getValueNode());
+                    }
+                    resolveMerges(map);
+                }
+                case SequenceNode seq -> seq.getValue().forEach(this::visit);
+                default -> {}
+            }
+            done.put(node, Boolean.TRUE);
+        }
+
+        private void resolveMerges(MappingNode map) {
+            Set<String> own = new HashSet<>();
+            for (NodeTuple t : map.getValue()) {
+                if (!isMergeKey(t.getKeyNode()) && t.getKeyNode() instanceof ScalarNode key
+                        && !own.add(key.getValue())) {
+                    throw malformed("Duplicate Object property \"" + key.getValue() + "\"", key);
+                }
+            }
+            if (map.getValue().stream().noneMatch(t -> isMergeKey(t.getKeyNode()))) {
+                return;
+            }
+            Set<String> present = new HashSet<>(own);
+            List<NodeTuple> result = new ArrayList<>();
+            boolean mergeSeen = false;
+            for (NodeTuple t : map.getValue()) {
+                if (!isMergeKey(t.getKeyNode())) {
+                    result.add(t);
+                    continue;
+                }
+                if (mergeSeen) {
+                    throw malformed("Duplicate Object property \"" + MERGE_KEY + "\"", t.getKeyNode());
+                }
+                mergeSeen = true;
+                for (MappingNode source : sources(t)) {
+                    for (NodeTuple inherited : source.getValue()) {
+                        if (!(inherited.getKeyNode() instanceof ScalarNode key) || present.add(key.getValue())) {
+                            result.add(inherited);
+                        }
+                    }
+                }
+            }
+            map.setValue(result);
+        }
+
+        private List<MappingNode> sources(NodeTuple merge) {
+            Node value = merge.getValueNode();
+            List<Node> candidates = value instanceof SequenceNode seq ? seq.getValue() : List.of(value);
+            List<MappingNode> sources = new ArrayList<>();
+            for (Node candidate : candidates) {
+                if (!(candidate instanceof MappingNode source)) {
+                    throw malformed("the merge key `<<` takes a mapping or a list of mappings", merge.getKeyNode());
+                }
+                if (done.get(source) == Boolean.FALSE) {
+                    throw malformed("the merge key `<<` refers to a mapping that contains it", merge.getKeyNode());
+                }
+                sources.add(source);
+            }
+            return sources;
+        }
+
+        private static boolean isMergeKey(Node key) {
+            return key instanceof ScalarNode s && s.isPlain() && MERGE_KEY.equals(s.getValue());
+        }
+
+        private static DefinitionParseException malformed(String why, Node at) {
+            String where = at.getStartMark()
+                    .map((Mark m) -> " (line " + (m.getLine() + 1) + ", column " + (m.getColumn() + 1) + ")")
+                    .orElse("");
+            return new DefinitionParseException("malformed YAML: " + why + where);
+        }
+    }
+}
