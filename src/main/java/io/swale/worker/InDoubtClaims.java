@@ -4,6 +4,7 @@ import io.swale.task.TaskIdentity;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -13,10 +14,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * running, which would leave that attempt to burn until its lease expires (with no retry left, a node failed
  * that never ran). An entry is forgotten once its dispatch is claimed again, or after {@code maxAgeNanos}, when
  * its lease has long expired and the dispatch went elsewhere.
+ *
+ * <p>A claim id starts with a random prefix of this worker's incarnation: a worker restarted under the same
+ * configured id, given its predecessor's dispatches again, must not have its claims taken for the predecessor's
+ * and answered with attempts that a killed process left running.
  */
 final class InDoubtClaims {
     private record Entry(String claimId, long sinceNanos) {}
 
+    private final String incarnation = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36) + ".";
     private final AtomicLong next = new AtomicLong();
     private final Map<TaskIdentity, Entry> entries = new ConcurrentHashMap<>();
     private final long maxAgeNanos;
@@ -28,7 +34,7 @@ final class InDoubtClaims {
     /** The id to claim {@code id} under: the one in doubt, if any, else a new one. */
     String claimIdFor(TaskIdentity id) {
         Entry e = entries.remove(id);
-        return e != null ? e.claimId() : Long.toString(next.incrementAndGet(), 36);
+        return e != null ? e.claimId() : incarnation + Long.toString(next.incrementAndGet(), 36);
     }
 
     /** The claims of a call that failed, each with the id it was asked under. */

@@ -1,0 +1,46 @@
+package io.swale.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.swale.graph.Partition;
+import io.swale.task.TaskIdentity;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class InDoubtClaimsTest {
+    private static final long MAX_AGE = 60_000_000_000L;
+
+    @Test
+    void aClaimInDoubtIsAskedAgainUnderItsIdAndANewOneGetsANewId() {
+        InDoubtClaims claims = new InDoubtClaims(MAX_AGE);
+        TaskIdentity a = identity("a");
+        String first = claims.claimIdFor(a);
+        claims.failed(List.of(a), List.of(first), 0);
+        assertThat(claims.claimIdFor(a)).isEqualTo(first);
+        assertThat(claims.claimIdFor(a)).isNotEqualTo(first);
+    }
+
+    @Test
+    void anEntryOlderThanItsMaxAgeIsForgotten() {
+        InDoubtClaims claims = new InDoubtClaims(MAX_AGE);
+        TaskIdentity a = identity("a");
+        TaskIdentity b = identity("b");
+        String idA = claims.claimIdFor(a);
+        claims.failed(List.of(a), List.of(idA), 0);
+        claims.failed(List.of(b), List.of(claims.claimIdFor(b)), MAX_AGE + 1);
+        assertThat(claims.claimIdFor(a)).isNotEqualTo(idA);
+    }
+
+    @Test
+    void aRestartedWorkerNumbersItsClaimsApartFromItsPredecessor() {
+        TaskIdentity a = identity("a");
+        String predecessor = new InDoubtClaims(MAX_AGE).claimIdFor(a);
+        String successor = new InDoubtClaims(MAX_AGE).claimIdFor(a);
+        assertThat(successor).isNotEqualTo(predecessor);
+    }
+
+    private static TaskIdentity identity(String node) {
+        return new TaskIdentity("g", Partition.of("20260101"), node, Optional.empty(), "def", 0);
+    }
+}
