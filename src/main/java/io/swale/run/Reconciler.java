@@ -132,7 +132,9 @@ public final class Reconciler {
         errors.keySet().stream().filter(k -> !indexed.contains(k)).forEach(runs::clearRepairError);
         ReconcilePass pass = new ReconcilePass(active.size(), tally.submitted, tally.settled, tally.cancelled,
                 tally.redispatched, tally.reaped, tally.failed);
-        if (tally.submitted + tally.settled + tally.cancelled + tally.redispatched + tally.reaped + tally.failed > 0) {
+        // a pass after a fault is logged by whoever asked for it, with the fault
+        if (!afterFault
+                && tally.submitted + tally.settled + tally.cancelled + tally.redispatched + tally.reaped + tally.failed > 0) {
             log.info("reconciler pass {}", pass);
         }
         return pass;

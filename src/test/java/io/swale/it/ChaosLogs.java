@@ -21,7 +21,7 @@ final class ChaosLogs {
     private static final Pattern TIME =
             Pattern.compile("^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}(?:Z|[+-]\\d{2}:\\d{2}))");
     private static final Pattern TELLING = Pattern.compile("Preparing to rebalance|Stabilized group|has left group"
-            + "|has failed|joins group| WARN | ERROR |reconciler pass|lease given back|refused at claim"
+            + "|has failed|joins group| WARN | ERROR |reconciler pass|reconcile pass after|lease given back|refused at claim"
             + "|left for another replica|pool drained|pool role stopped|Revoke previously|Adding newly assigned"
             + "|hand-over|Started SwaleApplication");
     static final int MAX_LINES = 150;
