@@ -70,7 +70,7 @@ final class DocumentParser {
         try {
             if (format == DefinitionFormat.YAML) {
                 YamlAliases.check(text, limits);
-                Optional<String> resolved = YamlMerges.resolve(text);
+                Optional<String> resolved = YamlMerges.resolve(text, limits);
                 if (resolved.isPresent()) {
                     return YAML_RESOLVED.readTree(resolved.get());
                 }

@@ -1,6 +1,5 @@
 package io.swale.definition;
 
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -13,7 +12,10 @@ import org.snakeyaml.engine.v2.api.DumpSettings;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.api.StreamDataWriter;
 import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.api.lowlevel.Parse;
 import org.snakeyaml.engine.v2.common.NonPrintableStyle;
+import org.snakeyaml.engine.v2.events.Event;
+import org.snakeyaml.engine.v2.events.ScalarEvent;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
@@ -47,15 +49,17 @@ final class YamlMerges {
     private YamlMerges() {}
 
     /**
-     * The text of {@code text}'s tree with merges resolved and no aliases; empty when the text has no {@code <<}
-     * at all (the common case, which costs a quarter of this path) or when snakeyaml-engine cannot build that tree
-     * (a syntax error, several documents, a structure that contains itself): Jackson's replaying parser then
-     * reads or reports the text as written.
+     * The text of {@code text}'s tree with merges resolved and no aliases. Empty, so that Jackson's replaying parser
+     * reads or reports the text as written, when no scalar of it reads {@code <<} (the common case: a heredoc's
+     * {@code <<EOF} in a command does not count), when it nests deeper than {@code limits} allow (refused by
+     * depth either way), or when snakeyaml-engine cannot build its tree (a syntax error, several documents, a
+     * structure that contains itself).
      *
-     * @throws DefinitionParseException for a duplicate key or a merge key on something other than mappings
+     * @throws DefinitionParseException for a duplicate key, a merge key on something other than mappings, or a
+     *     tree whose text, aliases written out, would be longer than Jackson reads
      */
-    static Optional<String> resolve(String text) {
-        if (!text.contains(MERGE_KEY)) {
+    static Optional<String> resolve(String text, DefinitionLimits limits) {
+        if (!text.contains(MERGE_KEY) || !hasMergeKeyScalar(text, limits.maxDepth() + 1)) {
             return Optional.empty();
         }
         Optional<Node> root;
@@ -65,26 +69,70 @@ final class YamlMerges {
             return Optional.empty();
         }
         if (root.isEmpty()) {
-            return Optional.of(text);
+            return Optional.empty();
         }
         new Merger().visit(root.get());
-        StringWriter out = new StringWriter();
+        BoundedText out = new BoundedText(DocumentParser.LOAD.getCodePointLimit());
         try {
-            new Dump(DUMP).dumpNode(root.get(), new StreamDataWriter() {
-                @Override
-                public void write(String s) {
-                    out.write(s);
-                }
-
-                @Override
-                public void write(String s, int off, int len) {
-                    out.write(s, off, len);
-                }
-            });
+            new Dump(DUMP).dumpNode(root.get(), out);
+        } catch (BoundedText.Full full) {
+            // each alias written out is a copy: a small text can stand for gigabytes
+            throw new DefinitionParseException("YAML refused: with its aliases and merge keys written out, the text"
+                    + " is longer than " + out.limit + " characters");
         } catch (RuntimeException recursive) {
             return Optional.empty();
         }
-        return Optional.of(out.toString());
+        return Optional.of(out.text.toString());
+    }
+
+    private static boolean hasMergeKeyScalar(String text, int maxDepth) {
+        int depth = 0;
+        boolean found = false;
+        try {
+            for (Event e : new Parse(COMPOSE).parseString(text)) {
+                switch (e.getEventId()) {
+                    case MappingStart, SequenceStart -> {
+                        if (++depth > maxDepth) {
+                            return false;
+                        }
+                    }
+                    case MappingEnd, SequenceEnd -> depth--;
+                    case Scalar -> found |= MERGE_KEY.equals(((ScalarEvent) e).getValue());
+                    default -> { }
+                }
+            }
+        } catch (RuntimeException malformed) {
+            return false;
+        }
+        return found;
+    }
+
+    private static final class BoundedText implements StreamDataWriter {
+        static final class Full extends RuntimeException {
+            Full() {
+                super(null, null, false, false);
+            }
+        }
+
+        final StringBuilder text = new StringBuilder();
+        final int limit;
+
+        BoundedText(int limit) {
+            this.limit = limit;
+        }
+
+        @Override
+        public void write(String s) {
+            write(s, 0, s.length());
+        }
+
+        @Override
+        public void write(String s, int off, int len) {
+            if (text.length() + len > limit) {
+                throw new Full();
+            }
+            text.append(s, off, off + len);
+        }
     }
 
     /** Walks the tree once, children first, so a merged mapping's own merges are resolved before it is merged. */

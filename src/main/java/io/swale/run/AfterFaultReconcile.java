@@ -41,9 +41,9 @@ public final class AfterFaultReconcile implements AutoCloseable {
     private void run(String fault) {
         try {
             ReconcilePass p = pass.get();
-            log.info("reconcile pass after fault=\"{}\" activeRuns={} submitted={} settled={} redispatched={} reaped={}"
-                    + " failed={}", fault, p.activeRuns(), p.submitted(), p.settled(), p.redispatched(), p.reaped(),
-                    p.failed());
+            log.info("reconcile pass after fault=\"{}\" activeRuns={} submitted={} settled={} cancelled={}"
+                    + " redispatched={} reaped={} failed={}", fault, p.activeRuns(), p.submitted(), p.settled(),
+                    p.cancelled(), p.redispatched(), p.reaped(), p.failed());
         } catch (RuntimeException e) {
             log.warn("reconcile pass after fault=\"{}\" failed, the periodic pass repairs instead error={}", fault,
                     e.toString());

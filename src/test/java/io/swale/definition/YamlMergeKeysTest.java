@@ -9,6 +9,8 @@ import tools.jackson.databind.JsonNode;
 
 /** YAML merge keys: a mapping's own keys win over merged ones, earlier merged mappings over later ones. */
 class YamlMergeKeysTest {
+    private static final DefinitionLimits LIMITS = DefinitionLimits.DEFAULT;
+
     private static JsonNode yaml(String text) {
         return DocumentParser.parse(text, DefinitionFormat.YAML);
     }
@@ -138,14 +140,51 @@ class YamlMergeKeysTest {
 
     @Test
     void whatSnakeyamlCannotBuildIsLeftToJacksonsReading() {
-        assertThat(YamlMerges.resolve("a: {<<: {x: 1}}\n")).isPresent();
-        assertThat(YamlMerges.resolve("a: [\n<<")).isEmpty();
-        assertThat(YamlMerges.resolve("a: {<<: {x: 1}}\n---\nb: 2\n")).isEmpty();
-        assertThat(YamlMerges.resolve("a: &a {b: *a, <<: {x: 1}}\n")).isEmpty();
-        assertThat(YamlMerges.resolve("a: &a {b: *a}\n")).isEmpty();
+        assertThat(YamlMerges.resolve("a: {<<: {x: 1}}\n", LIMITS)).isPresent();
+        assertThat(YamlMerges.resolve("a: [\n<<", LIMITS)).isEmpty();
+        assertThat(YamlMerges.resolve("a: {<<: {x: 1}}\n---\nb: 2\n", LIMITS)).isEmpty();
+        assertThat(YamlMerges.resolve("a: &a {b: *a, <<: {x: 1}}\n", LIMITS)).isEmpty();
+        assertThat(YamlMerges.resolve("a: &a {b: *a}\n", LIMITS)).isEmpty();
         assertThatThrownBy(() -> yaml("a: {<<: {x: 1}}\n---\nb: 2\n"))
                 .isInstanceOf(DefinitionParseException.class)
                 .hasMessageContaining("malformed YAML");
+    }
+
+    @Test
+    void aHeredocInACommandOrATooDeepTextIsLeftToJacksonsReading() {
+        assertThat(YamlMerges.resolve("node: {command: \"cat <<EOF\\nx\\nEOF\"}\n", LIMITS)).isEmpty();
+        String deep = "[".repeat(LIMITS.maxDepth() + 2) + "{<<: {x: 1}}" + "]".repeat(LIMITS.maxDepth() + 2) + "\n";
+        assertThat(YamlMerges.resolve(deep, LIMITS)).isEmpty();
+    }
+
+    @Test
+    void anEmptyValueReadsAsItDoesWithoutAMerge() {
+        JsonNode without = yaml("node: {timeout: , list: [a, {k: }]}\n").get("node");
+        JsonNode n = yaml("""
+                base: &b
+                  timeout:
+                node: {<<: *b, list: [a, {k: }]}
+                """).get("node");
+        assertThat(n.get("timeout")).isEqualTo(without.get("timeout"));
+        assertThat(n.get("list")).isEqualTo(without.get("list"));
+        assertThat(yaml("block:\n  <<: {x: 1}\n  retries:\n").get("block").get("retries"))
+                .isEqualTo(yaml("block:\n  retries:\n").get("block").get("retries"));
+    }
+
+    @Test
+    void aSmallTextThatStandsForAHugeOneIsRefused() {
+        // 47 aliases replaying 99,124 events, within the default limits; written out, 3.5 billion characters
+        String text = "s: &s \"" + "x".repeat(50_000) + "\"\n"
+                + "l1: &l1 [" + "*s, ".repeat(9) + "*s]\n"
+                + "l2: &l2 [" + "*l1, ".repeat(9) + "*l1]\n"
+                + "l3: &l3 [" + "*l2, ".repeat(9) + "*l2]\n"
+                + "l4: &l4 [" + "*l3, ".repeat(9) + "*l3]\n"
+                + "l5: [" + "*l4, ".repeat(6) + "*l4]\n"
+                + "node: {<<: {x: 1}}\n";
+        assertThatThrownBy(() -> yaml(text))
+                .isInstanceOf(DefinitionParseException.class)
+                .hasMessageContaining("YAML refused: with its aliases and merge keys written out, the text is longer"
+                        + " than");
     }
 
     @Test

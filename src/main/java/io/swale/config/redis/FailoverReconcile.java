@@ -97,9 +97,9 @@ public final class FailoverReconcile implements Consumer<Failover> {
             throw new PassFailed(e);
         }
         passes.increment();
-        log.warn("reconcile pass after redis failover activeRuns={} submitted={} settled={} redispatched={}"
-                + " reaped={} failed={}", pass.activeRuns(), pass.submitted(), pass.settled(), pass.redispatched(),
-                pass.reaped(), pass.failed());
+        log.warn("reconcile pass after redis failover activeRuns={} submitted={} settled={} cancelled={}"
+                + " redispatched={} reaped={} failed={}", pass.activeRuns(), pass.submitted(), pass.settled(),
+                pass.cancelled(), pass.redispatched(), pass.reaped(), pass.failed());
     }
 
     /** Every try of the pass failed while this replica held the failover's lock. */
