@@ -21,7 +21,7 @@ public class CronPumpJob extends SingletonJob {
 
     @Override
     protected Duration lockAtMostFor() {
-        return Duration.ofMinutes(1);
+        return TASK_PATH_LOCK;
     }
 
     @Override

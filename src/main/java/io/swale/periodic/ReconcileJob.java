@@ -21,7 +21,7 @@ public class ReconcileJob extends SingletonJob {
 
     @Override
     protected Duration lockAtMostFor() {
-        return Duration.ofMinutes(5);
+        return TASK_PATH_LOCK;
     }
 
     @Override

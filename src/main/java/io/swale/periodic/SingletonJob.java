@@ -38,10 +38,11 @@ public abstract class SingletonJob implements Job {
     }
 
     /**
-     * The longest a job on the path of a task instance holds its lock. A lock whose release was lost — its
-     * replica or Redis killed during the pass, then Redis restarted from its append-only file — holds every
-     * replica off the job this long: leases stay unreaped and retries unsent meanwhile. Two replicas that run
-     * such a job at once stay correct, so a pass that outlasts it only costs work.
+     * The longest a job on the path of a run holds its lock (the reaper, the delayed retries, the reconciler, the
+     * cron pump). A lock whose release was lost — its replica or Redis killed during the pass, then Redis
+     * restarted from its append-only file — holds every replica off the job this long: leases stay unreaped,
+     * retries and lost dispatches unsent, cron firings unfired meanwhile. Two replicas that run such a job at
+     * once stay correct, so a pass that outlasts it only costs work.
      */
     static final Duration TASK_PATH_LOCK = Duration.ofSeconds(15);
 
