@@ -69,8 +69,7 @@ final class DocumentParser {
         text = text.startsWith("\uFEFF") ? text.substring(1) : text;
         try {
             if (format == DefinitionFormat.YAML) {
-                YamlAliases.check(text, limits);
-                Optional<String> resolved = YamlMerges.resolve(text, limits);
+                Optional<String> resolved = YamlMerges.resolve(text, YamlAliases.check(text, limits), limits);
                 if (resolved.isPresent()) {
                     return YAML_RESOLVED.readTree(resolved.get());
                 }

@@ -9,6 +9,7 @@ import org.snakeyaml.engine.v2.api.lowlevel.Parse;
 import org.snakeyaml.engine.v2.events.AliasEvent;
 import org.snakeyaml.engine.v2.events.Event;
 import org.snakeyaml.engine.v2.events.NodeEvent;
+import org.snakeyaml.engine.v2.events.ScalarEvent;
 
 /**
  * Counts what a YAML text stands for before Jackson replays its aliases: one anchor of a few thousand items
@@ -18,15 +19,23 @@ import org.snakeyaml.engine.v2.events.NodeEvent;
 final class YamlAliases {
     private YamlAliases() {}
 
+    /**
+     * What the same pass tells besides the budget: whether a scalar reads {@code <<} (a merge key, perhaps:
+     * {@link YamlMerges}) and how deep its collections nest; nothing of either for a text that does not parse.
+     */
+    record Scan(boolean mergeKeyScalar, int depth) {}
+
     /** Where a collection with an anchor started, in events counted so far. */
     private record Open(String anchor, long start) {}
 
-    static void check(String text, DefinitionLimits limits) {
+    static Scan check(String text, DefinitionLimits limits) {
         Map<String, Long> sizes = new HashMap<>();
         Deque<Open> open = new ArrayDeque<>();
         long aliases = 0;
         long events = 0;
         long replayed = 0;
+        boolean mergeKeyScalar = false;
+        int depth = 0;
         LoadSettings settings = DocumentParser.LOAD;
         try {
             for (Event e : new Parse(settings).parseString(text)) {
@@ -44,6 +53,7 @@ final class YamlAliases {
                 case MappingStart, SequenceStart -> {
                     events++;
                     open.push(new Open(((NodeEvent) e).getAnchor().map(a -> a.getValue()).orElse(null), events));
+                    depth = Math.max(depth, open.size());
                 }
                 case MappingEnd, SequenceEnd -> {
                     events++;
@@ -55,6 +65,7 @@ final class YamlAliases {
                 case Scalar -> {
                     events++;
                     ((NodeEvent) e).getAnchor().ifPresent(a -> sizes.put(a.getValue(), 1L));
+                    mergeKeyScalar |= YamlMerges.MERGE_KEY.equals(((ScalarEvent) e).getValue());
                 }
                 default -> events++;
             }
@@ -67,7 +78,9 @@ final class YamlAliases {
             throw refused;
         } catch (RuntimeException malformed) {
             // Jackson reads the same text next and reports the error with its own position and wording.
+            return new Scan(false, depth);
         }
+        return new Scan(mergeKeyScalar, depth);
     }
 
     private static DefinitionParseException refused(String why) {

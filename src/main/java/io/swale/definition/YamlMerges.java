@@ -12,10 +12,7 @@ import org.snakeyaml.engine.v2.api.DumpSettings;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.api.StreamDataWriter;
 import org.snakeyaml.engine.v2.api.lowlevel.Compose;
-import org.snakeyaml.engine.v2.api.lowlevel.Parse;
 import org.snakeyaml.engine.v2.common.NonPrintableStyle;
-import org.snakeyaml.engine.v2.events.Event;
-import org.snakeyaml.engine.v2.events.ScalarEvent;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
@@ -32,7 +29,7 @@ import org.snakeyaml.engine.v2.nodes.SequenceNode;
  * merged ones, and of a merged list the earlier mappings win over the later.
  */
 final class YamlMerges {
-    private static final String MERGE_KEY = "<<";
+    static final String MERGE_KEY = "<<";
     // YamlAliases bounds the aliases first, with the limits configured; the composer's own default (50) would not
     private static final LoadSettings COMPOSE = LoadSettings.builder()
             .setBufferSize(DocumentParser.LOAD.getBufferSize())
@@ -50,16 +47,16 @@ final class YamlMerges {
 
     /**
      * The text of {@code text}'s tree with merges resolved and no aliases. Empty, so that Jackson's replaying parser
-     * reads or reports the text as written, when no scalar of it reads {@code <<} (the common case: a heredoc's
-     * {@code <<EOF} in a command does not count), when it nests deeper than {@code limits} allow (refused by
-     * depth either way), or when snakeyaml-engine cannot build its tree (a syntax error, several documents, a
-     * structure that contains itself).
+     * reads or reports the text as written, when {@code scan} found no scalar that reads {@code <<} (the common
+     * case: a heredoc's {@code <<EOF} in a command does not count), when it nests deeper than {@code limits} allow
+     * (refused by depth either way), or when snakeyaml-engine cannot build its tree (a syntax error, several
+     * documents, a structure that contains itself).
      *
      * @throws DefinitionParseException for a duplicate key, a merge key on something other than mappings, or a
      *     tree whose text, aliases written out, would be longer than Jackson reads
      */
-    static Optional<String> resolve(String text, DefinitionLimits limits) {
-        if (!text.contains(MERGE_KEY) || !hasMergeKeyScalar(text, limits.maxDepth() + 1)) {
+    static Optional<String> resolve(String text, YamlAliases.Scan scan, DefinitionLimits limits) {
+        if (!scan.mergeKeyScalar() || scan.depth() > limits.maxDepth() + 1) {
             return Optional.empty();
         }
         Optional<Node> root;
@@ -83,28 +80,6 @@ final class YamlMerges {
             return Optional.empty();
         }
         return Optional.of(out.text.toString());
-    }
-
-    private static boolean hasMergeKeyScalar(String text, int maxDepth) {
-        int depth = 0;
-        boolean found = false;
-        try {
-            for (Event e : new Parse(COMPOSE).parseString(text)) {
-                switch (e.getEventId()) {
-                    case MappingStart, SequenceStart -> {
-                        if (++depth > maxDepth) {
-                            return false;
-                        }
-                    }
-                    case MappingEnd, SequenceEnd -> depth--;
-                    case Scalar -> found |= MERGE_KEY.equals(((ScalarEvent) e).getValue());
-                    default -> { }
-                }
-            }
-        } catch (RuntimeException malformed) {
-            return false;
-        }
-        return found;
     }
 
     private static final class BoundedText implements StreamDataWriter {

@@ -4,12 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.swale.graph.Graph;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** YAML merge keys: a mapping's own keys win over merged ones, earlier merged mappings over later ones. */
 class YamlMergeKeysTest {
     private static final DefinitionLimits LIMITS = DefinitionLimits.DEFAULT;
+
+    private static Optional<String> resolve(String text, DefinitionLimits limits) {
+        return YamlMerges.resolve(text, YamlAliases.check(text, limits), limits);
+    }
 
     private static JsonNode yaml(String text) {
         return DocumentParser.parse(text, DefinitionFormat.YAML);
@@ -140,11 +145,11 @@ class YamlMergeKeysTest {
 
     @Test
     void whatSnakeyamlCannotBuildIsLeftToJacksonsReading() {
-        assertThat(YamlMerges.resolve("a: {<<: {x: 1}}\n", LIMITS)).isPresent();
-        assertThat(YamlMerges.resolve("a: [\n<<", LIMITS)).isEmpty();
-        assertThat(YamlMerges.resolve("a: {<<: {x: 1}}\n---\nb: 2\n", LIMITS)).isEmpty();
-        assertThat(YamlMerges.resolve("a: &a {b: *a, <<: {x: 1}}\n", LIMITS)).isEmpty();
-        assertThat(YamlMerges.resolve("a: &a {b: *a}\n", LIMITS)).isEmpty();
+        assertThat(resolve("a: {<<: {x: 1}}\n", LIMITS)).isPresent();
+        assertThat(resolve("a: [\n<<", LIMITS)).isEmpty();
+        assertThat(resolve("a: {<<: {x: 1}}\n---\nb: 2\n", LIMITS)).isEmpty();
+        assertThat(resolve("a: &a {b: *a, <<: {x: 1}}\n", LIMITS)).isEmpty();
+        assertThat(resolve("a: &a {b: *a}\n", LIMITS)).isEmpty();
         assertThatThrownBy(() -> yaml("a: {<<: {x: 1}}\n---\nb: 2\n"))
                 .isInstanceOf(DefinitionParseException.class)
                 .hasMessageContaining("malformed YAML");
@@ -152,9 +157,9 @@ class YamlMergeKeysTest {
 
     @Test
     void aHeredocInACommandOrATooDeepTextIsLeftToJacksonsReading() {
-        assertThat(YamlMerges.resolve("node: {command: \"cat <<EOF\\nx\\nEOF\"}\n", LIMITS)).isEmpty();
+        assertThat(resolve("node: {command: \"cat <<EOF\\nx\\nEOF\"}\n", LIMITS)).isEmpty();
         String deep = "[".repeat(LIMITS.maxDepth() + 2) + "{<<: {x: 1}}" + "]".repeat(LIMITS.maxDepth() + 2) + "\n";
-        assertThat(YamlMerges.resolve(deep, LIMITS)).isEmpty();
+        assertThat(resolve(deep, LIMITS)).isEmpty();
     }
 
     @Test

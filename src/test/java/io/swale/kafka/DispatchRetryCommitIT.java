@@ -51,13 +51,8 @@ class DispatchRetryCommitIT {
     void aPollRetriedAfterAnOutageCommitsOnlyWhatItsRetryClaimed() throws Exception {
         String topic = "dispatch-retry";
         String group = "dispatch-retry-group";
-        kafka.admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
         TopicPartition tp = new TopicPartition(topic, 0);
-        KafkaTemplate<String, byte[]> template = kafka.batchingTemplate();
-        OwnBroker.sendBatch(template, tp, 4);
-
-        var containers = new ListenerContainers(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap()),
-                template, SwaleMetrics.NONE);
+        var containers = fourDispatches(List.of(topic));
         var listener = new OneSlotListener();
         var container = containers.dispatchListener(topic, group, 10, listener);
         listener.container.set(container);
@@ -78,14 +73,8 @@ class DispatchRetryCommitIT {
     void aPollDeadLetteredWholeIsCommitted() throws Exception {
         String topic = "dispatch-dead";
         String group = "dispatch-dead-group";
-        kafka.admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1),
-                new NewTopic(SwaleTopics.deadLetter(topic), 1, (short) 1))).all().get();
         TopicPartition tp = new TopicPartition(topic, 0);
-        KafkaTemplate<String, byte[]> template = kafka.batchingTemplate();
-        OwnBroker.sendBatch(template, tp, 4);
-
-        var containers = new ListenerContainers(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap()),
-                template, SwaleMetrics.NONE);
+        var containers = fourDispatches(List.of(topic, SwaleTopics.deadLetter(topic)));
         AtomicInteger calls = new AtomicInteger();
         // a failure no retry changes (a stored record that cannot be read): the whole poll is dead-lettered
         var container = containers.dispatchListener(topic, group, 10,
@@ -101,6 +90,15 @@ class DispatchRetryCommitIT {
         assertThat(calls.get()).isEqualTo(1);
         assertThat(kafka.committed(group, tp)).isEqualTo(4);
         containers.close();
+    }
+
+    /** The topics, four dispatches sent to the first in one batch, and containers on this broker. */
+    private static ListenerContainers fourDispatches(List<String> topics) throws Exception {
+        kafka.admin.createTopics(topics.stream().map(t -> new NewTopic(t, 1, (short) 1)).toList()).all().get();
+        KafkaTemplate<String, byte[]> template = kafka.batchingTemplate();
+        OwnBroker.sendBatch(template, new TopicPartition(topics.getFirst(), 0), 4);
+        return new ListenerContainers(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap()), template,
+                SwaleMetrics.NONE);
     }
 
     /**

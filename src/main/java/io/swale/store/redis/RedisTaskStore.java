@@ -234,16 +234,16 @@ public final class RedisTaskStore implements TaskStore {
     @Override
     public boolean redispatchIfStale(RunKey key, String runId, long staleMs) {
         long longest = staleMs > Long.MAX_VALUE / REDISPATCH_BACKOFF_CAP ? Long.MAX_VALUE : staleMs * REDISPATCH_BACKOFF_CAP;
-        Object r = call(scripts.redispatch, List.of(keys.instances(key)),
-                List.of(runId, Long.toString(staleMs), Long.toString(longest)));
-        return r instanceof Long n && n == 1L;
+        return redispatch(key, List.of(runId, Long.toString(staleMs), Long.toString(longest)));
     }
 
     @Override
     public boolean redispatchAfterFault(RunKey key, String runId, long staleMs) {
-        Object r = call(scripts.redispatch, List.of(keys.instances(key)),
-                List.of(runId, Long.toString(staleMs), Long.toString(staleMs), "1"));
-        return r instanceof Long n && n == 1L;
+        return redispatch(key, List.of(runId, Long.toString(staleMs), Long.toString(staleMs), "1"));
+    }
+
+    private boolean redispatch(RunKey key, List<String> args) {
+        return call(scripts.redispatch, List.of(keys.instances(key)), args) instanceof Long n && n == 1L;
     }
 
     @Override
