@@ -19,6 +19,11 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *       per task instance, docs/performance.md), and the broker serves a connection's requests one at a time
  *       anyway. It gives up no guarantee: with idempotence on, records of a partition keep their order either
  *       way.</li>
+ *   <li>{@code max.block.ms=10000}: how long a send may wait for its topic's metadata or for room in the
+ *       buffer. With its only broker gone the client drops what it knew of the cluster, so every send waits for
+ *       it again: a broker restart of a few seconds is waited out, and a longer outage fails a send after 10 s
+ *       instead of the client's 60, which held an API request or a slot that long. A dispatch or event that
+ *       fails so is sent again by a repair pass ({@code LostSendRepair}).</li>
  * </ul>
  */
 public final class ProducerDefaults {
@@ -30,6 +35,7 @@ public final class ProducerDefaults {
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         config.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 0);
         config.putIfAbsent(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        config.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
         return config;
     }
 }

@@ -11,9 +11,11 @@ import io.swale.definition.DefinitionLoader;
 import io.swale.kafka.KafkaDeadLetters;
 import io.swale.kafka.KafkaDispatcher;
 import io.swale.kafka.KafkaEventPublisher;
+import io.swale.kafka.KafkaInspector;
 import io.swale.kafka.KafkaTriggerPublisher;
 import io.swale.kafka.ListenerContainers;
 import io.swale.kafka.ListenerFailure;
+import io.swale.kafka.LostSendRepair;
 import io.swale.kafka.PoolTopics;
 import io.swale.kafka.SwaleTopics;
 import io.swale.metrics.MicrometerSwaleMetrics;
@@ -215,13 +217,24 @@ public class SwaleConfiguration {
     }
 
     @Bean
-    KafkaDispatcher dispatcher(KafkaTemplate<String, byte[]> template, SwaleTopics topics, PoolTopics poolTopics) {
-        return new KafkaDispatcher(template, topics, poolTopics);
+    KafkaDispatcher dispatcher(KafkaTemplate<String, byte[]> template, SwaleTopics topics, PoolTopics poolTopics,
+            LostSendRepair lost) {
+        return new KafkaDispatcher(template, topics, poolTopics, lost);
     }
 
     @Bean
-    KafkaEventPublisher eventPublisher(KafkaTemplate<String, byte[]> template, SwaleTopics topics) {
-        return new KafkaEventPublisher(template, topics);
+    KafkaEventPublisher eventPublisher(KafkaTemplate<String, byte[]> template, SwaleTopics topics,
+            LostSendRepair lost) {
+        return new KafkaEventPublisher(template, topics, lost);
+    }
+
+    /** Lazy: the pass it asks for needs the reconciler, which needs the dispatcher that tells it. */
+    @Bean(destroyMethod = "close")
+    LostSendRepair lostSendRepair(ObjectProvider<AfterFaultReconcile> afterFault, KafkaInspector kafka) {
+        return new LostSendRepair(() -> {
+            kafka.describeCluster();
+            return true;
+        }, fault -> afterFault.getObject().request(fault), LostSendRepair.SPACING, LostSendRepair.PROBE_EVERY);
     }
 
     @Bean

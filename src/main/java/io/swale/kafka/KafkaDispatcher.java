@@ -19,21 +19,37 @@ public final class KafkaDispatcher implements Dispatcher {
     private final KafkaTemplate<String, byte[]> template;
     private final SwaleTopics topics;
     private final PoolTopics poolTopics;
+    private final LostSends lost;
 
-    public KafkaDispatcher(KafkaTemplate<String, byte[]> template, SwaleTopics topics, PoolTopics poolTopics) {
+    public KafkaDispatcher(KafkaTemplate<String, byte[]> template, SwaleTopics topics, PoolTopics poolTopics,
+            LostSends lost) {
         this.template = template;
         this.topics = topics;
         this.poolTopics = poolTopics;
+        this.lost = lost;
     }
 
     @Override
     public void dispatch(String pool, TaskIdentity identity) {
-        // A failed send leaves a pending instance, which the reconciler dispatches again.
-        send(pool, identity).whenComplete((r, e) -> {
+        // A failed send leaves a pending instance, which a repair pass dispatches again: a send that throws (the
+        // topic's metadata not found within max.block.ms while Kafka is away) fails no caller
+        CompletableFuture<?> sent;
+        try {
+            sent = send(pool, identity);
+        } catch (RuntimeException e) {
+            notSent(pool, identity, e);
+            return;
+        }
+        sent.whenComplete((r, e) -> {
             if (e != null) {
-                log.warn("dispatch not sent runId={} pool={} error={}", identity.runId(), pool, e.toString());
+                notSent(pool, identity, e);
             }
         });
+    }
+
+    private void notSent(String pool, TaskIdentity identity, Throwable e) {
+        log.warn("dispatch not sent runId={} pool={} error={}", identity.runId(), pool, e.toString());
+        lost.lost("dispatch", e);
     }
 
     /**

@@ -4,6 +4,7 @@ import io.swale.record.NodeStatus;
 import io.swale.record.RecordCodec;
 import io.swale.task.EventPublisher;
 import io.swale.task.TaskIdentity;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -14,10 +15,12 @@ public final class KafkaEventPublisher implements EventPublisher {
     private static final Logger log = LoggerFactory.getLogger(KafkaEventPublisher.class);
     private final KafkaTemplate<String, byte[]> template;
     private final SwaleTopics topics;
+    private final LostSends lost;
 
-    public KafkaEventPublisher(KafkaTemplate<String, byte[]> template, SwaleTopics topics) {
+    public KafkaEventPublisher(KafkaTemplate<String, byte[]> template, SwaleTopics topics, LostSends lost) {
         this.template = template;
         this.topics = topics;
+        this.lost = lost;
     }
 
     @Override
@@ -27,11 +30,23 @@ public final class KafkaEventPublisher implements EventPublisher {
         event.put("partition", identity.partition().key());
         event.put("node", identity.node());
         event.put("status", status.wireName());
-        // A lost event costs at most one reconcile interval: the reconciler reads the record itself.
-        template.send(topics.events(), identity.runKey().id(), RecordCodec.bytes(event)).whenComplete((r, e) -> {
+        // A lost event is repaired by a pass that reads the run itself; a send that throws fails no caller.
+        CompletableFuture<?> sent;
+        try {
+            sent = template.send(topics.events(), identity.runKey().id(), RecordCodec.bytes(event));
+        } catch (RuntimeException e) {
+            notSent(identity, e);
+            return;
+        }
+        sent.whenComplete((r, e) -> {
             if (e != null) {
-                log.warn("event not sent runId={} error={}", identity.runId(), e.toString());
+                notSent(identity, e);
             }
         });
+    }
+
+    private void notSent(TaskIdentity identity, Throwable e) {
+        log.warn("event not sent runId={} error={}", identity.runId(), e.toString());
+        lost.lost("event", e);
     }
 }

@@ -4,6 +4,7 @@ import io.swale.task.ReconcilePass;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -31,10 +32,15 @@ public final class AfterFaultReconcile implements AutoCloseable {
     /** Asks for a pass because of {@code fault} (logged); returns at once. */
     public void request(String fault) {
         if (queued.compareAndSet(false, true)) {
-            executor.execute(() -> {
+            try {
+                executor.execute(() -> {
+                    queued.set(false);
+                    run(fault);
+                });
+            } catch (RejectedExecutionException e) {
+                // closed: the service is stopping, and the next start's pass repairs
                 queued.set(false);
-                run(fault);
-            });
+            }
         }
     }
 

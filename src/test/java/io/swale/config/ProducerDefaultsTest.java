@@ -15,6 +15,7 @@ class ProducerDefaultsTest {
         Map<String, Object> out = ProducerDefaults.apply(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "k:9092"));
         assertThat(out).containsEntry(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1)
                 .containsEntry(ProducerConfig.LINGER_MS_CONFIG, 0)
+                .containsEntry(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000)
                 .containsEntry(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "k:9092")
                 .containsEntry(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class)
                 .containsEntry(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
@@ -23,9 +24,11 @@ class ProducerDefaultsTest {
     @Test
     void aPropertySetThroughSpringKafkaKeepsItsValue() {
         Map<String, Object> out = ProducerDefaults.apply(Map.of(
-                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "5", ProducerConfig.LINGER_MS_CONFIG, "2"));
+                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "5", ProducerConfig.LINGER_MS_CONFIG, "2",
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, "60000"));
         assertThat(out).containsEntry(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "5")
-                .containsEntry(ProducerConfig.LINGER_MS_CONFIG, "2");
+                .containsEntry(ProducerConfig.LINGER_MS_CONFIG, "2")
+                .containsEntry(ProducerConfig.MAX_BLOCK_MS_CONFIG, "60000");
     }
 
     @Test

@@ -65,7 +65,7 @@ class LastDispatchIT {
         var producers = new DefaultKafkaProducerFactory<String, byte[]>(config);
         KafkaAdmin admin = new KafkaAdmin(Map.of("bootstrap.servers", kafka.getBrokersAsString()));
         return new Process(producers, new KafkaDispatcher(new KafkaTemplate<>(producers), topics,
-                new PoolTopics(admin, topics, 1, (short) 1)));
+                new PoolTopics(admin, topics, 1, (short) 1), LostSends.NONE));
     }
 
     private static TaskIdentity id(String node) {
