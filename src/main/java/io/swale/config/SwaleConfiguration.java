@@ -54,6 +54,7 @@ import io.swale.task.Terminations;
 import io.swale.trigger.CronPump;
 import io.swale.trigger.TriggerHandler;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -231,10 +232,11 @@ public class SwaleConfiguration {
     /** Lazy: the pass it asks for needs the reconciler, which needs the dispatcher that tells it. */
     @Bean(destroyMethod = "close")
     LostSendRepair lostSendRepair(ObjectProvider<AfterFaultReconcile> afterFault, KafkaInspector kafka) {
-        return new LostSendRepair(() -> {
-            kafka.describeCluster();
-            return true;
-        }, fault -> afterFault.getObject().request(fault), LostSendRepair.SPACING, LostSendRepair.PROBE_EVERY);
+        // the pass sends again what is pending since FAULT_STALE_DISPATCH_MS: it waits that long after Kafka answers
+        Duration passDelay = Duration.ofMillis(Reconciler.FAULT_STALE_DISPATCH_MS + 1_000);
+        return new LostSendRepair(kafka::leadersOf, ListenerFailure::isOutage,
+                fault -> afterFault.getObject().request(fault), new LostSendRepair.Settings(LostSendRepair.SPACING,
+                        LostSendRepair.PROBE_EVERY, passDelay, LostSendRepair.AWAY_AT_MOST));
     }
 
     @Bean

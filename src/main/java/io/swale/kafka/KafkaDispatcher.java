@@ -31,12 +31,17 @@ public final class KafkaDispatcher implements Dispatcher {
 
     @Override
     public void dispatch(String pool, TaskIdentity identity) {
-        // A failed send leaves a pending instance, which a repair pass dispatches again: a send that throws (the
-        // topic's metadata not found within max.block.ms while Kafka is away) fails no caller
+        // A failed send leaves a pending instance, which a repair pass dispatches again: a send that Kafka
+        // refuses at once (no metadata within max.block.ms while it is away) fails no caller
+        if (lost.kafkaAway()) {
+            log.debug("dispatch not tried, Kafka is unreachable runId={} pool={}", identity.runId(), pool);
+            lost.lost("dispatch", topics.pool(pool), LostSends.UNSENT);
+            return;
+        }
         CompletableFuture<?> sent;
         try {
             sent = send(pool, identity);
-        } catch (RuntimeException e) {
+        } catch (org.springframework.kafka.KafkaException | org.apache.kafka.common.KafkaException e) {
             notSent(pool, identity, e);
             return;
         }
@@ -49,7 +54,7 @@ public final class KafkaDispatcher implements Dispatcher {
 
     private void notSent(String pool, TaskIdentity identity, Throwable e) {
         log.warn("dispatch not sent runId={} pool={} error={}", identity.runId(), pool, e.toString());
-        lost.lost("dispatch", e);
+        lost.lost("dispatch", topics.pool(pool), e);
     }
 
     /**

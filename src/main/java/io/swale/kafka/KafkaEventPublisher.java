@@ -30,11 +30,16 @@ public final class KafkaEventPublisher implements EventPublisher {
         event.put("partition", identity.partition().key());
         event.put("node", identity.node());
         event.put("status", status.wireName());
-        // A lost event is repaired by a pass that reads the run itself; a send that throws fails no caller.
+        // A lost event is repaired by a pass that reads the run itself; a send Kafka refuses at once fails no caller.
+        if (lost.kafkaAway()) {
+            log.debug("event not tried, Kafka is unreachable runId={}", identity.runId());
+            lost.lost("event", topics.events(), LostSends.UNSENT);
+            return;
+        }
         CompletableFuture<?> sent;
         try {
             sent = template.send(topics.events(), identity.runKey().id(), RecordCodec.bytes(event));
-        } catch (RuntimeException e) {
+        } catch (org.springframework.kafka.KafkaException | org.apache.kafka.common.KafkaException e) {
             notSent(identity, e);
             return;
         }
@@ -47,6 +52,6 @@ public final class KafkaEventPublisher implements EventPublisher {
 
     private void notSent(TaskIdentity identity, Throwable e) {
         log.warn("event not sent runId={} error={}", identity.runId(), e.toString());
-        lost.lost("event", e);
+        lost.lost("event", topics.events(), e);
     }
 }

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -44,6 +45,24 @@ public final class KafkaInspector implements AutoCloseable {
     public Cluster describeCluster() {
         var r = admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) timeout.toMillis()));
         return new Cluster(get(r.clusterId()), get(r.nodes()).size());
+    }
+
+    /**
+     * Whether Kafka serves these topics now: every partition of each has a leader. With no topic, whether the
+     * cluster answers at all. A topic that does not exist is not served; a question unanswered in time throws.
+     */
+    public boolean leadersOf(Set<String> topics) {
+        if (topics.isEmpty()) {
+            describeCluster();
+            return true;
+        }
+        for (String topic : topics) {
+            Optional<TopicDescription> d = describe(topic);
+            if (d.isEmpty() || d.get().partitions().stream().anyMatch(p -> p.leader() == null || p.leader().isEmpty())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public boolean topicExists(String topic) {

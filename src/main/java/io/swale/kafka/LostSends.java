@@ -1,15 +1,22 @@
 package io.swale.kafka;
 
 /**
- * Told of a record the producer gave up on: {@code delivery.timeout.ms} passed with the broker away, or the
- * broker refused it. The dispatch or event it carried is gone, and the instance it was for waits in Redis for
- * whoever repairs it.
+ * Told of a record the producer gave up on: {@code delivery.timeout.ms} passed with the broker away, the topic's
+ * metadata did not come within {@code max.block.ms}, or the broker refused it. The dispatch or event it carried is
+ * gone, and the instance it was for waits in Redis for whoever repairs it.
  */
-@FunctionalInterface
 public interface LostSends {
-    /** Tells nobody; for adapters used without a repair (tests, tools). */
-    LostSends NONE = (kind, cause) -> { };
+    /** Tells nobody and never says Kafka is away; for adapters used without a repair (tests, tools). */
+    LostSends NONE = (kind, topic, cause) -> { };
 
-    /** Called on the producer's I/O thread: must return at once. */
-    void lost(String kind, Throwable cause);
+    /** The cause given for a record given up without trying, because {@link #kafkaAway()} said so. */
+    Throwable UNSENT = new IllegalStateException("not sent: Kafka was found unreachable and has not answered since");
+
+    /** Called on the producer's I/O thread or the sender's: must return at once. */
+    void lost(String kind, String topic, Throwable cause);
+
+    /** Whether a record should be given up now without trying, rather than wait for Kafka. */
+    default boolean kafkaAway() {
+        return false;
+    }
 }

@@ -218,7 +218,7 @@ public final class Submission {
                     case TaskStore.RunSubmitted.Failed f -> new Submitted.Failed(f.error());
                 });
             } catch (RuntimeException e) {
-                // a mismatch, or a dispatch that failed: this run's, not the others'
+                // a mismatch, or an error in a dispatch: this run's, not the others'
                 out.add(new Submitted.Failed(e));
             }
         }

@@ -1,32 +1,51 @@
 package io.swale.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.kafka.KafkaException;
 
 class LostSendRepairTest {
+    static final Throwable AWAY = new KafkaException("Send failed", new TimeoutException(
+            "Topic swale.pool.default not present in metadata after 10000 ms."));
+    static final Throwable REFUSED = new RecordTooLargeException("too large");
+    static final Function<String, CompletionStage<?>> DONE = f -> CompletableFuture.completedFuture(null);
+
     private final AtomicBoolean answers = new AtomicBoolean();
-    private final AtomicInteger probes = new AtomicInteger();
+    private final List<Set<String>> asked = new CopyOnWriteArrayList<>();
     private final List<String> passes = new CopyOnWriteArrayList<>();
-    /** When each probe ran: a pass starts right after its probe answers. */
-    private final List<Long> probeNanos = new CopyOnWriteArrayList<>();
+    private final List<Long> passNanos = new CopyOnWriteArrayList<>();
     private LostSendRepair repair;
 
-    private LostSendRepair repair(Duration spacing) {
-        repair = new LostSendRepair(() -> {
-            probes.incrementAndGet();
-            probeNanos.add(System.nanoTime());
+    private LostSendRepair repair(Duration spacing, Duration awayAtMost, Function<String, CompletionStage<?>> pass) {
+        repair = new LostSendRepair(topics -> {
+            asked.add(topics);
             return answers.get();
-        }, passes::add, spacing, Duration.ofMillis(10));
+        }, ListenerFailure::isOutage, fault -> {
+            passNanos.add(System.nanoTime());
+            passes.add(fault);
+            return pass.apply(fault);
+        }, new LostSendRepair.Settings(spacing, Duration.ofMillis(10), Duration.ofMillis(20), awayAtMost));
         return repair;
+    }
+
+    private LostSendRepair repair(Duration spacing) {
+        return repair(spacing, Duration.ofMinutes(1), DONE);
     }
 
     @AfterEach
@@ -37,61 +56,133 @@ class LostSendRepairTest {
     }
 
     @Test
-    void noPassWhileKafkaIsAwayAndOnePassForEveryLossOnceItAnswers() {
+    void whileKafkaIsAwaySendsAreGivenUpAndNoPassRunsThenOnePassRepairsEveryLoss() {
         LostSendRepair r = repair(Duration.ZERO);
-        for (int i = 0; i < 100; i++) {
-            r.lost(i % 2 == 0 ? "dispatch" : "event", new RuntimeException("Expiring 1 record(s)"));
+        assertThat(r.kafkaAway()).isFalse();
+        r.lost("dispatch", "swale.pool.default", AWAY);
+        assertThat(r.kafkaAway()).as("away after a loss that says Kafka is unreachable").isTrue();
+        for (int i = 0; i < 99; i++) {
+            r.lost(i % 2 == 0 ? "dispatch" : "event", i % 2 == 0 ? "swale.pool.default" : "swale.events",
+                    LostSends.UNSENT);
         }
-        await().until(() -> probes.get() >= 5);
+        await().until(() -> asked.size() >= 5);
         assertThat(passes).as("asked while Kafka did not answer").isEmpty();
+        assertThat(r.kafkaAway()).isTrue();
+        assertThat(asked.getLast()).as("the topics that lost records").containsExactlyInAnyOrder(
+                "swale.pool.default", "swale.events");
 
         answers.set(true);
         await().until(() -> !passes.isEmpty());
-        assertThat(passes.getFirst()).isEqualTo("Kafka answers again (lost sends: 100)");
+        assertThat(passes.getFirst()).isEqualTo("sends given up on (100)");
+        assertThat(r.kafkaAway()).isFalse();
+    }
+
+    @Test
+    void aRecordTheBrokerRefusedIsNotCountedNorMakesKafkaAway() {
+        answers.set(true);
+        LostSendRepair r = repair(Duration.ZERO);
+        r.lost("event", "swale.events", REFUSED);
+        assertThat(r.kafkaAway()).isFalse();
+        r.lost("dispatch", "swale.pool.default", AWAY);
+        await().until(() -> passes.size() == 1);
+        assertThat(passes.getFirst()).isEqualTo("sends given up on (1)");
+        assertThat(asked).allSatisfy(topics -> assertThat(topics).containsExactly("swale.pool.default"));
     }
 
     @Test
     void aLossAfterAPassAsksForAnotherOnlyAfterTheSpacing() {
         answers.set(true);
-        Duration spacing = Duration.ofMillis(300);
+        Duration spacing = Duration.ofMillis(400);
         LostSendRepair r = repair(spacing);
-        r.lost("dispatch", new RuntimeException("lost"));
+        r.lost("dispatch", "swale.pool.default", AWAY);
         await().until(() -> passes.size() == 1);
-        r.lost("event", new RuntimeException("lost"));
+        r.lost("event", "swale.events", AWAY);
         await().until(() -> passes.size() == 2);
-        assertThat(passes.get(1)).isEqualTo("Kafka answers again (lost sends: 1)");
-        assertThat(probeNanos).hasSize(2);
-        assertThat(probeNanos.get(1) - probeNanos.get(0)).isGreaterThanOrEqualTo(spacing.toNanos());
+        assertThat(passes.get(1)).isEqualTo("sends given up on (1)");
+        // asked for no sooner than the spacing after the first pass (less the first call's own time)
+        assertThat(passNanos.get(1) - passNanos.get(0)).isGreaterThanOrEqualTo(spacing.toNanos() / 2);
     }
 
     @Test
-    void aProbeThatThrowsCountsAsKafkaAway() {
-        repair = new LostSendRepair(() -> {
-            if (probes.incrementAndGet() < 3) {
+    void aLossWhileAPassIsAskedForGetsAPassOfItsOwn() {
+        answers.set(true);
+        AtomicBoolean once = new AtomicBoolean();
+        LostSendRepair r = repair(Duration.ofMillis(20), Duration.ofMinutes(1), f -> {
+            if (once.compareAndSet(false, true)) {
+                repair.lost("dispatch", "swale.pool.default", AWAY);
+            }
+            return CompletableFuture.completedFuture(null);
+        });
+        r.lost("dispatch", "swale.pool.default", AWAY);
+        await().until(() -> passes.size() == 2);
+        assertThat(passes).containsExactly("sends given up on (1)", "sends given up on (1)");
+    }
+
+    @Test
+    void aPassThatFailedIsAskedForAgainWithWhatItWasToRepair() {
+        AtomicInteger calls = new AtomicInteger();
+        repair(Duration.ofMillis(20), Duration.ofMinutes(1), f -> calls.incrementAndGet() == 1
+                ? CompletableFuture.failedFuture(new IllegalStateException("Redis away too"))
+                : CompletableFuture.completedFuture(null));
+        repair.lost("dispatch", "swale.pool.default", AWAY);
+        repair.lost("event", "swale.events", AWAY);
+        answers.set(true);
+        await().until(() -> passes.size() == 2);
+        assertThat(passes).containsExactly("sends given up on (2)", "sends given up on (2)");
+    }
+
+    @Test
+    void sendsAreTriedAgainAfterAwayAtMostThoughKafkaNeverAnswers() {
+        LostSendRepair r = repair(Duration.ZERO, Duration.ofMillis(200), DONE);
+        r.lost("dispatch", "swale.pool.default", AWAY);
+        assertThat(r.kafkaAway()).isTrue();
+        await().until(() -> !r.kafkaAway());
+        assertThat(passes).isEmpty();
+        r.lost("dispatch", "swale.pool.default", AWAY);
+        assertThat(r.kafkaAway()).as("a send tried again and lost makes Kafka away again").isTrue();
+    }
+
+    @Test
+    void aSendGivenUpUnsentDoesNotMakeKafkaAwayAgain() {
+        assertThat(ListenerFailure.isOutage(LostSends.UNSENT)).isFalse();
+        assertThat(ListenerFailure.isOutage(AWAY)).isTrue();
+        LostSendRepair r = repair(Duration.ZERO, Duration.ofMillis(200), DONE);
+        r.lost("dispatch", "swale.pool.default", AWAY);
+        await().until(() -> !r.kafkaAway());
+        r.lost("dispatch", "swale.pool.default", LostSends.UNSENT);
+        assertThat(r.kafkaAway()).isFalse();
+    }
+
+    @Test
+    void aQuestionThatThrowsCountsAsKafkaAway() {
+        AtomicInteger questions = new AtomicInteger();
+        repair = new LostSendRepair(topics -> {
+            if (questions.incrementAndGet() < 3) {
                 throw new KafkaInspector.KafkaQueryException("timed out", new RuntimeException());
             }
             return true;
-        }, passes::add, Duration.ZERO, Duration.ofMillis(10));
-        repair.lost("dispatch", new RuntimeException("lost"));
+        }, ListenerFailure::isOutage, f -> {
+            passes.add(f);
+            return CompletableFuture.completedFuture(null);
+        }, new LostSendRepair.Settings(Duration.ZERO, Duration.ofMillis(10), Duration.ZERO, Duration.ofMinutes(1)));
+        repair.lost("dispatch", "swale.pool.default", AWAY);
         await().until(() -> !passes.isEmpty());
-        assertThat(probes.get()).isEqualTo(3);
+        assertThat(questions.get()).isEqualTo(3);
     }
 
     @Test
-    void aLossAfterCloseIsIgnored() {
-        answers.set(true);
+    void aLossAfterCloseFailsNoSender() {
         LostSendRepair r = repair(Duration.ZERO);
         r.close();
-        r.lost("dispatch", new RuntimeException("lost"));
-        assertThat(probes.get()).isZero();
-        assertThat(passes).isEmpty();
+        assertThatCode(() -> r.lost("dispatch", "swale.pool.default", AWAY)).doesNotThrowAnyException();
     }
 
     @Test
-    void refusesANegativeSpacingOrANonPositiveProbeInterval() {
-        assertThatThrownBy(() -> new LostSendRepair(() -> true, f -> { }, Duration.ofSeconds(-1), Duration.ofSeconds(1)))
-                .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new LostSendRepair(() -> true, f -> { }, Duration.ZERO, Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class);
+    void refusesNegativeWaitsOrNonPositiveIntervals() {
+        Duration s = Duration.ofSeconds(1);
+        assertThatThrownBy(() -> new LostSendRepair.Settings(s.negated(), s, s, s)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new LostSendRepair.Settings(s, Duration.ZERO, s, s)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new LostSendRepair.Settings(s, s, s.negated(), s)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new LostSendRepair.Settings(s, s, s, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
     }
 }
