@@ -231,12 +231,13 @@ public class SwaleConfiguration {
 
     /** Lazy: the pass it asks for needs the reconciler, which needs the dispatcher that tells it. */
     @Bean(destroyMethod = "close")
-    LostSendRepair lostSendRepair(ObjectProvider<AfterFaultReconcile> afterFault, KafkaInspector kafka) {
+    LostSendRepair lostSendRepair(ObjectProvider<AfterFaultReconcile> afterFault, KafkaInspector kafka,
+            SwaleMetrics metrics) {
         // the pass sends again what is pending since FAULT_STALE_DISPATCH_MS: it waits that long after Kafka answers
         Duration passDelay = Duration.ofMillis(Reconciler.FAULT_STALE_DISPATCH_MS + 1_000);
         return new LostSendRepair(kafka::leadersOf, ListenerFailure::isOutage,
                 fault -> afterFault.getObject().request(fault), new LostSendRepair.Settings(LostSendRepair.SPACING,
-                        LostSendRepair.PROBE_EVERY, passDelay, LostSendRepair.AWAY_AT_MOST));
+                        LostSendRepair.PROBE_EVERY, passDelay, LostSendRepair.AWAY_AT_MOST), metrics);
     }
 
     @Bean

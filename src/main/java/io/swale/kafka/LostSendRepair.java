@@ -1,5 +1,6 @@
 package io.swale.kafka;
 
+import io.swale.task.SwaleMetrics;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
@@ -56,6 +57,7 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
     private final Predicate<Throwable> unreachable;
     private final Function<String, CompletionStage<?>> requestPass;
     private final Settings settings;
+    private final SwaleMetrics metrics;
     private final ScheduledExecutorService executor =
             Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("swale-lost-sends").factory());
     /** A step is queued or running; whoever clears it looks again at what is due. */
@@ -76,8 +78,9 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
      *     completes when the pass has run, exceptionally when it failed
      */
     public LostSendRepair(Predicate<Set<String>> kafkaAnswers, Predicate<Throwable> unreachable,
-            Function<String, CompletionStage<?>> requestPass, Settings settings) {
+            Function<String, CompletionStage<?>> requestPass, Settings settings, SwaleMetrics metrics) {
         this.kafkaAnswers = kafkaAnswers;
+        this.metrics = metrics;
         this.unreachable = unreachable;
         this.requestPass = requestPass;
         this.settings = settings;
@@ -95,7 +98,9 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
     @Override
     public void lost(String kind, String topic, Throwable cause) {
         boolean unsent = cause == UNSENT;
-        if (!unsent && !unreachable.test(cause)) {
+        boolean counts = unsent || unreachable.test(cause);
+        metrics.sendLost(kind, unsent ? "unsent" : counts ? "unreachable" : "refused");
+        if (!counts) {
             return;
         }
         lostTopics.add(topic);

@@ -32,6 +32,7 @@ public final class MicrometerSwaleMetrics implements SwaleMetrics {
     public static final String SETTLES_ABANDONED = "swale.worker.settles.abandoned";
     public static final String LISTENER_RETRIES = "swale.listener.retries";
     public static final String REPAIR_FAILURES = "swale.repair.failures";
+    public static final String SENDS_LOST = "swale.kafka.sends.lost";
 
     private final MeterRegistry registry;
     private final AtomicLong activeRuns = new AtomicLong();
@@ -134,6 +135,11 @@ public final class MicrometerSwaleMetrics implements SwaleMetrics {
     public void listenerRetry(String topic, String cause) {
         counter(LISTENER_RETRIES, "Records a listener retried instead of dead-lettering them", "topic", topic, "cause",
                 cause).increment();
+    }
+
+    @Override
+    public void sendLost(String kind, String reason) {
+        counter(SENDS_LOST, "Dispatches and events Kafka did not take", "kind", kind, "reason", reason).increment();
     }
 
     private void repair(String kind, int n) {

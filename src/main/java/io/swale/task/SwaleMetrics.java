@@ -55,4 +55,10 @@ public interface SwaleMetrics {
      * not answer), {@code catching_up} or {@code unknown}.
      */
     default void listenerRetry(String topic, String cause) {}
+
+    /**
+     * A dispatch or event ({@code kind}) Kafka did not take; {@code reason} is {@code unreachable} (given up
+     * while Kafka did not answer), {@code unsent} (not tried, Kafka being away) or {@code refused}.
+     */
+    default void sendLost(String kind, String reason) {}
 }

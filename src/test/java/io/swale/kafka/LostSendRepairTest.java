@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.swale.task.SwaleMetrics;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -30,6 +31,13 @@ class LostSendRepairTest {
     private final List<Set<String>> asked = new CopyOnWriteArrayList<>();
     private final List<String> passes = new CopyOnWriteArrayList<>();
     private final List<Long> passNanos = new CopyOnWriteArrayList<>();
+    private final List<String> counted = new CopyOnWriteArrayList<>();
+    private final SwaleMetrics metrics = new SwaleMetrics() {
+        @Override
+        public void sendLost(String kind, String reason) {
+            counted.add(kind + " " + reason);
+        }
+    };
     private LostSendRepair repair;
 
     private LostSendRepair repair(Duration spacing, Duration awayAtMost, Function<String, CompletionStage<?>> pass) {
@@ -40,7 +48,7 @@ class LostSendRepairTest {
             passNanos.add(System.nanoTime());
             passes.add(fault);
             return pass.apply(fault);
-        }, new LostSendRepair.Settings(spacing, Duration.ofMillis(10), Duration.ofMillis(20), awayAtMost));
+        }, new LostSendRepair.Settings(spacing, Duration.ofMillis(10), Duration.ofMillis(20), awayAtMost), metrics);
         return repair;
     }
 
@@ -75,6 +83,7 @@ class LostSendRepairTest {
         await().until(() -> !passes.isEmpty());
         assertThat(passes.getFirst()).isEqualTo("sends given up on (100)");
         assertThat(r.kafkaAway()).isFalse();
+        assertThat(counted).hasSize(100).startsWith("dispatch unreachable", "dispatch unsent", "event unsent");
     }
 
     @Test
@@ -87,6 +96,7 @@ class LostSendRepairTest {
         await().until(() -> passes.size() == 1);
         assertThat(passes.getFirst()).isEqualTo("sends given up on (1)");
         assertThat(asked).allSatisfy(topics -> assertThat(topics).containsExactly("swale.pool.default"));
+        assertThat(counted).containsExactly("event refused", "dispatch unreachable");
     }
 
     @Test
@@ -164,7 +174,8 @@ class LostSendRepairTest {
         }, ListenerFailure::isOutage, f -> {
             passes.add(f);
             return CompletableFuture.completedFuture(null);
-        }, new LostSendRepair.Settings(Duration.ZERO, Duration.ofMillis(10), Duration.ZERO, Duration.ofMinutes(1)));
+        }, new LostSendRepair.Settings(Duration.ZERO, Duration.ofMillis(10), Duration.ZERO, Duration.ofMinutes(1)),
+                SwaleMetrics.NONE);
         repair.lost("dispatch", "swale.pool.default", AWAY);
         await().until(() -> !passes.isEmpty());
         assertThat(questions.get()).isEqualTo(3);

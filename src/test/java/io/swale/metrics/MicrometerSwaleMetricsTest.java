@@ -33,6 +33,19 @@ class MicrometerSwaleMetricsTest {
     }
 
     @Test
+    void lostSendsCountByKindAndReason() {
+        metrics.sendLost("dispatch", "unreachable");
+        metrics.sendLost("dispatch", "unsent");
+        metrics.sendLost("dispatch", "unsent");
+        metrics.sendLost("event", "unsent");
+        assertThat(registry.get(MicrometerSwaleMetrics.SENDS_LOST).tags("kind", "dispatch", "reason", "unsent")
+                .counter().count()).isEqualTo(2);
+        assertThat(registry.get(MicrometerSwaleMetrics.SENDS_LOST).tags("reason", "unsent").counters())
+                .hasSize(2);
+        assertThat(registry.scrape()).contains("swale_kafka_sends_lost_total{kind=\"dispatch\",reason=\"unreachable\"} 1.0");
+    }
+
+    @Test
     void theTimersKeepTheirHistogramsAndDescriptions() {
         metrics.attemptFinished("default", "succeeded", TimeUnit.MILLISECONDS.toNanos(3));
         metrics.attemptFinished("default", "succeeded", TimeUnit.MILLISECONDS.toNanos(5));
