@@ -33,28 +33,28 @@ public final class KafkaDispatcher implements Dispatcher {
     public void dispatch(String pool, TaskIdentity identity) {
         // A failed send leaves a pending instance, which a repair pass dispatches again: a send that Kafka
         // refuses at once (no metadata within max.block.ms while it is away) fails no caller
-        if (lost.kafkaAway()) {
+        if (lost.kafkaAway(topics.pool(pool))) {
             log.debug("dispatch not tried, Kafka is unreachable runId={} pool={}", identity.runId(), pool);
-            lost.lost("dispatch", topics.pool(pool), LostSends.UNSENT);
+            lost.lost("dispatch", topics.pool(pool), LostSends.UNSENT, false);
             return;
         }
         CompletableFuture<?> sent;
         try {
             sent = send(pool, identity);
         } catch (org.springframework.kafka.KafkaException | org.apache.kafka.common.KafkaException e) {
-            notSent(pool, identity, e);
+            notSent(pool, identity, e, true);
             return;
         }
         sent.whenComplete((r, e) -> {
             if (e != null) {
-                notSent(pool, identity, e);
+                notSent(pool, identity, e, false);
             }
         });
     }
 
-    private void notSent(String pool, TaskIdentity identity, Throwable e) {
+    private void notSent(String pool, TaskIdentity identity, Throwable e, boolean senderWaited) {
         log.warn("dispatch not sent runId={} pool={} error={}", identity.runId(), pool, e.toString());
-        lost.lost("dispatch", topics.pool(pool), e);
+        lost.lost("dispatch", topics.pool(pool), e, senderWaited);
     }
 
     /**

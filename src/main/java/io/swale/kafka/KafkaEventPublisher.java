@@ -31,27 +31,27 @@ public final class KafkaEventPublisher implements EventPublisher {
         event.put("node", identity.node());
         event.put("status", status.wireName());
         // A lost event is repaired by a pass that reads the run itself; a send Kafka refuses at once fails no caller.
-        if (lost.kafkaAway()) {
+        if (lost.kafkaAway(topics.events())) {
             log.debug("event not tried, Kafka is unreachable runId={}", identity.runId());
-            lost.lost("event", topics.events(), LostSends.UNSENT);
+            lost.lost("event", topics.events(), LostSends.UNSENT, false);
             return;
         }
         CompletableFuture<?> sent;
         try {
             sent = template.send(topics.events(), identity.runKey().id(), RecordCodec.bytes(event));
         } catch (org.springframework.kafka.KafkaException | org.apache.kafka.common.KafkaException e) {
-            notSent(identity, e);
+            notSent(identity, e, true);
             return;
         }
         sent.whenComplete((r, e) -> {
             if (e != null) {
-                notSent(identity, e);
+                notSent(identity, e, false);
             }
         });
     }
 
-    private void notSent(TaskIdentity identity, Throwable e) {
+    private void notSent(TaskIdentity identity, Throwable e, boolean senderWaited) {
         log.warn("event not sent runId={} error={}", identity.runId(), e.toString());
-        lost.lost("event", topics.events(), e);
+        lost.lost("event", topics.events(), e, senderWaited);
     }
 }

@@ -3,6 +3,7 @@ package io.swale.kafka;
 import io.swale.task.SwaleMetrics;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -23,16 +24,20 @@ import org.slf4j.LoggerFactory;
  * Kafka answers again, so the instance a lost dispatch or event was for goes on within seconds instead of waiting
  * for the periodic pass (and a redispatch's doubling back-off).
  *
- * <p>From such a loss until Kafka answers, Kafka is <em>away</em>: {@link #kafkaAway()} tells the adapters to give
- * a record up at once rather than hold their caller (an API request, a listener, a slot) for {@code max.block.ms}
- * each, and no pass runs, whose redispatches would only be given up in turn. Kafka answers when every partition of
- * every topic that lost a record has a leader. The pass then waits {@code passDelay}, so that what was given up
- * just before is old enough for it to send again, and passes start at least {@code spacing} apart. A pass that
- * fails (Redis away too) is asked for again. A question that never answers cannot hold sends off for good: after
- * {@code awayAtMost} sends are tried again, and a failure makes Kafka away once more.
+ * <p>Kafka answers when every partition of every topic that lost records has a leader; the pass then waits
+ * {@code passDelay}, so that what was given up just before is old enough for it to send again. Passes start at
+ * least {@code spacing} apart, and one that fails (Redis away too) is asked for again. A question that has not
+ * answered for {@code awayAtMost} is taken as answered once, so a broken question or a partition that never gets
+ * its leader back delays the repair, and does not stop it.
  *
- * <p>A record the broker refused (too large, not authorized) is only logged by its adapter: sending it again
- * would be refused again, and a pass would send every pending instance's dispatch again for nothing.
+ * <p>A send that failed after holding its caller for {@code max.block.ms} (the client has no metadata for the
+ * topic: Kafka is gone) makes its topic <em>away</em>: until Kafka answers, or {@code awayAtMost} at most,
+ * {@link #kafkaAway} tells the adapters to give that topic's records up at once rather than hold their caller (an
+ * API request, a listener, a slot) 10 s each. A record that expired in the producer's buffer held nobody, and
+ * makes nothing away.
+ *
+ * <p>A record the broker refused (too large, not authorized) is only counted: sent again it would be refused
+ * again, and a pass would send every pending instance's dispatch again for nothing.
  */
 public final class LostSendRepair implements LostSends, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LostSendRepair.class);
@@ -40,7 +45,7 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
     public static final Duration SPACING = Duration.ofSeconds(10);
     /** While Kafka does not answer, it is asked again this long after each failed question. */
     public static final Duration PROBE_EVERY = Duration.ofSeconds(1);
-    /** The longest sends are given up unsent after a loss, whatever the question says. */
+    /** The longest a topic's sends are given up unsent, and a question unanswered delays a pass. */
     public static final Duration AWAY_AT_MOST = Duration.ofSeconds(30);
 
     /** How often it asks and how long it waits. */
@@ -64,11 +69,16 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
     private final AtomicBoolean scheduled = new AtomicBoolean();
     private final AtomicLong lostSinceLastPass = new AtomicLong();
     private final Set<String> lostTopics = ConcurrentHashMap.newKeySet();
-    private volatile boolean away;
-    private volatile long awaySinceNanos;
+    /** The topics whose sends are given up unsent, with when that began. */
+    private final Map<String, Long> awaySince = new ConcurrentHashMap<>();
     private volatile long answeredNanos;
     private volatile long lastPassNanos;
+    /** When the question began failing; {@link #NOT_FAILING} while it answers. Read and written by steps only. */
+    private long questionFailingSinceNanos = NOT_FAILING;
+    /** The question was let go unanswered: the pass it leads to does not ask again. Steps only. */
+    private boolean letGo;
     private volatile boolean closed;
+    private static final long NOT_FAILING = Long.MIN_VALUE;
 
     /**
      * @param kafkaAnswers whether Kafka serves these topics now (bounded by its own timeout); asked on this
@@ -89,14 +99,15 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
         this.answeredNanos = now - settings.passDelay().toNanos();
     }
 
-    /** Whether a send should be given up without trying: Kafka was found unreachable and has not answered since. */
+    /** Whether a record for {@code topic} should be given up without trying: Kafka was gone and has not answered. */
     @Override
-    public boolean kafkaAway() {
-        return away && System.nanoTime() - awaySinceNanos < settings.awayAtMost().toNanos();
+    public boolean kafkaAway(String topic) {
+        Long since = awaySince.get(topic);
+        return since != null && System.nanoTime() - since < settings.awayAtMost().toNanos();
     }
 
     @Override
-    public void lost(String kind, String topic, Throwable cause) {
+    public void lost(String kind, String topic, Throwable cause, boolean senderWaited) {
         boolean unsent = cause == UNSENT;
         boolean counts = unsent || unreachable.test(cause);
         metrics.sendLost(kind, unsent ? "unsent" : counts ? "unreachable" : "refused");
@@ -105,11 +116,10 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
         }
         lostTopics.add(topic);
         lostSinceLastPass.incrementAndGet();
-        if (!unsent && !kafkaAway()) {
-            awaySinceNanos = System.nanoTime();
-            away = true;
-            log.warn("Kafka unreachable: sends are given up unsent until it answers, {} at most kind={} topic={}"
-                    + " error={}", settings.awayAtMost(), kind, topic, cause.toString());
+        if (senderWaited && !unsent && !kafkaAway(topic)) {
+            awaySince.put(topic, System.nanoTime());
+            log.warn("Kafka unreachable: sends to a topic are given up unsent until it answers, {} at most kind={}"
+                    + " topic={} error={}", settings.awayAtMost(), kind, topic, cause.toString());
         }
         wake();
     }
@@ -129,31 +139,45 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
         }
     }
 
-    /** One step on this class's thread: ask Kafka until it answers, wait until the pass is due, ask for it. */
+    /**
+     * One step on this class's thread. While a topic is away, or when the pass is due, it asks Kafka first, and
+     * again every {@code probeEvery} until it answers; a pass not yet due is waited for in steps of at most
+     * {@code probeEvery}, so that a topic made away meanwhile is asked about soon.
+     */
     private void step() {
         try {
-            if (!answers()) {
-                schedule(settings.probeEvery().toNanos());
-                return;
-            }
             long now = System.nanoTime();
-            if (away) {
-                away = false;
-                answeredNanos = now;
-                log.info("Kafka answers again: sends are tried again, a repair pass follows in {} or later",
-                        settings.passDelay());
+            if (!awaySince.isEmpty() || (due() <= now && !letGo)) {
+                Answer answer = answer(now);
+                if (answer == Answer.NO) {
+                    schedule(settings.probeEvery().toNanos());
+                    return;
+                }
+                // the question may have taken seconds: the sends given up meanwhile are as young as now
+                now = System.nanoTime();
+                letGo = answer == Answer.GIVEN_UP;
+                if (!awaySince.isEmpty()) {
+                    awaySince.clear();
+                    answeredNanos = now;
+                    log.info("Kafka {}: sends are tried again, a repair pass follows in {} or later",
+                            letGo ? "let go unanswered" : "answers again", settings.passDelay());
+                }
             }
-            long due = Math.max(lastPassNanos + settings.spacing().toNanos(),
-                    answeredNanos + settings.passDelay().toNanos());
+            long due = due();
             if (due > now) {
-                schedule(due - now);
+                schedule(Math.min(due - now, settings.probeEvery().toNanos()));
                 return;
             }
+            letGo = false;
             askForPass(now);
-        } catch (Throwable t) {
-            log.warn("lost-send repair step failed; tried again in {} error={}", settings.probeEvery(), t.toString());
+        } catch (RuntimeException e) {
+            log.warn("lost-send repair step failed; tried again in {} error={}", settings.probeEvery(), e.toString());
             schedule(settings.probeEvery().toNanos());
         }
+    }
+
+    private long due() {
+        return Math.max(lastPassNanos + settings.spacing().toNanos(), answeredNanos + settings.passDelay().toNanos());
     }
 
     private void askForPass(long now) {
@@ -164,7 +188,7 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
             lastPassNanos = now;
             CompletionStage<?> pass;
             try {
-                pass = requestPass.apply("sends given up on (" + lost + ")");
+                pass = java.util.Objects.requireNonNull(requestPass.apply("sends given up on (" + lost + ")"));
             } catch (RuntimeException e) {
                 pass = CompletableFuture.failedFuture(e);
             }
@@ -180,18 +204,35 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
         }
         scheduled.set(false);
         // a loss while this step ran found it scheduled and left its repair to it
-        if (lostSinceLastPass.get() > 0) {
+        if (lostSinceLastPass.get() > 0 || !awaySince.isEmpty()) {
             wake();
         }
     }
 
-    private boolean answers() {
-        Set<String> topics = Set.copyOf(lostTopics);
+    /** What the question about the lost topics got: an answer, none, or none for so long that it is let go. */
+    private enum Answer { YES, NO, GIVEN_UP }
+
+    private Answer answer(long now) {
+        boolean answers;
         try {
-            return kafkaAnswers.test(topics);
+            answers = kafkaAnswers.test(Set.copyOf(lostTopics));
         } catch (RuntimeException e) {
-            return false;
+            answers = false;
         }
+        if (answers) {
+            questionFailingSinceNanos = NOT_FAILING;
+            return Answer.YES;
+        }
+        if (questionFailingSinceNanos == NOT_FAILING) {
+            questionFailingSinceNanos = now;
+        } else if (now - questionFailingSinceNanos >= settings.awayAtMost().toNanos()) {
+            log.warn("Kafka has not answered about topics={} for {}: the repair goes on unanswered", lostTopics,
+                    settings.awayAtMost());
+            // the next let-go is as far away again: a cluster that stays broken costs a pass per awayAtMost
+            questionFailingSinceNanos = now;
+            return Answer.GIVEN_UP;
+        }
+        return Answer.NO;
     }
 
     @Override

@@ -57,9 +57,12 @@ public final class AfterFaultReconcile implements AutoCloseable {
         while (true) {
             Queued q = queued.get();
             if (q != null) {
-                // not started yet (it leaves the slot before it starts), so it covers this fault too
                 q.faults().add(fault);
-                return q.done();
+                // still queued after the fault was added: it starts after this call, so it covers the fault
+                if (queued.get() == q) {
+                    return q.done();
+                }
+                continue;
             }
             if (queued.compareAndSet(null, mine)) {
                 break;
@@ -85,9 +88,12 @@ public final class AfterFaultReconcile implements AutoCloseable {
                     + " redispatched={} reaped={} failed={}", q.faultsText(), p.activeRuns(), p.submitted(),
                     p.settled(), p.cancelled(), p.redispatched(), p.reaped(), p.failed());
             q.done().complete(null);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             log.warn("reconcile pass after fault=\"{}\" failed error={}", q.faultsText(), e.toString());
             q.done().completeExceptionally(e);
+            if (e instanceof Error error) {
+                throw error;
+            }
         }
     }
 
@@ -102,6 +108,11 @@ public final class AfterFaultReconcile implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             executor.shutdownNow();
+        }
+        // a pass dropped by shutdownNow never runs: its callers are told so
+        Queued dropped = queued.getAndSet(null);
+        if (dropped != null) {
+            dropped.done().completeExceptionally(new RejectedExecutionException("closed before the pass ran"));
         }
     }
 }

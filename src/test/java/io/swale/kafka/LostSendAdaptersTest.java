@@ -59,12 +59,13 @@ class LostSendAdaptersTest {
         }
 
         @Override
-        public void lost(String kind, String topic, Throwable cause) {
-            lost.add(kind + " " + topic + " " + (cause == UNSENT ? "unsent" : cause.getClass().getSimpleName()));
+        public void lost(String kind, String topic, Throwable cause, boolean senderWaited) {
+            lost.add(kind + " " + topic + " " + (cause == UNSENT ? "unsent" : cause.getClass().getSimpleName())
+                    + (senderWaited ? " waited" : ""));
         }
 
         @Override
-        public boolean kafkaAway() {
+        public boolean kafkaAway(String topic) {
             return away;
         }
     }
@@ -76,7 +77,7 @@ class LostSendAdaptersTest {
     void anEventKafkaRefusesAtOnceFailsNoCallerAndIsToldAsLost() {
         Recorded lost = new Recorded(false);
         new KafkaEventPublisher(new ThrowingTemplate(NO_METADATA), TOPICS, lost).taskTerminated(ID, NodeStatus.SUCCEEDED);
-        assertThat(lost.lost).containsExactly("event t.events KafkaException");
+        assertThat(lost.lost).containsExactly("event t.events KafkaException waited");
     }
 
     @Test

@@ -64,35 +64,49 @@ class LostSendRepairTest {
     }
 
     @Test
-    void whileKafkaIsAwaySendsAreGivenUpAndNoPassRunsThenOnePassRepairsEveryLoss() {
+    void whileATopicIsAwayItsSendsAreGivenUpAndNoPassRunsThenOnePassRepairsEveryLoss() {
         LostSendRepair r = repair(Duration.ZERO);
-        assertThat(r.kafkaAway()).isFalse();
-        r.lost("dispatch", "swale.pool.default", AWAY);
-        assertThat(r.kafkaAway()).as("away after a loss that says Kafka is unreachable").isTrue();
-        for (int i = 0; i < 99; i++) {
+        assertThat(r.kafkaAway("swale.pool.default")).isFalse();
+        r.lost("dispatch", "swale.pool.default", AWAY, true);
+        assertThat(r.kafkaAway("swale.pool.default")).as("away after a send that waited and found no Kafka").isTrue();
+        assertThat(r.kafkaAway("swale.events")).as("a topic that lost nothing").isFalse();
+        r.lost("event", "swale.events", AWAY, true);
+        for (int i = 0; i < 98; i++) {
             r.lost(i % 2 == 0 ? "dispatch" : "event", i % 2 == 0 ? "swale.pool.default" : "swale.events",
-                    LostSends.UNSENT);
+                    LostSends.UNSENT, false);
         }
         await().until(() -> asked.size() >= 5);
         assertThat(passes).as("asked while Kafka did not answer").isEmpty();
-        assertThat(r.kafkaAway()).isTrue();
+        assertThat(r.kafkaAway("swale.events")).isTrue();
         assertThat(asked.getLast()).as("the topics that lost records").containsExactlyInAnyOrder(
                 "swale.pool.default", "swale.events");
 
         answers.set(true);
         await().until(() -> !passes.isEmpty());
         assertThat(passes.getFirst()).isEqualTo("sends given up on (100)");
-        assertThat(r.kafkaAway()).isFalse();
-        assertThat(counted).hasSize(100).startsWith("dispatch unreachable", "dispatch unsent", "event unsent");
+        assertThat(r.kafkaAway("swale.pool.default")).isFalse();
+        assertThat(counted).hasSize(100).startsWith("dispatch unreachable", "event unreachable", "dispatch unsent",
+                "event unsent");
+    }
+
+    @Test
+    void aRecordThatExpiredInTheBufferMakesNoTopicAwayAndIsRepairedOnceKafkaAnswers() {
+        LostSendRepair r = repair(Duration.ZERO);
+        r.lost("dispatch", "swale.pool.default", AWAY, false);
+        assertThat(r.kafkaAway("swale.pool.default")).isFalse();
+        await().until(() -> asked.size() >= 3);
+        assertThat(passes).isEmpty();
+        answers.set(true);
+        await().until(() -> passes.size() == 1);
     }
 
     @Test
     void aRecordTheBrokerRefusedIsNotCountedNorMakesKafkaAway() {
         answers.set(true);
         LostSendRepair r = repair(Duration.ZERO);
-        r.lost("event", "swale.events", REFUSED);
-        assertThat(r.kafkaAway()).isFalse();
-        r.lost("dispatch", "swale.pool.default", AWAY);
+        r.lost("event", "swale.events", REFUSED, true);
+        assertThat(r.kafkaAway("swale.events")).isFalse();
+        r.lost("dispatch", "swale.pool.default", AWAY, false);
         await().until(() -> passes.size() == 1);
         assertThat(passes.getFirst()).isEqualTo("sends given up on (1)");
         assertThat(asked).allSatisfy(topics -> assertThat(topics).containsExactly("swale.pool.default"));
@@ -104,9 +118,9 @@ class LostSendRepairTest {
         answers.set(true);
         Duration spacing = Duration.ofMillis(400);
         LostSendRepair r = repair(spacing);
-        r.lost("dispatch", "swale.pool.default", AWAY);
+        r.lost("dispatch", "swale.pool.default", AWAY, false);
         await().until(() -> passes.size() == 1);
-        r.lost("event", "swale.events", AWAY);
+        r.lost("event", "swale.events", AWAY, false);
         await().until(() -> passes.size() == 2);
         assertThat(passes.get(1)).isEqualTo("sends given up on (1)");
         // asked for no sooner than the spacing after the first pass (less the first call's own time)
@@ -119,11 +133,11 @@ class LostSendRepairTest {
         AtomicBoolean once = new AtomicBoolean();
         LostSendRepair r = repair(Duration.ofMillis(20), Duration.ofMinutes(1), f -> {
             if (once.compareAndSet(false, true)) {
-                repair.lost("dispatch", "swale.pool.default", AWAY);
+                repair.lost("dispatch", "swale.pool.default", AWAY, false);
             }
             return CompletableFuture.completedFuture(null);
         });
-        r.lost("dispatch", "swale.pool.default", AWAY);
+        r.lost("dispatch", "swale.pool.default", AWAY, false);
         await().until(() -> passes.size() == 2);
         assertThat(passes).containsExactly("sends given up on (1)", "sends given up on (1)");
     }
@@ -134,33 +148,34 @@ class LostSendRepairTest {
         repair(Duration.ofMillis(20), Duration.ofMinutes(1), f -> calls.incrementAndGet() == 1
                 ? CompletableFuture.failedFuture(new IllegalStateException("Redis away too"))
                 : CompletableFuture.completedFuture(null));
-        repair.lost("dispatch", "swale.pool.default", AWAY);
-        repair.lost("event", "swale.events", AWAY);
+        repair.lost("dispatch", "swale.pool.default", AWAY, true);
+        repair.lost("event", "swale.events", AWAY, false);
         answers.set(true);
         await().until(() -> passes.size() == 2);
         assertThat(passes).containsExactly("sends given up on (2)", "sends given up on (2)");
     }
 
     @Test
-    void sendsAreTriedAgainAfterAwayAtMostThoughKafkaNeverAnswers() {
-        LostSendRepair r = repair(Duration.ZERO, Duration.ofMillis(200), DONE);
-        r.lost("dispatch", "swale.pool.default", AWAY);
-        assertThat(r.kafkaAway()).isTrue();
-        await().until(() -> !r.kafkaAway());
-        assertThat(passes).isEmpty();
-        r.lost("dispatch", "swale.pool.default", AWAY);
-        assertThat(r.kafkaAway()).as("a send tried again and lost makes Kafka away again").isTrue();
+    void aQuestionThatNeverAnswersLetsSendsBeTriedAndThePassGoOnAfterAwayAtMost() {
+        LostSendRepair r = repair(Duration.ZERO, Duration.ofMillis(300), DONE);
+        r.lost("dispatch", "swale.pool.default", AWAY, true);
+        assertThat(r.kafkaAway("swale.pool.default")).isTrue();
+        await().until(() -> passes.size() == 1);
+        assertThat(r.kafkaAway("swale.pool.default")).isFalse();
+        assertThat(asked.size()).as("asked until let go").isGreaterThan(1);
+        r.lost("dispatch", "swale.pool.default", AWAY, true);
+        assertThat(r.kafkaAway("swale.pool.default")).as("a send tried again and lost makes its topic away again")
+                .isTrue();
     }
 
     @Test
-    void aSendGivenUpUnsentDoesNotMakeKafkaAwayAgain() {
+    void aSendGivenUpUnsentDoesNotMakeItsTopicAway() {
         assertThat(ListenerFailure.isOutage(LostSends.UNSENT)).isFalse();
         assertThat(ListenerFailure.isOutage(AWAY)).isTrue();
-        LostSendRepair r = repair(Duration.ZERO, Duration.ofMillis(200), DONE);
-        r.lost("dispatch", "swale.pool.default", AWAY);
-        await().until(() -> !r.kafkaAway());
-        r.lost("dispatch", "swale.pool.default", LostSends.UNSENT);
-        assertThat(r.kafkaAway()).isFalse();
+        LostSendRepair r = repair(Duration.ZERO);
+        r.lost("dispatch", "swale.pool.default", LostSends.UNSENT, true);
+        assertThat(r.kafkaAway("swale.pool.default")).isFalse();
+        assertThat(counted).containsExactly("dispatch unsent");
     }
 
     @Test
@@ -176,7 +191,7 @@ class LostSendRepairTest {
             return CompletableFuture.completedFuture(null);
         }, new LostSendRepair.Settings(Duration.ZERO, Duration.ofMillis(10), Duration.ZERO, Duration.ofMinutes(1)),
                 SwaleMetrics.NONE);
-        repair.lost("dispatch", "swale.pool.default", AWAY);
+        repair.lost("dispatch", "swale.pool.default", AWAY, true);
         await().until(() -> !passes.isEmpty());
         assertThat(questions.get()).isEqualTo(3);
     }
@@ -185,7 +200,7 @@ class LostSendRepairTest {
     void aLossAfterCloseFailsNoSender() {
         LostSendRepair r = repair(Duration.ZERO);
         r.close();
-        assertThatCode(() -> r.lost("dispatch", "swale.pool.default", AWAY)).doesNotThrowAnyException();
+        assertThatCode(() -> r.lost("dispatch", "swale.pool.default", AWAY, true)).doesNotThrowAnyException();
     }
 
     @Test
