@@ -159,8 +159,8 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
                 if (!awaySince.isEmpty()) {
                     awaySince.clear();
                     answeredNanos = now;
-                    log.info("Kafka {}: sends are tried again, a repair pass follows in {} or later",
-                            letGo ? "let go unanswered" : "answers again", settings.passDelay());
+                    log.info("{}: sends are tried again, a repair pass follows in {} or later",
+                            letGo ? "Kafka's question let go unanswered" : "Kafka answers again", settings.passDelay());
                 }
             }
             long due = due();
@@ -170,8 +170,9 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
             }
             letGo = false;
             askForPass(now);
-        } catch (RuntimeException e) {
-            log.warn("lost-send repair step failed; tried again in {} error={}", settings.probeEvery(), e.toString());
+        } catch (Throwable t) {
+            // an escaped throwable would leave the step flag set and no step to come: nothing would be repaired
+            log.warn("lost-send repair step failed; tried again in {} error={}", settings.probeEvery(), t.toString());
             schedule(settings.probeEvery().toNanos());
         }
     }
@@ -193,7 +194,8 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
                 pass = CompletableFuture.failedFuture(e);
             }
             pass.whenComplete((r, e) -> {
-                if (e != null) {
+                // rejected: the passes' executor is closed, the service stopping, and the next start's pass repairs
+                if (e != null && !(unwrap(e) instanceof RejectedExecutionException)) {
                     log.warn("repair pass after lost sends failed; asked for again in {} or later error={}",
                             settings.spacing(), e.toString());
                     lostTopics.addAll(topics);
@@ -209,13 +211,19 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
         }
     }
 
+    private static Throwable unwrap(Throwable e) {
+        return e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+    }
+
     /** What the question about the lost topics got: an answer, none, or none for so long that it is let go. */
     private enum Answer { YES, NO, GIVEN_UP }
 
     private Answer answer(long now) {
         boolean answers;
         try {
-            answers = kafkaAnswers.test(Set.copyOf(lostTopics));
+            Set<String> topics = new HashSet<>(lostTopics);
+            topics.addAll(awaySince.keySet());
+            answers = kafkaAnswers.test(topics);
         } catch (RuntimeException e) {
             answers = false;
         }
@@ -229,7 +237,7 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
             log.warn("Kafka has not answered about topics={} for {}: the repair goes on unanswered", lostTopics,
                     settings.awayAtMost());
             // the next let-go is as far away again: a cluster that stays broken costs a pass per awayAtMost
-            questionFailingSinceNanos = now;
+            questionFailingSinceNanos = NOT_FAILING;
             return Answer.GIVEN_UP;
         }
         return Answer.NO;

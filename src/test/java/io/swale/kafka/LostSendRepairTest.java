@@ -169,6 +169,20 @@ class LostSendRepairTest {
     }
 
     @Test
+    void aLaterOutageIsAskedAboutForItsOwnAwayAtMostAfterALetGo() {
+        LostSendRepair r = repair(Duration.ZERO, Duration.ofMillis(300), DONE);
+        r.lost("dispatch", "swale.pool.default", AWAY, true);
+        await().until(() -> passes.size() == 1);
+        // a quiet stretch longer than awayAtMost, then a second outage
+        await().pollDelay(Duration.ofMillis(400)).until(() -> true);
+        int before = asked.size();
+        r.lost("event", "swale.events", AWAY, true);
+        await().until(() -> passes.size() == 2);
+        assertThat(asked.size() - before).as("questions asked in the second outage before it was let go")
+                .isGreaterThan(2);
+    }
+
+    @Test
     void aSendGivenUpUnsentDoesNotMakeItsTopicAway() {
         assertThat(ListenerFailure.isOutage(LostSends.UNSENT)).isFalse();
         assertThat(ListenerFailure.isOutage(AWAY)).isTrue();
