@@ -31,30 +31,10 @@ public final class KafkaDispatcher implements Dispatcher {
 
     @Override
     public void dispatch(String pool, TaskIdentity identity) {
-        // A failed send leaves a pending instance, which a repair pass dispatches again: a send that Kafka
-        // refuses at once (no metadata within max.block.ms while it is away) fails no caller
-        if (lost.kafkaAway(topics.pool(pool))) {
-            log.debug("dispatch not tried, Kafka is unreachable runId={} pool={}", identity.runId(), pool);
-            lost.lost("dispatch", topics.pool(pool), LostSends.UNSENT, false);
-            return;
-        }
-        CompletableFuture<?> sent;
-        try {
-            sent = send(pool, identity);
-        } catch (org.springframework.kafka.KafkaException | org.apache.kafka.common.KafkaException e) {
-            notSent(pool, identity, e, true);
-            return;
-        }
-        sent.whenComplete((r, e) -> {
-            if (e != null) {
-                notSent(pool, identity, e, false);
-            }
-        });
-    }
-
-    private void notSent(String pool, TaskIdentity identity, Throwable e, boolean senderWaited) {
-        log.warn("dispatch not sent runId={} pool={} error={}", identity.runId(), pool, e.toString());
-        lost.lost("dispatch", topics.pool(pool), e, senderWaited);
+        // a lost dispatch leaves a pending instance, which a repair pass dispatches again
+        String topic = topics.pool(pool);
+        ReportedSends.send(lost, "dispatch", topic, () -> send(topic, pool, identity), e -> log.warn(
+                "dispatch not sent runId={} pool={} error={}", identity.runId(), pool, e.toString()));
     }
 
     /**
@@ -64,7 +44,7 @@ public final class KafkaDispatcher implements Dispatcher {
      */
     @Override
     public void dispatchNow(String pool, TaskIdentity identity, Duration timeout) {
-        CompletableFuture<?> sent = send(pool, identity);
+        CompletableFuture<?> sent = send(topics.pool(pool), pool, identity);
         CompletableFuture.runAsync(template::flush);
         try {
             sent.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -77,10 +57,10 @@ public final class KafkaDispatcher implements Dispatcher {
         }
     }
 
-    private CompletableFuture<?> send(String pool, TaskIdentity identity) {
+    private CompletableFuture<?> send(String topic, String pool, TaskIdentity identity) {
         poolTopics.ensure(pool);
         String runId = identity.runId();
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.pool(pool), runId,
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, runId,
                 ("{\"run_id\":\"" + runId + "\"}").getBytes(StandardCharsets.UTF_8));
         identity.headers().forEach((k, v) -> record.headers().add(k, v));
         return template.send(record);

@@ -4,7 +4,6 @@ import io.swale.record.NodeStatus;
 import io.swale.record.RecordCodec;
 import io.swale.task.EventPublisher;
 import io.swale.task.TaskIdentity;
-import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -30,28 +29,10 @@ public final class KafkaEventPublisher implements EventPublisher {
         event.put("partition", identity.partition().key());
         event.put("node", identity.node());
         event.put("status", status.wireName());
-        // A lost event is repaired by a pass that reads the run itself; a send Kafka refuses at once fails no caller.
-        if (lost.kafkaAway(topics.events())) {
-            log.debug("event not tried, Kafka is unreachable runId={}", identity.runId());
-            lost.lost("event", topics.events(), LostSends.UNSENT, false);
-            return;
-        }
-        CompletableFuture<?> sent;
-        try {
-            sent = template.send(topics.events(), identity.runKey().id(), RecordCodec.bytes(event));
-        } catch (org.springframework.kafka.KafkaException | org.apache.kafka.common.KafkaException e) {
-            notSent(identity, e, true);
-            return;
-        }
-        sent.whenComplete((r, e) -> {
-            if (e != null) {
-                notSent(identity, e, false);
-            }
-        });
-    }
-
-    private void notSent(TaskIdentity identity, Throwable e, boolean senderWaited) {
-        log.warn("event not sent runId={} error={}", identity.runId(), e.toString());
-        lost.lost("event", topics.events(), e, senderWaited);
+        // a lost event is repaired by a pass that reads the run itself
+        String topic = topics.events();
+        ReportedSends.send(lost, "event", topic,
+                () -> template.send(topic, identity.runKey().id(), RecordCodec.bytes(event)),
+                e -> log.warn("event not sent runId={} error={}", identity.runId(), e.toString()));
     }
 }

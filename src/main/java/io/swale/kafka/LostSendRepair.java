@@ -4,6 +4,7 @@ import io.swale.task.SwaleMetrics;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -77,7 +78,6 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
     private long questionFailingSinceNanos = NOT_FAILING;
     /** The question was let go unanswered: the pass it leads to does not ask again. Steps only. */
     private boolean letGo;
-    private volatile boolean closed;
     private static final long NOT_FAILING = Long.MIN_VALUE;
 
     /**
@@ -125,7 +125,7 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
     }
 
     private void wake() {
-        if (!closed && scheduled.compareAndSet(false, true)) {
+        if (!executor.isShutdown() && scheduled.compareAndSet(false, true)) {
             schedule(0);
         }
     }
@@ -189,13 +189,13 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
             lastPassNanos = now;
             CompletionStage<?> pass;
             try {
-                pass = java.util.Objects.requireNonNull(requestPass.apply("sends given up on (" + lost + ")"));
+                pass = Objects.requireNonNull(requestPass.apply("sends given up on (" + lost + ")"));
             } catch (RuntimeException e) {
                 pass = CompletableFuture.failedFuture(e);
             }
             pass.whenComplete((r, e) -> {
                 // rejected: the passes' executor is closed, the service stopping, and the next start's pass repairs
-                if (e != null && !(unwrap(e) instanceof RejectedExecutionException)) {
+                if (e != null && !(e instanceof RejectedExecutionException)) {
                     log.warn("repair pass after lost sends failed; asked for again in {} or later error={}",
                             settings.spacing(), e.toString());
                     lostTopics.addAll(topics);
@@ -209,10 +209,6 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
         if (lostSinceLastPass.get() > 0 || !awaySince.isEmpty()) {
             wake();
         }
-    }
-
-    private static Throwable unwrap(Throwable e) {
-        return e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
     }
 
     /** What the question about the lost topics got: an answer, none, or none for so long that it is let go. */
@@ -245,7 +241,6 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
         executor.shutdownNow();
     }
 }

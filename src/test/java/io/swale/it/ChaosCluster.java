@@ -1,5 +1,6 @@
 package io.swale.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.swale.store.redis.TestRedisCluster;
@@ -337,6 +338,20 @@ final class ChaosCluster implements AutoCloseable {
         } catch (IllegalStateException e) {
             // the JVM is already shutting down: the hook runs anyway
         }
+    }
+
+    /** The service jar the build made: failsafe names it (swale.it.app.jar) in the multiprocess and chaos profiles. */
+    static String builtJar() {
+        String jar = System.getProperty("swale.it.app.jar");
+        assertThat(jar).as("the built jar (run through `mvn -Pmultiprocess verify` or `-Pchaos verify`)").isNotNull();
+        assertThat(Path.of(jar)).isRegularFile();
+        return jar;
+    }
+
+    /** No Spring Boot in the test JVM sets logging up: logback's default would print every Kafka client's DEBUG line. */
+    static void quietTestLogs() {
+        ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
+                .setLevel(ch.qos.logback.classic.Level.WARN);
     }
 
     private static String java() {

@@ -26,7 +26,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.awaitility.core.ConditionTimeoutException;
-import org.slf4j.LoggerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -67,9 +66,7 @@ class ChaosIT {
 
     @BeforeAll
     static void quietClients() {
-        // no Spring Boot in this JVM to set logging up: logback's default would print every Kafka client's DEBUG line
-        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
-                .setLevel(ch.qos.logback.classic.Level.WARN);
+        ChaosCluster.quietTestLogs();
     }
 
     @AfterEach
@@ -84,9 +81,7 @@ class ChaosIT {
 
     @Test
     void runsSurviveKilledWorkersSchedulersRedisAndKafka() throws Exception {
-        String jar = System.getProperty("swale.it.app.jar");
-        assertThat(jar).as("the built jar (run through `mvn -Pchaos verify`)").isNotNull();
-        assertThat(Path.of(jar)).isRegularFile();
+        String jar = ChaosCluster.builtJar();
         cluster = new ChaosCluster(dir, jar, MEMBER_SETTINGS);
         cluster.startAll();
         ChaosApi api = new ChaosApi(List.copyOf(cluster.apiPorts.values()));

@@ -11,7 +11,6 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 /**
  * A Kafka outage longer than the producer's delivery timeout: the producer gives up on a dispatch (the
@@ -29,18 +28,14 @@ class KafkaOutageProcessIT {
     static final List<String> MEMBER_SETTINGS = List.of(
             "--spring.kafka.producer.properties.delivery.timeout.ms=6000",
             "--spring.kafka.producer.properties.request.timeout.ms=3000",
-            "--swale.scheduler.reconcile-interval=1h",
-            // the members keep their group membership through the outage, so no rebalance asks for a pass
-            "--swale.kafka.consumer.session-timeout=120s",
-            "--swale.kafka.consumer.heartbeat-interval=3s");
+            "--swale.scheduler.reconcile-interval=1h");
 
     final Path dir = Path.of("target", "kafka-outage").toAbsolutePath();
     ChaosCluster cluster;
 
     @BeforeAll
     static void quietClients() {
-        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
-                .setLevel(ch.qos.logback.classic.Level.WARN);
+        ChaosCluster.quietTestLogs();
     }
 
     @AfterEach
@@ -52,8 +47,7 @@ class KafkaOutageProcessIT {
 
     @Test
     void aDispatchAndAnEventGivenUpOnAreRepairedOnceKafkaIsBack() throws Exception {
-        String jar = System.getProperty("swale.it.app.jar");
-        assertThat(jar).as("the built jar (run through `mvn -Pmultiprocess verify`)").isNotNull();
+        String jar = ChaosCluster.builtJar();
         cluster = new ChaosCluster(dir, jar, MEMBER_SETTINGS, List.of("s1"), List.of("w1"));
         cluster.startAll();
         ChaosProcess scheduler = cluster.schedulers.get("s1");

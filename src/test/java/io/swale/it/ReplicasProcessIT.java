@@ -21,7 +21,6 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import tools.jackson.databind.JsonNode;
@@ -48,8 +47,7 @@ class ReplicasProcessIT {
 
     @BeforeAll
     static void quietClients() {
-        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
-                .setLevel(ch.qos.logback.classic.Level.WARN);
+        ChaosCluster.quietTestLogs();
     }
 
     @AfterEach
@@ -61,9 +59,7 @@ class ReplicasProcessIT {
 
     @Test
     void threeSchedulersAndThreeWorkersShareFiveHundredRuns() throws Exception {
-        String jar = System.getProperty("swale.it.app.jar");
-        assertThat(jar).as("the built jar (run through `mvn -Pmultiprocess verify`)").isNotNull();
-        assertThat(Path.of(jar)).isRegularFile();
+        String jar = ChaosCluster.builtJar();
         cluster = new ChaosCluster(dir, jar, MEMBER_SETTINGS, SCHEDULERS, WORKERS, ChaosCluster.RedisKind.CLUSTER);
         long t0 = System.nanoTime();
         cluster.startAll();

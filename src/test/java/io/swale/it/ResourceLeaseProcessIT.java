@@ -3,7 +3,6 @@ package io.swale.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -167,9 +166,7 @@ class ResourceLeaseProcessIT {
     }
 
     private Process startWorkerJvm(Path log, String... extra) throws Exception {
-        String jar = System.getProperty("swale.it.app.jar");
-        assertThat(jar).as("the built jar (run through `mvn -Pmultiprocess verify`)").isNotNull();
-        assertThat(new File(jar)).isFile();
+        String jar = ChaosCluster.builtJar();
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx384m", "-jar", jar, "--spring.main.web-application-type=none", "--swale.worker.id=child",
                 "--swale.resources.reap-interval=300ms",

@@ -3,7 +3,6 @@ package io.swale.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -186,9 +185,7 @@ class WorkerProcessIT {
     }
 
     private Process startWorkerJvm(String... extra) throws Exception {
-        String jar = System.getProperty("swale.it.app.jar");
-        assertThat(jar).as("the built jar (run through `mvn -Pmultiprocess verify`)").isNotNull();
-        assertThat(new File(jar)).isFile();
+        String jar = ChaosCluster.builtJar();
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx384m", "-jar", jar, "--spring.main.web-application-type=none", "--swale.worker.id=child"));
         cmd.addAll(List.of(extra));
