@@ -1,5 +1,6 @@
 package io.swale.config;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -37,5 +38,12 @@ public final class ProducerDefaults {
         config.putIfAbsent(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         config.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
         return config;
+    }
+
+    /** The producer's {@code max.block.ms} as configured (a number, or a property's text), its default if unset. */
+    public static Duration maxBlock(Map<String, Object> producerConfig) {
+        Object value = producerConfig.getOrDefault(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
+        long ms = value instanceof Number n ? n.longValue() : Long.parseLong(value.toString().trim());
+        return Duration.ofMillis(ms);
     }
 }

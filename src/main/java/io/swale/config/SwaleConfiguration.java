@@ -17,6 +17,7 @@ import io.swale.kafka.ListenerContainers;
 import io.swale.kafka.ListenerFailure;
 import io.swale.kafka.LostSendRepair;
 import io.swale.kafka.PoolTopics;
+import io.swale.kafka.ReportedSends;
 import io.swale.kafka.SwaleTopics;
 import io.swale.metrics.MicrometerSwaleMetrics;
 import io.swale.operator.HostGuards;
@@ -172,8 +173,12 @@ public class SwaleConfiguration {
     }
 
     @Bean
-    PoolTopics poolTopics(KafkaAdmin admin, SwaleTopics topics, SwaleProperties props) {
-        return new PoolTopics(admin, topics, props.kafka().partitions(), props.kafka().replicationFactor());
+    PoolTopics poolTopics(KafkaAdmin admin, SwaleTopics topics, SwaleProperties props,
+            DefaultKafkaProducerFactory<String, byte[]> producers) {
+        // bounded like a send: the first dispatch to a pool creates its topics in the sender's thread
+        KafkaAdmin bounded = PoolTopics.boundedAdmin(admin.getConfigurationProperties(),
+                ProducerDefaults.maxBlock(producers.getConfigurationProperties()));
+        return new PoolTopics(bounded, topics, props.kafka().partitions(), props.kafka().replicationFactor());
     }
 
     @Bean
@@ -218,15 +223,15 @@ public class SwaleConfiguration {
     }
 
     @Bean
-    KafkaDispatcher dispatcher(KafkaTemplate<String, byte[]> template, SwaleTopics topics, PoolTopics poolTopics,
-            LostSendRepair lost) {
-        return new KafkaDispatcher(template, topics, poolTopics, lost);
+    KafkaDispatcher dispatcher(DefaultKafkaProducerFactory<String, byte[]> producers, SwaleTopics topics,
+            PoolTopics poolTopics, LostSendRepair lost) {
+        return new KafkaDispatcher(ReportedSends.template(producers), topics, poolTopics, lost);
     }
 
     @Bean
-    KafkaEventPublisher eventPublisher(KafkaTemplate<String, byte[]> template, SwaleTopics topics,
+    KafkaEventPublisher eventPublisher(DefaultKafkaProducerFactory<String, byte[]> producers, SwaleTopics topics,
             LostSendRepair lost) {
-        return new KafkaEventPublisher(template, topics, lost);
+        return new KafkaEventPublisher(ReportedSends.template(producers), topics, lost);
     }
 
     /** Lazy: the pass it asks for needs the reconciler, which needs the dispatcher that tells it. */

@@ -56,13 +56,18 @@ public final class KafkaInspector implements AutoCloseable {
             describeCluster();
             return true;
         }
-        for (String topic : topics) {
-            Optional<TopicDescription> d = describe(topic);
-            if (d.isEmpty() || d.get().partitions().stream().anyMatch(p -> p.leader() == null || p.leader().isEmpty())) {
+        Map<String, TopicDescription> described;
+        try {
+            // one question for all of them, so an outage costs one timeout, not one a topic
+            described = get(admin.describeTopics(topics).allTopicNames());
+        } catch (KafkaQueryException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 return false;
             }
+            throw e;
         }
-        return true;
+        return described.values().stream().flatMap(d -> d.partitions().stream())
+                .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
     }
 
     public boolean topicExists(String topic) {

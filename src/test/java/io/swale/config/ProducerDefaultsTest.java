@@ -2,6 +2,7 @@ package io.swale.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -36,5 +37,14 @@ class ProducerDefaultsTest {
         Map<String, Object> out = ProducerDefaults.apply(Map.of(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
                 StringSerializer.class));
         assertThat(out).containsEntry(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    }
+
+    @Test
+    void theMaxBlockIsReadAsTheClientReadsIt() {
+        assertThat(ProducerDefaults.maxBlock(ProducerDefaults.apply(Map.of()))).isEqualTo(Duration.ofSeconds(10));
+        assertThat(ProducerDefaults.maxBlock(Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, " 2500 ")))
+                .isEqualTo(Duration.ofMillis(2500));
+        assertThat(ProducerDefaults.maxBlock(Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, 60_000L)))
+                .isEqualTo(Duration.ofMinutes(1));
     }
 }

@@ -3,6 +3,10 @@ package io.swale.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+
 import io.swale.graph.Partition;
 import io.swale.record.NodeStatus;
 import io.swale.task.TaskIdentity;
@@ -12,13 +16,18 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.springframework.kafka.KafkaException;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.mock.MockProducerFactory;
+import org.springframework.kafka.support.LoggingProducerListener;
 import org.springframework.kafka.support.SendResult;
 
 /** What the dispatcher and the event publisher do with a send Kafka refuses at once, or one not to try. */
@@ -99,5 +108,40 @@ class LostSendAdaptersTest {
                 .dispatch("default", ID);
         assertThat(template.sends.get()).isZero();
         assertThat(lost.lost).containsExactly("event t.events unsent", "dispatch t.pool.default unsent");
+    }
+
+    @Test
+    void aRecordLostAfterTheSendIsLoggedByTheSenderAloneNotAgainByTheTemplate() {
+        Logger templateLog = (Logger) org.slf4j.LoggerFactory.getLogger(LoggingProducerListener.class);
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        templateLog.addAppender(lines);
+        try {
+            Recorded lost = new Recorded(false);
+            MockProducer<String, byte[]> first = producer();
+            loseOneEvent(new KafkaTemplate<>(factory(first)), first, lost);
+            assertThat(lines.list).as("a plain template logs the loss itself").hasSize(1);
+
+            MockProducer<String, byte[]> second = producer();
+            loseOneEvent(ReportedSends.template(factory(second)), second, lost);
+            assertThat(lines.list).as("the reported sends' template does not").hasSize(1);
+            assertThat(lost.lost).hasSize(2);
+        } finally {
+            templateLog.detachAppender(lines);
+        }
+    }
+
+    private static MockProducer<String, byte[]> producer() {
+        return new MockProducer<>(false, null, new StringSerializer(), new ByteArraySerializer());
+    }
+
+    private static MockProducerFactory<String, byte[]> factory(MockProducer<String, byte[]> producer) {
+        return new MockProducerFactory<>(() -> producer);
+    }
+
+    private static void loseOneEvent(KafkaTemplate<String, byte[]> template, MockProducer<String, byte[]> producer,
+            LostSends lost) {
+        new KafkaEventPublisher(template, TOPICS, lost).taskTerminated(ID, NodeStatus.SUCCEEDED);
+        assertThat(producer.errorNext(new TimeoutException("expired in the accumulator"))).isTrue();
     }
 }
