@@ -33,7 +33,7 @@ public class OpsConfiguration {
         return new RedisRequestStore(redis, props.redis().keyPrefix(), props.retentionPeriod());
     }
 
-    @Bean
+    @Bean(destroyMethod = "close")
     Requests requests(GraphRuns graphRuns, RunReruns reruns, RunCancellation cancellation, RequestStore store,
             RunStore runs, Clock clock) {
         return new Requests(graphRuns, reruns, cancellation, store, runs, clock);

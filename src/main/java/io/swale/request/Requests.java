@@ -25,10 +25,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Admin requests applied at most once per request id (spec §10): a record that exists answers the request;
  * otherwise one call at a time holds the id, applies the request and records its outcome with its expiry entry
- * (an equal request sent meanwhile is answered {@link InProgress}). A Submitted rerun's record commits inside the
- * submission script. A transient failure records nothing and propagates.
+ * (an equal request sent meanwhile is answered {@link InProgress}), renewing its hold while it handles it. A
+ * Submitted rerun's record commits inside the submission script. A transient failure records nothing and
+ * propagates.
  */
-public final class Requests {
+public final class Requests implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Requests.class);
 
     /** The same request id was used before for another request. */
@@ -46,7 +47,10 @@ public final class Requests {
         }
     }
 
-    /** How long one call may hold a request id it handles; a call that died lets a retry through after it. */
+    /**
+     * How long a request id stays held after its handling call last renewed it: a call that died lets a retry
+     * through after this.
+     */
     static final java.time.Duration MAX_HANDLING = java.time.Duration.ofSeconds(60);
 
     private final GraphRuns graphRuns;
@@ -55,6 +59,7 @@ public final class Requests {
     private final RequestStore store;
     private final RunStore runs;
     private final Clock clock;
+    private final HoldRenewal renewal;
 
     public Requests(GraphRuns graphRuns, RunReruns reruns, RunCancellation cancellation, RequestStore store,
             RunStore runs, Clock clock) {
@@ -64,6 +69,12 @@ public final class Requests {
         this.store = store;
         this.runs = runs;
         this.clock = clock;
+        this.renewal = new HoldRenewal(store, MAX_HANDLING);
+    }
+
+    @Override
+    public void close() {
+        renewal.close();
     }
 
     public Optional<RequestRecord> find(RequestId id) {
@@ -86,7 +97,7 @@ public final class Requests {
             case RequestStore.Hold.Busy b ->
                     find(id).map(r -> replay(r, request)).orElseThrow(() -> new InProgress(id.value()));
             case RequestStore.Hold.Held h -> {
-                try {
+                try (HoldRenewal.Kept kept = renewal.keep(id, h)) {
                     // the call that handled it before may have recorded the outcome and let go since the look above
                     Optional<RequestRecord> recorded = find(id);
                     yield recorded.isPresent() ? replay(recorded.get(), request) : apply(id, request, now);

@@ -23,6 +23,12 @@ public interface RequestStore {
      */
     Hold hold(String id, AdminRequest request, java.time.Duration maxHandling);
 
+    /**
+     * Gives this call's handling of the id {@code maxHandling} again from now, for a handling that outlasts it:
+     * false when the call no longer holds the id (its time ran out and another call may have taken it).
+     */
+    boolean renew(String id, Hold.Held held, java.time.Duration maxHandling);
+
     /** Ends this call's handling of the id (the outcome is recorded, or handling failed): an equal request may go on. */
     void release(String id, Hold.Held held);
 

@@ -98,6 +98,13 @@ public final class RedisRequestStore implements RequestStore {
     }
 
     @Override
+    public boolean renew(String id, Hold.Held held, Duration maxHandling) {
+        Object r = scripts.expireIfEqual.call(redis, List.of(keys.requestHandling(id)),
+                List.of(held.token(), Long.toString(Math.max(1, maxHandling.toMillis()))));
+        return r instanceof Long n && n == 1L;
+    }
+
+    @Override
     public void release(String id, Hold.Held held) {
         scripts.deleteIfEqual.call(redis, List.of(keys.requestHandling(id)), List.of(held.token()));
     }

@@ -39,6 +39,7 @@ final class RedisScripts {
     final Script putRun = load("putrun");
     final Script expireRun = load("expirerun");
     final Script deleteIfEqual = load("delifequal");
+    final Script expireIfEqual = load("pexpifequal");
     final Script removeEntry = load("removeentry");
     final Script forgetGraph = load("forgetgraph");
     final Script advance = load("advance");
@@ -48,8 +49,8 @@ final class RedisScripts {
     /** Every script: each must touch keys of one hash slot (the Cluster ITs run each of them). */
     List<Script> all() {
         return List.of(submit, claim, heartbeat, finish, retry, release, redispatch, reap, cancel, request, reserve, giveBack,
-                settle, dropActive, zremIfScore, putRun, expireRun, deleteIfEqual, removeEntry, forgetGraph, advance,
-                submitItems, derive);
+                settle, dropActive, zremIfScore, putRun, expireRun, deleteIfEqual, expireIfEqual, removeEntry,
+                forgetGraph, advance, submitItems, derive);
     }
 
     private static Script load(String name) {

@@ -148,6 +148,12 @@ class ClusterScriptsIT {
         assertThat(requests.putIfAbsent(start)).isTrue();
         assertThat(requests.putIfAbsent(start)).isFalse();
         assertThat(requests.get("s1")).hasValue(start);
+        // a request's handling held, kept past its first time, and let go
+        var held = (io.swale.store.RequestStore.Hold.Held) requests.hold("h1", start.request(),
+                java.time.Duration.ofSeconds(5));
+        assertThat(requests.renew("h1", held, java.time.Duration.ofMinutes(1))).isTrue();
+        requests.release("h1", held);
+        assertThat(requests.renew("h1", held, java.time.Duration.ofMinutes(1))).as("let go").isFalse();
 
         // retention: the run and both request records
         List<ExpiryStore.Entry> entries = expiry.due(Long.MAX_VALUE, 0, 100);
