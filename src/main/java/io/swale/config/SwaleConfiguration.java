@@ -279,9 +279,9 @@ public class SwaleConfiguration {
 
     @Bean
     Terminations terminations(TaskStore tasks, KafkaEventPublisher events, KafkaDeadLetters deadLetters, Clock clock,
-            SwaleMetrics metrics, DefinitionCatalog catalog, RunStore runs) {
+            SwaleMetrics metrics, DefinitionCatalog catalog, RunStore runs, ConfiguredPools pools) {
         return new Terminations(tasks, events, deadLetters, clock, metrics,
-                new io.swale.run.DeclaredGrowth(catalog, runs));
+                new io.swale.run.DeclaredGrowth(catalog, runs, pools));
     }
 
     @Bean

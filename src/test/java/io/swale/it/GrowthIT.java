@@ -93,6 +93,25 @@ class GrowthIT {
         assertThat(growths(g, "p")).containsOnlyKeys("decide");
     }
 
+    /** Was: the grown node's pool was never created, so its submission was refused on every advance. */
+    @Test
+    void aGrownNodeOnAPoolTheDefinitionDoesNotNameRunsOnAPoolCreatedForIt(@TempDir Path dir) throws Exception {
+        String g = IntegrationTest.unique("growpool");
+        String pool = "grown_" + Long.toString(System.nanoTime(), 36);
+        Path grow = dir.resolve("grow.json");
+        Files.writeString(grow, """
+                {"swale": {"grow": {"node": [{"name": "elsewhere", "operator": "noop", "pool": "%s"}]}}}"""
+                .formatted(pool));
+        api.publish(declaring(g, grow, 0));
+        api.start(g, "p");
+
+        JsonNode run = awaitSettled(g, "p", 60);
+
+        assertThat(run.get("state").asString()).isEqualTo("complete");
+        assertThat(SwaleClient.node(run, "elsewhere").get("state").asString()).isEqualTo("succeeded");
+        assertThat(api.get("/api/v1/pools/" + pool).status()).isEqualTo(200);
+    }
+
     @Test
     void anInvalidGrowthFailsTheNodeWithEveryFaultStoresNothingAndIsNotRetried(@TempDir Path dir) throws Exception {
         String g = IntegrationTest.unique("growbad");

@@ -68,7 +68,7 @@ class GrowthRacesIT {
         TaskStore.Claim claim = h.tasks.claim(key, runId, 60_000, "w");
         assertThat(claim).as(runId).isInstanceOf(TaskStore.Claim.Claimed.class);
         Optional<JsonNode> out = Optional.ofNullable(output).map(JSON::readTree);
-        Optional<String> growth = out.map(o -> new DeclaredGrowth(h.catalog, h.runs)
+        Optional<String> growth = out.map(o -> new DeclaredGrowth(h.catalog, h.runs, h.pools)
                 .plan(new TaskIdentity(key.graph(), key.partition(), node, Optional.empty(), hash, rerun), o))
                 .flatMap(p -> p instanceof GrowthPlanner.Plan.Grow g ? Optional.of(g.stored()) : Optional.empty());
         NodeRecord record = new NodeRecord(NodeStatus.SUCCEEDED, runId, hash, rerun, h.clock.millis(), out, false,
@@ -85,6 +85,57 @@ class GrowthRacesIT {
         Map<String, Integer> out = new ConcurrentHashMap<>();
         h.dispatches.forEach(d -> out.merge(d.identity().runId(), 1, Integer::sum));
         return out;
+    }
+
+    /** Was: the growth was stored and the grown node's submission refused for ever (UnknownPool), the run stuck. */
+    @Test
+    void aGrownNodeOnAPoolThisInstallationDoesNotServeFailsTheDeclaringNodeAndOneOnACreatedPoolGrows() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("growpool");
+            String hash = publish(h, g);
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            TaskIdentity decide = new TaskIdentity(g, key.partition(), "decide", Optional.empty(), hash, 0);
+            JsonNode output = JSON.readTree("""
+                    {"swale": {"grow": {"node": [
+                      {"name": "a", "operator": "noop", "pool": "gpu"},
+                      {"name": "b", "after": ["a"], "operator": "noop"},
+                      {"name": "c", "after": ["a"], "operator": "noop", "pool": "gpu-large"}]}}}""");
+            java.util.Set<String> configured = new java.util.HashSet<>(java.util.Set.of("default"));
+            java.util.Set<String> created = new java.util.HashSet<>();
+            PoolCatalog fixed = new PoolCatalog() {
+                @Override
+                public boolean isConfigured(String pool) {
+                    return configured.contains(pool);
+                }
+
+                @Override
+                public Map<String, Integer> pools() {
+                    return Map.of();
+                }
+
+                @Override
+                public void ensure(java.util.Set<String> pools) {
+                    created.addAll(pools);
+                }
+            };
+
+            GrowthPlanner.Plan refused = new DeclaredGrowth(h.catalog, h.runs, fixed).plan(decide, output);
+
+            assertThat(created).as("asked to create what the growth names").containsExactlyInAnyOrder("gpu", "default",
+                    "gpu-large");
+            assertThat(refused).isInstanceOf(GrowthPlanner.Plan.Fail.class);
+            assertThat(((GrowthPlanner.Plan.Fail) refused).error().lines().toList()).containsExactly(
+                    "InvalidGrowth: grown node `a` (grown by `decide`) uses pool `gpu`, which is not configured"
+                            + " (swale.pools)",
+                    "InvalidGrowth: grown node `c` (grown by `decide`) uses pool `gpu-large`, which is not configured"
+                            + " (swale.pools)");
+
+            // where pools are created on demand, the same growth is stored
+            configured.addAll(java.util.Set.of("gpu", "gpu-large"));
+            assertThat(new DeclaredGrowth(h.catalog, h.runs, fixed).plan(decide, output))
+                    .isInstanceOf(GrowthPlanner.Plan.Grow.class);
+        }
     }
 
     @Test
