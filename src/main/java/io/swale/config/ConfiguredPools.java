@@ -69,8 +69,14 @@ public final class ConfiguredPools implements PoolCatalog {
         for (String name : names) {
             if (isPoolName(name) && pools.putIfAbsent(name, defaultSlots) == null) {
                 log.info("created pool pool={} slots={}", name, defaultSlots);
-                synchronized (listeners) {
-                    listeners.forEach(l -> l.accept(name, defaultSlots));
+                try {
+                    synchronized (listeners) {
+                        listeners.forEach(l -> l.accept(name, defaultSlots));
+                    }
+                } catch (RuntimeException e) {
+                    // not kept: a pool no worker was started for would pass as served; the next ensure tries again
+                    pools.remove(name, defaultSlots);
+                    throw e;
                 }
             }
         }

@@ -28,11 +28,13 @@ public final class PoolTopics {
     /**
      * An admin for {@link #ensure} that gives up after about {@code bound}, a second more at most. The first
      * dispatch to a pool runs it in the sender's thread: during an outage it then waits no longer than a send
-     * waits for its metadata, where the admin's defaults (30 s for the operation, then up to 60 s while the client
-     * closes over its pending call) held a slot, a listener or an API request a minute.
+     * waits for its metadata, where the admin's defaults (30 s for the operation, then the close waiting for the
+     * pending call's own 60 s) held a slot, a listener or an API request a minute.
      */
     public static KafkaAdmin boundedAdmin(Map<String, Object> adminConfig, Duration bound) {
-        long seconds = Math.max(1, (bound.toMillis() + 999) / 1000);
+        // whole seconds for the admin's operation, at most what its millisecond settings can carry
+        long seconds = Math.clamp(bound.toSeconds() + (bound.toMillisPart() > 0 ? 1 : 0), 1,
+                Integer.MAX_VALUE / 1000 - 1);
         Map<String, Object> config = new HashMap<>(adminConfig);
         // a call outlives the operation's wait by a second, so the operation gives up first, once, and the close
         // that follows waits that second for the call, not a whole second call (a timed-out describe would be

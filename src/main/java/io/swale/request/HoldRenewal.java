@@ -2,9 +2,8 @@ package io.swale.request;
 
 import io.swale.store.RequestStore;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +19,7 @@ final class HoldRenewal implements AutoCloseable {
     private final RequestStore store;
     private final Duration maxHandling;
     private final long everyMs;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+    private final ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
         Thread t = new Thread(r, "request-hold-renewal");
         t.setDaemon(true);
         return t;
@@ -38,6 +37,8 @@ final class HoldRenewal implements AutoCloseable {
         this.store = store;
         this.maxHandling = maxHandling;
         this.everyMs = every.toMillis();
+        // most handlings end in milliseconds: their cancelled renewals leave the queue at once
+        timer.setRemoveOnCancelPolicy(true);
     }
 
     /** Renews the hold until the returned handle is closed, or until a renewal finds the hold gone. */
@@ -57,6 +58,7 @@ final class HoldRenewal implements AutoCloseable {
         private final RequestId id;
         private final RequestStore.Hold.Held held;
         private volatile ScheduledFuture<?> renewals;
+        private volatile boolean done;
 
         private Kept(RequestId id, RequestStore.Hold.Held held) {
             this.id = id;
@@ -65,7 +67,8 @@ final class HoldRenewal implements AutoCloseable {
 
         private void renew() {
             try {
-                if (!store.renew(id.value(), held, maxHandling)) {
+                // a renewal that finds the hold let go after its call was done is no news
+                if (!store.renew(id.value(), held, maxHandling) && !done) {
                     log.warn("request id={} is no longer held by the call handling it (its {} ran out); an equal "
                             + "request sent now may be applied beside it", id, maxHandling);
                     renewals.cancel(false);
@@ -83,6 +86,7 @@ final class HoldRenewal implements AutoCloseable {
 
         @Override
         public void close() {
+            done = true;
             renewals.cancel(false);
         }
     }

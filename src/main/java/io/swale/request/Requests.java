@@ -63,13 +63,18 @@ public final class Requests implements AutoCloseable {
 
     public Requests(GraphRuns graphRuns, RunReruns reruns, RunCancellation cancellation, RequestStore store,
             RunStore runs, Clock clock) {
+        this(graphRuns, reruns, cancellation, store, runs, clock, new HoldRenewal(store, MAX_HANDLING));
+    }
+
+    Requests(GraphRuns graphRuns, RunReruns reruns, RunCancellation cancellation, RequestStore store,
+            RunStore runs, Clock clock, HoldRenewal renewal) {
         this.graphRuns = graphRuns;
         this.reruns = reruns;
         this.cancellation = cancellation;
         this.store = store;
         this.runs = runs;
         this.clock = clock;
-        this.renewal = new HoldRenewal(store, MAX_HANDLING);
+        this.renewal = renewal;
     }
 
     @Override

@@ -78,8 +78,9 @@ public class PoolRole implements SmartLifecycle {
             return;
         }
         running = true;
-        pools.pools().forEach(this::serve);
+        // told first: a pool created while the known ones start (an attempt's growth) is served too
         pools.onCreated(this::serve);
+        pools.pools().forEach(this::serve);
     }
 
     /** Running attempts per pool on this replica. */
@@ -89,7 +90,14 @@ public class PoolRole implements SmartLifecycle {
         return out;
     }
 
-    private synchronized void serve(String pool, int slots) {
+    private void serve(String pool, int slots) {
+        // looked at before the monitor: a pool created while the role stops does not wait out its drain
+        if (running) {
+            serveNow(pool, slots);
+        }
+    }
+
+    private synchronized void serveNow(String pool, int slots) {
         if (!running || served.containsKey(pool) || !props.worker().serves(pool)) {
             return;
         }

@@ -1,6 +1,7 @@
 package io.swale.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.Map;
@@ -39,8 +40,9 @@ class KafkaInspectorLeadersIT {
         pools.ensure("a");
         pools.ensure("b");
 
-        assertThat(inspector.leadersOf(Set.of(topics.pool("a"), topics.pool("b"),
-                SwaleTopics.deadLetter(topics.pool("a"))))).isTrue();
+        // a topic just made may take a moment to be described everywhere
+        await().untilAsserted(() -> assertThat(inspector.leadersOf(Set.of(topics.pool("a"), topics.pool("b"),
+                SwaleTopics.deadLetter(topics.pool("a"))))).isTrue());
         assertThat(inspector.leadersOf(Set.of(topics.pool("a"), topics.pool("never-made"))))
                 .as("one missing topic among served ones").isFalse();
         assertThat(inspector.leadersOf(Set.of())).as("the cluster answers").isTrue();

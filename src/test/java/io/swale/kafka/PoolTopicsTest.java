@@ -26,7 +26,17 @@ class PoolTopicsTest {
                 .containsEntry(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 4_000);
     }
 
-    // the admin's defaults gave up after 30 s and then closed for up to 60 s more: the limit fails such a call
+    @Test
+    void aBoundTooLongForTheAdminsSettingsIsCutToWhatTheyCarry() {
+        KafkaAdmin admin = PoolTopics.boundedAdmin(Map.of(), Duration.ofMillis(Long.MAX_VALUE));
+        int seconds = Integer.MAX_VALUE / 1000 - 1;
+        assertThat(admin.getOperationTimeout()).isEqualTo(seconds);
+        assertThat(admin.getConfigurationProperties())
+                .containsEntry(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, seconds * 1000 + 1000);
+        assertThat(PoolTopics.boundedAdmin(Map.of(), Duration.ofMillis(1)).getOperationTimeout()).isEqualTo(1);
+    }
+
+    // the admin's defaults held such a call a minute: the limit fails it
     @Test
     @Timeout(value = 25, unit = TimeUnit.SECONDS)
     void withKafkaUnreachableTheFirstDispatchsTopicsGiveUpAndAreTriedAgainNextTime() throws Exception {
