@@ -73,7 +73,8 @@
         S.failure(resourceBox, e);
       }
     };
-    const loadAll = () => { load(); loadResources(); };
+    // awaited by the debounce: a refresh never starts while the last is still waiting for its answers
+    const loadAll = () => Promise.all([load(), loadResources()]);
     const reload = S.debounced(loadAll, 300);
     S.onLive((type) => {
       if (type === "snapshot" || type === "started" || type === "changed" || type === "cleared") reload();

@@ -7,7 +7,6 @@ import io.swale.graph.Graph;
 import io.swale.graph.Partition;
 import io.swale.graph.PartitionRange;
 import io.swale.graph.Partitioning;
-import io.swale.record.RequestJson;
 import io.swale.settings.SwaleProperties;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -93,7 +92,7 @@ public class BackfillController {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("partition", r.partition().key());
             m.put("node", r.node());
-            m.put("outcome", RequestJson.outcome(r.outcome()));
+            m.put("outcome", RequestsController.outcomeView(r.outcome()));
             reruns.add(m);
         }
         out.put("reruns", reruns);

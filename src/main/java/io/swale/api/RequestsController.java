@@ -38,12 +38,17 @@ public class RequestsController {
         out.put("id", r.id());
         out.put("request", RequestJson.request(r.request()));
         out.put("handledAt", RunViews.time(r.handledAtMs()));
-        ObjectNode outcome = RequestJson.outcome(r.outcome());
-        if (r.outcome() instanceof RequestOutcome.Rerun x) {
+        out.put("outcome", outcomeView(r.outcome()));
+        return out;
+    }
+
+    /** An outcome as the API shows it: its stored form, with the API's camelCase {@code runId}. */
+    static ObjectNode outcomeView(RequestOutcome o) {
+        ObjectNode outcome = RequestJson.outcome(o);
+        if (o instanceof RequestOutcome.Rerun x) {
             outcome.remove("run_id");
             outcome.put("runId", x.runId());
         }
-        out.put("outcome", outcome);
-        return out;
+        return outcome;
     }
 }

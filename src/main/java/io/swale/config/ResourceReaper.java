@@ -1,15 +1,11 @@
 package io.swale.config;
 
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.swale.lifecycle.FixedDelayLoop;
 import io.swale.settings.ResourcesProperties;
 import io.swale.settings.SwaleProperties;
 import io.swale.store.ResourceStore;
 import io.swale.worker.ResourceGate;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,9 +23,8 @@ public final class ResourceReaper extends FixedDelayLoop {
     private final ResourceGate gate;
     private final SwaleProperties props;
     private final ResourcesProperties resources;
-    private final MeterRegistry registry;
     private final io.swale.worker.StaleWaiters staleWaiters;
-    private final Map<String, java.util.concurrent.atomic.AtomicIntegerArray> gauges = new ConcurrentHashMap<>();
+    private final java.util.Optional<ResourceGauges> gauges;
     private long passes;
 
     ResourceReaper(ResourceStore store, ResourceGate gate, SwaleProperties props, ResourcesProperties resources,
@@ -39,8 +34,8 @@ public final class ResourceReaper extends FixedDelayLoop {
         this.gate = gate;
         this.props = props;
         this.resources = resources;
-        this.registry = registry;
         this.staleWaiters = staleWaiters;
+        this.gauges = java.util.Optional.ofNullable(registry).map(ResourceGauges::new);
     }
 
     @Override
@@ -67,31 +62,10 @@ public final class ResourceReaper extends FixedDelayLoop {
                     log.info("stale lease waiters dropped count={} woken={}", stale.freed(), stale.wake().size());
                 }
                 gate.wake(stale.wake());
-                if (registry != null) {
-                    gauges();
-                }
+                gauges.ifPresent(g -> g.update(store.resources()));
             }
         } catch (RuntimeException e) {
             log.warn("resource reap pass failed error={}", e.toString());
-        }
-    }
-
-    private void gauges() {
-        Map<String, ResourceStore.Resource> now = store.resources();
-        Set<String> names = new java.util.HashSet<>(gauges.keySet());
-        names.addAll(now.keySet());
-        for (String name : names) {
-            var values = gauges.computeIfAbsent(name, n -> {
-                var v = new java.util.concurrent.atomic.AtomicIntegerArray(2);
-                Gauge.builder("swale.resources.held", v, a -> a.get(0)).description("Leases held on a resource")
-                        .tag("resource", n).register(registry);
-                Gauge.builder("swale.resources.waiting", v, a -> a.get(1)).description("Task instances waiting for a "
-                        + "lease on a resource").tag("resource", n).register(registry);
-                return v;
-            });
-            ResourceStore.Resource r = now.get(name);
-            values.set(0, r == null ? 0 : r.held());
-            values.set(1, r == null ? 0 : r.waiting().size());
         }
     }
 }

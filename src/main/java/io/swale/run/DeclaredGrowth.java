@@ -10,15 +10,15 @@ import io.swale.store.RunView;
 import io.swale.task.GrowthPlanner;
 import io.swale.task.TaskIdentity;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
 /**
  * Checks an output's {@code swale.grow} against the run's effective graph without the declaring node's own earlier
  * growth (docs/dynamic-graphs.md §8.2), before the record is written: the growth is stored with the record, or
- * the node fails with every fault. A grown node's pool must be served as a definition's must: created where pools
- * are created on demand, else a fault, where the instance would have waited for a worker no one runs.
+ * the node fails with every fault. A grown node's pool is created where pools are created on demand, as a
+ * published definition's is. Nothing is refused for a pool this worker does not know: a worker may serve and know
+ * only its own pools (the chart's pool Deployments do), and the scheduler judges the pool at submission.
  */
 public final class DeclaredGrowth implements GrowthPlanner {
     private final DefinitionCatalog definitions;
@@ -49,19 +49,16 @@ public final class DeclaredGrowth implements GrowthPlanner {
                     + " (the growth that added it was replaced), so it cannot grow it");
         }
         return switch (definitions.loader().checkGrowth(current, identity.node(), identity.rerun(), grow.get())) {
-            case Growths.Check.Valid v -> unservedPools(current, v.graph(), identity.node())
-                    .<Plan>map(Plan.Fail::new).orElseGet(() -> new Plan.Grow(v.stored()));
+            case Growths.Check.Valid v -> {
+                createPools(current, v.graph());
+                yield new Plan.Grow(v.stored());
+            }
             case Growths.Check.Invalid i -> new Plan.Fail(i.error());
         };
     }
 
-    private Optional<String> unservedPools(Graph current, Graph grown, String by) {
-        List<Node> added = grown.nodes().stream().filter(n -> !current.hasNode(n.name())).toList();
-        pools.ensure(new LinkedHashSet<>(added.stream().map(Node::pool).toList()));
-        List<String> faults = added.stream().filter(n -> !pools.isConfigured(n.pool()))
-                .map(n -> "InvalidGrowth: grown node `" + n.name() + "` (grown by `" + by + "`) uses pool `" + n.pool()
-                        + "`, which is not configured (swale.pools)")
-                .toList();
-        return faults.isEmpty() ? Optional.empty() : Optional.of(String.join("\n", faults));
+    private void createPools(Graph current, Graph grown) {
+        pools.ensure(new LinkedHashSet<>(grown.nodes().stream().filter(n -> !current.hasNode(n.name()))
+                .map(Node::pool).toList()));
     }
 }

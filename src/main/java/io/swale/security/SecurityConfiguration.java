@@ -60,7 +60,9 @@ public class SecurityConfiguration {
         return http
                 .addFilterBefore(new BearerTokenFilter(props.token()), AnonymousAuthenticationFilter.class)
                 .authorizeHttpRequests(a -> a
-                        .requestMatchers("/actuator/health", "/actuator/health/**").permitAll()
+                        // the probe groups are served on the main port too (/livez, /readyz): a probe pointed
+                        // there has no token either
+                        .requestMatchers("/actuator/health", "/actuator/health/**", "/livez", "/readyz").permitAll()
                         .requestMatchers("/actuator", "/actuator/**").authenticated()
                         // the dashboard's static files hold no data: it asks for the token itself
                         .requestMatchers(HttpMethod.GET, "/", "/*.html", "/assets/**").permitAll()

@@ -64,6 +64,24 @@ class RunViewsTest {
         verify(runs, times(2)).newestPartitions(Set.of("g"), Integer.MAX_VALUE);
     }
 
+    /** Was: every run's instances, node records and growths were read for a row that shows none of them. */
+    @Test
+    void theRunListReadsOnlyTheRunRecordsOfAPage() {
+        RunKey second = new RunKey("g", Partition.of("p2"));
+        when(definitions.graphRecord("g")).thenReturn(Optional.of(new GraphRecord("h", 5)));
+        when(runs.partitions("g", Optional.empty(), 3)).thenReturn(List.of(p1, second.partition()));
+        Map<RunKey, GraphRunRecord> records = new LinkedHashMap<>();
+        records.put(run, record(RunState.COMPLETE));
+        records.put(second, record(RunState.ACTIVE));
+        when(runs.runRecords(List.of(run, second))).thenReturn(records);
+
+        List<Map<String, Object>> page = views.runsOf("g", Optional.empty(), 3);
+
+        assertThat(page).extracting(m -> m.get("partition") + " " + m.get("state"))
+                .containsExactly("p1 complete", "p2 active");
+        verify(runs, times(0)).readAll(anyList());
+    }
+
     @Test
     void anInstanceWaitingForARetryIsPendingAsTheContractSaysWithWhenItIsDue() {
         Map<String, Object> waiting = RunViews.instanceView(instance(InstanceStatus.WAITING, Optional.of(7_000L)));
@@ -147,16 +165,15 @@ class RunViewsTest {
         when(runs.partitions("g", Optional.empty(), 3)).thenReturn(ps.subList(0, 3));
         when(runs.partitions("g", Optional.of("p3"), 2)).thenReturn(ps.subList(2, 4));
         // p2's entry is in the index, its run is not (yet, or no more)
-        when(runs.readAll(anyList())).thenAnswer(i -> ((List<RunKey>) i.getArgument(0)).stream()
-                .filter(k -> !k.partition().key().equals("p2")).map(RunViewsTest::view).toList());
+        when(runs.runRecords(anyList())).thenAnswer(i -> {
+            Map<RunKey, GraphRunRecord> found = new LinkedHashMap<>();
+            ((List<RunKey>) i.getArgument(0)).stream().filter(k -> !k.partition().key().equals("p2"))
+                    .forEach(k -> found.put(k, record(RunState.COMPLETE)));
+            return found;
+        });
 
         assertThat(views.runsOf("g", Optional.empty(), 3)).extracting(m -> m.get("partition"))
                 .containsExactly("p1", "p3", "p4");
-    }
-
-    private static io.swale.store.RunView view(RunKey key) {
-        return new io.swale.store.RunView(key, new io.swale.store.RunVersion("v"), record(RunState.COMPLETE), Map.of(),
-                Map.of(), Map.of());
     }
 
     private static GraphRunRecord record(RunState state) {

@@ -52,7 +52,7 @@ class BackfillIT extends IntegrationTest {
 
         JsonNode done = backfill(g, "{\"from\":\"20260901\",\"to\":\"20260901\",\"mode\":\"failed\"}").body();
         assertThat(done.get("reruns").get(0).get("outcome").toString())
-                .isEqualTo("{\"kind\":\"rerun\",\"run_id\":\"" + g + "-20260901-only-r1\"}");
+                .isEqualTo("{\"kind\":\"rerun\",\"runId\":\"" + g + "-20260901-only-r1\"}");
         await().atMost(Duration.ofSeconds(30)).until(() -> SwaleClient.node(api.run(g, "20260901"), "only")
                 .get("record").get("rerun").asInt() == 1);
     }

@@ -62,6 +62,9 @@ class SecurityIT {
         assertThat(api.get("/v3/api-docs").status()).isEqualTo(200);
         assertThat(api.get("/actuator/health").status()).isEqualTo(200);
         assertThat(api.get("/actuator/health/readiness").status()).isEqualTo(200);
+        // the same groups on the main port's additional paths, as Spring's probe documentation points them
+        assertThat(api.get("/livez").status()).isEqualTo(200);
+        assertThat(api.get("/readyz").status()).isEqualTo(200);
         assertThat(api.get("/actuator/prometheus").status()).isEqualTo(401);
         assertThat(api.get("/actuator/swale").status()).isEqualTo(401);
         assertThat(api.get("/actuator/info").status()).isEqualTo(401);
