@@ -83,9 +83,11 @@ spec:
             # This Deployment serves its own pool only, never also the default pool.
             - name: SWALE_WORKER_POOLS
               value: {{ .pool | quote }}
-            # Running attempts may finish until 15 s before the pod is killed; the rest then give their lease back.
+            # Running attempts may finish until 30 s before the pod is killed; the rest then give their lease back
+            # and are dispatched again, which takes up to 10 s for an attempt to stop and 10 s for Kafka to take
+            # its dispatch, within the shutdown phase's own limit (the grace period less 5 s).
             - name: SWALE_WORKER_SHUTDOWN_GRACE
-              value: {{ printf "%ds" (max 1 (sub (int $spec.terminationGracePeriodSeconds) 15)) | quote }}
+              value: {{ printf "%ds" (max 1 (sub (int $spec.terminationGracePeriodSeconds) 30)) | quote }}
             {{- end }}
             {{- if $v.config.kafka.consumer.staticMembership }}
             # Static group membership: each consumer's group.instance.id is the pod name (plus -0, -1, …).
