@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -40,10 +41,11 @@ public final class ProducerDefaults {
         return config;
     }
 
-    /** The producer's {@code max.block.ms} as configured (a number, or a property's text), its default if unset. */
+    /** The producer's {@code max.block.ms} as configured, Swale's default if unset. */
     public static Duration maxBlock(Map<String, Object> producerConfig) {
         Object value = producerConfig.getOrDefault(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
-        long ms = value instanceof Number n ? n.longValue() : Long.parseLong(value.toString().trim());
+        // parsed as the client parses it: a number, or a property's text
+        long ms = (Long) ConfigDef.parseType(ProducerConfig.MAX_BLOCK_MS_CONFIG, value, ConfigDef.Type.LONG);
         return Duration.ofMillis(ms);
     }
 }

@@ -24,14 +24,13 @@ final class ResourceGauges {
 
     /** Called from one thread: the reaper's. */
     void update(Map<String, ResourceStore.Resource> now) {
-        gauges.keySet().removeIf(name -> {
-            if (now.containsKey(name)) {
-                return false;
+        gauges.entrySet().removeIf(e -> {
+            boolean gone = !now.containsKey(e.getKey());
+            if (gone) {
+                registry.remove(e.getValue().held());
+                registry.remove(e.getValue().waiting());
             }
-            Pair gone = gauges.get(name);
-            registry.remove(gone.held());
-            registry.remove(gone.waiting());
-            return true;
+            return gone;
         });
         now.forEach((name, r) -> {
             Pair p = gauges.computeIfAbsent(name, this::register);

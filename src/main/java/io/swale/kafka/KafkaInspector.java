@@ -56,18 +56,9 @@ public final class KafkaInspector implements AutoCloseable {
             describeCluster();
             return true;
         }
-        Map<String, TopicDescription> described;
-        try {
-            // one question for all of them, so an outage costs one timeout, not one a topic
-            described = get(admin.describeTopics(topics).allTopicNames());
-        } catch (KafkaQueryException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                return false;
-            }
-            throw e;
-        }
-        return described.values().stream().flatMap(d -> d.partitions().stream())
-                .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+        // one question for all of them, so an outage costs one timeout, not one a topic
+        return describeAll(topics).map(described -> described.values().stream().flatMap(d -> d.partitions().stream())
+                .allMatch(p -> p.leader() != null && !p.leader().isEmpty())).orElse(false);
     }
 
     public boolean topicExists(String topic) {
@@ -75,8 +66,13 @@ public final class KafkaInspector implements AutoCloseable {
     }
 
     public Optional<TopicDescription> describe(String topic) {
+        return describeAll(List.of(topic)).map(described -> described.get(topic));
+    }
+
+    /** Every topic described, or empty when one of them does not exist. */
+    private Optional<Map<String, TopicDescription>> describeAll(Collection<String> topics) {
         try {
-            return Optional.of(get(admin.describeTopics(List.of(topic)).topicNameValues().get(topic)));
+            return Optional.of(get(admin.describeTopics(topics).allTopicNames()));
         } catch (KafkaQueryException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 return Optional.empty();

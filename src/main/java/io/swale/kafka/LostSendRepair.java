@@ -216,9 +216,9 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
 
     private Answer answer(long now) {
         boolean answers;
+        Set<String> topics = new HashSet<>(lostTopics);
+        topics.addAll(awaySince.keySet());
         try {
-            Set<String> topics = new HashSet<>(lostTopics);
-            topics.addAll(awaySince.keySet());
             answers = kafkaAnswers.test(topics);
         } catch (RuntimeException e) {
             answers = false;
@@ -230,7 +230,7 @@ public final class LostSendRepair implements LostSends, AutoCloseable {
         if (questionFailingSinceNanos == NOT_FAILING) {
             questionFailingSinceNanos = now;
         } else if (now - questionFailingSinceNanos >= settings.awayAtMost().toNanos()) {
-            log.warn("Kafka has not answered about topics={} for {}: the repair goes on unanswered", lostTopics,
+            log.warn("Kafka has not answered about topics={} for {}: the repair goes on unanswered", topics,
                     settings.awayAtMost());
             // the next let-go is as far away again: a cluster that stays broken costs a pass per awayAtMost
             questionFailingSinceNanos = NOT_FAILING;

@@ -19,11 +19,8 @@ final class HoldRenewal implements AutoCloseable {
     private final RequestStore store;
     private final Duration maxHandling;
     private final long everyMs;
-    private final ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
-        Thread t = new Thread(r, "request-hold-renewal");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
+            Thread.ofPlatform().daemon().name("request-hold-renewal").factory());
 
     HoldRenewal(RequestStore store, Duration maxHandling) {
         this(store, maxHandling, maxHandling.dividedBy(3));
