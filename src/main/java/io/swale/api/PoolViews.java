@@ -52,12 +52,18 @@ public class PoolViews {
         Map<String, Counts> counts = counts();
         List<Map<String, Object>> out = new ArrayList<>();
         pools.pools().forEach((name, slots) -> out.add(view(name, slots, counts)));
+        QueueViews.putGroupFigures(out, kafka);
         return out;
     }
 
     public Optional<Map<String, Object>> pool(String name) {
         Integer slots = pools.pools().get(name);
-        return slots == null ? Optional.empty() : Optional.of(view(name, slots, counts()));
+        if (slots == null) {
+            return Optional.empty();
+        }
+        Map<String, Object> view = view(name, slots, counts());
+        QueueViews.putGroupFigures(List.of(view), kafka);
+        return Optional.of(view);
     }
 
     /**
@@ -100,9 +106,8 @@ public class PoolViews {
         m.put("runningHere", poolRole.running().getOrDefault(name, 0));
         m.put("pending", c.pending());
         m.put("delayed", c.delayed());
-        String topic = topics.pool(name);
-        m.put("topic", topic);
-        QueueViews.putGroupFigures(m, kafka, SwaleTopics.poolGroup(name), topic);
+        m.put("topic", topics.pool(name));
+        m.put("group", topics.poolGroup(name));
         return m;
     }
 }

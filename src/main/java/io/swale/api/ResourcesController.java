@@ -94,8 +94,11 @@ public class ResourcesController {
         out.put("capacity", r.capacity());
         out.put("declared", r.declared());
         out.put("held", r.held());
-        out.put("holders", r.holders().stream().map(h -> Map.of("runId", h.runId(), "deadlineMs", h.deadlineMs())).toList());
-        out.put("waiting", r.waiting().stream().map(w -> Map.of("runId", w.runId(), "sinceMs", w.sinceMs())).toList());
+        // times as everywhere in the API (interfaces §2): a lease lapses at expiresAt unless its attempt renews it
+        out.put("holders", r.holders().stream()
+                .map(h -> Map.of("runId", h.runId(), "expiresAt", RunViews.time(h.deadlineMs()))).toList());
+        out.put("waiting", r.waiting().stream()
+                .map(w -> Map.of("runId", w.runId(), "queuedAt", RunViews.time(w.sinceMs()))).toList());
         return out;
     }
 }

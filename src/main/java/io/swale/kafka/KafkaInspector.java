@@ -2,7 +2,9 @@ package io.swale.kafka;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -10,9 +12,12 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -83,22 +88,12 @@ public final class KafkaInspector implements AutoCloseable {
 
     /** Earliest and latest offset of every partition of a topic; empty when the topic does not exist. */
     public Optional<Map<TopicPartition, long[]>> offsets(String topic) {
-        Optional<TopicDescription> d = describe(topic);
-        if (d.isEmpty()) {
-            return Optional.empty();
-        }
-        List<TopicPartition> parts = d.get().partitions().stream()
-                .map(p -> new TopicPartition(topic, p.partition())).toList();
-        Map<TopicPartition, Long> earliest = list(parts, OffsetSpec.earliest());
-        Map<TopicPartition, Long> latest = list(parts, OffsetSpec.latest());
-        Map<TopicPartition, long[]> out = new HashMap<>();
-        parts.forEach(tp -> out.put(tp, new long[] {earliest.getOrDefault(tp, 0L), latest.getOrDefault(tp, 0L)}));
-        return Optional.of(out);
+        return Optional.ofNullable(offsetsOf(List.of(topic), deadline()).get(topic));
     }
 
     /** Records held by a topic (latest − earliest over its partitions); 0 when it does not exist. */
     public long count(String topic) {
-        return offsets(topic).map(m -> m.values().stream().mapToLong(o -> o[1] - o[0]).sum()).orElse(0L);
+        return figures(List.of(), List.of(topic)).records().getOrDefault(topic, 0L);
     }
 
     /**
@@ -106,14 +101,56 @@ public final class KafkaInspector implements AutoCloseable {
      * where it has committed nothing). {@code consumed} counts the records the group has moved past.
      */
     public Lag lag(String group, String topic) {
-        Optional<Map<TopicPartition, long[]>> offsets = offsets(topic);
-        if (offsets.isEmpty()) {
-            return new Lag(topic, group, 0, 0, 0);
+        Channel channel = new Channel(topic, group);
+        return figures(List.of(channel), List.of()).lags().get(channel);
+    }
+
+    /** A topic and the consumer group that reads it. */
+    public record Channel(String topic, String group) {}
+
+    /** The lag of each channel asked for, and the records each counted topic holds (0 where it does not exist). */
+    public record Figures(Map<Channel, Lag> lags, Map<String, Long> records) {
+        public Figures {
+            lags = Map.copyOf(lags);
+            records = Map.copyOf(records);
         }
-        Map<TopicPartition, OffsetAndMetadata> committed =
-                get(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata());
+    }
+
+    /**
+     * The lags of {@code channels} and the record counts of {@code counted} in four questions to the cluster
+     * whatever their number (describe, earliest and latest offsets, the groups' commits), within one timeout in
+     * all: a slow or unreachable cluster costs a view of every queue one timeout, not one per queue.
+     */
+    public Figures figures(Collection<Channel> channels, Collection<String> counted) {
+        long deadline = deadline();
+        Set<String> asked = new LinkedHashSet<>(counted);
+        channels.forEach(c -> asked.add(c.topic()));
+        Set<String> groups = new LinkedHashSet<>();
+        channels.forEach(c -> groups.add(c.group()));
+        // the groups' commits are asked for while the topics are described: neither waits for the other
+        KafkaFuture<Map<String, Map<TopicPartition, OffsetAndMetadata>>> commits = groups.isEmpty()
+                ? KafkaFuture.completedFuture(Map.of())
+                : admin.listConsumerGroupOffsets(groups.stream().collect(
+                        Collectors.toMap(g -> g, g -> new ListConsumerGroupOffsetsSpec()))).all();
+        Map<String, Map<TopicPartition, long[]>> offsets = offsetsOf(asked, deadline);
+        Map<String, Map<TopicPartition, OffsetAndMetadata>> committed = get(commits, deadline);
+        Map<Channel, Lag> lags = new HashMap<>();
+        for (Channel c : channels) {
+            lags.put(c, lag(c, offsets.getOrDefault(c.topic(), Map.of()),
+                    committed.getOrDefault(c.group(), Map.of())));
+        }
+        Map<String, Long> records = new HashMap<>();
+        for (String topic : counted) {
+            records.put(topic, offsets.getOrDefault(topic, Map.of()).values().stream()
+                    .mapToLong(o -> o[1] - o[0]).sum());
+        }
+        return new Figures(lags, records);
+    }
+
+    private static Lag lag(Channel channel, Map<TopicPartition, long[]> offsets,
+            Map<TopicPartition, OffsetAndMetadata> committed) {
         long lag = 0, consumed = 0, end = 0;
-        for (Map.Entry<TopicPartition, long[]> e : offsets.get().entrySet()) {
+        for (Map.Entry<TopicPartition, long[]> e : offsets.entrySet()) {
             long start = e.getValue()[0];
             long last = e.getValue()[1];
             OffsetAndMetadata c = committed.get(e.getKey());
@@ -122,21 +159,62 @@ public final class KafkaInspector implements AutoCloseable {
             consumed += Math.max(0, position - start);
             end += last;
         }
-        return new Lag(topic, group, lag, consumed, end);
+        return new Lag(channel.topic(), channel.group(), lag, consumed, end);
     }
 
-    private Map<TopicPartition, Long> list(Collection<TopicPartition> parts, OffsetSpec spec) {
-        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-        parts.forEach(tp -> request.put(tp, spec));
-        Map<TopicPartition, Long> out = new HashMap<>();
-        get(admin.listOffsets(request, new ListOffsetsOptions()).all())
-                .forEach((tp, info) -> out.put(tp, info.offset()));
+    /** Earliest and latest offsets of every partition of each topic that exists; missing topics are left out. */
+    private Map<String, Map<TopicPartition, long[]>> offsetsOf(Collection<String> topics, long deadline) {
+        if (topics.isEmpty()) {
+            return Map.of();
+        }
+        List<TopicPartition> parts = new ArrayList<>();
+        admin.describeTopics(topics).topicNameValues().forEach((topic, described) -> {
+            try {
+                get(described, deadline).partitions().forEach(p -> parts.add(new TopicPartition(topic, p.partition())));
+            } catch (KafkaQueryException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw e;
+                }
+            }
+        });
+        Map<String, Map<TopicPartition, long[]>> out = new HashMap<>();
+        if (parts.isEmpty()) {
+            return out;
+        }
+        // both questions leave before either answer is awaited
+        KafkaFuture<Map<TopicPartition, ListOffsetsResultInfo>> earliest = list(parts, OffsetSpec.earliest());
+        KafkaFuture<Map<TopicPartition, ListOffsetsResultInfo>> latest = list(parts, OffsetSpec.latest());
+        Map<TopicPartition, ListOffsetsResultInfo> first = get(earliest, deadline);
+        Map<TopicPartition, ListOffsetsResultInfo> last = get(latest, deadline);
+        for (TopicPartition tp : parts) {
+            out.computeIfAbsent(tp.topic(), t -> new HashMap<>()).put(tp, new long[] {offset(first, tp), offset(last, tp)});
+        }
         return out;
     }
 
+    private static long offset(Map<TopicPartition, ListOffsetsResultInfo> answer, TopicPartition tp) {
+        ListOffsetsResultInfo info = answer.get(tp);
+        return info == null ? 0L : info.offset();
+    }
+
+    private KafkaFuture<Map<TopicPartition, ListOffsetsResultInfo>> list(Collection<TopicPartition> parts,
+            OffsetSpec spec) {
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        parts.forEach(tp -> request.put(tp, spec));
+        return admin.listOffsets(request, new ListOffsetsOptions()).all();
+    }
+
+    private long deadline() {
+        return System.nanoTime() + timeout.toNanos();
+    }
+
     private <T> T get(KafkaFuture<T> future) {
+        return get(future, deadline());
+    }
+
+    private <T> T get(KafkaFuture<T> future, long deadline) {
         try {
-            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaQueryException("interrupted", e);

@@ -8,6 +8,7 @@ import io.swale.lifecycle.FixedDelayLoop;
 import io.swale.run.PoolCatalog;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,8 +22,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ConsumerLagMonitor extends FixedDelayLoop {
     public static final String CONSUMER_LAG = "swale.kafka.consumer.lag";
-    public static final String EVENTS_GROUP = "swale-scheduler";
-    public static final String TRIGGERS_GROUP = "swale-scheduler-triggers";
     private static final Logger log = LoggerFactory.getLogger(ConsumerLagMonitor.class);
 
     private final KafkaInspector kafka;
@@ -43,22 +42,22 @@ public final class ConsumerLagMonitor extends FixedDelayLoop {
     /** Topic → group of every channel whose lag is measured. */
     public Map<String, String> channels() {
         Map<String, String> out = new LinkedHashMap<>();
-        out.put(topics.events(), EVENTS_GROUP);
-        out.put(topics.triggers(), TRIGGERS_GROUP);
-        pools.pools().keySet().forEach(p -> out.put(topics.pool(p), SwaleTopics.poolGroup(p)));
+        out.put(topics.events(), topics.schedulerGroup());
+        out.put(topics.triggers(), topics.triggersGroup());
+        pools.pools().keySet().forEach(p -> out.put(topics.pool(p), topics.poolGroup(p)));
         return out;
     }
 
-    /** One measurement of every channel; a channel Kafka cannot answer for keeps its last value. */
+    /** One measurement of every channel, asked of Kafka at once; when Kafka does not answer, each keeps its last value. */
     public void measure() {
-        channels().forEach((topic, group) -> {
-            try {
-                long lag = kafka.lag(group, topic).lag();
-                values.computeIfAbsent(topic + "|" + group, k -> register(topic, group)).set(lag);
-            } catch (RuntimeException e) {
-                log.debug("consumer lag not measured topic={} group={} error={}", topic, group, e.toString());
-            }
-        });
+        List<KafkaInspector.Channel> channels = channels().entrySet().stream()
+                .map(e -> new KafkaInspector.Channel(e.getKey(), e.getValue())).toList();
+        try {
+            kafka.figures(channels, List.of()).lags().forEach((c, lag) ->
+                    values.computeIfAbsent(c.topic() + "|" + c.group(), k -> register(c.topic(), c.group())).set(lag.lag()));
+        } catch (RuntimeException e) {
+            log.debug("consumer lag not measured channels={} error={}", channels.size(), e.toString());
+        }
     }
 
     private AtomicLong register(String topic, String group) {

@@ -104,7 +104,7 @@ public class PoolRole implements SmartLifecycle {
         poolTopics.ensure(pool);
         PoolWorker worker = new PoolWorker(pool, slots, tasks, runner, dispatcher, settings, gate);
         long slotWaitMs = props.worker().slotWait().toMillis();
-        var listener = new DispatchListener(containers, topics.pool(pool), SwaleTopics.poolGroup(pool),
+        var listener = new DispatchListener(containers, topics.pool(pool), topics.poolGroup(pool),
                 props.worker().dispatchBatch(), worker, slotWaitMs);
         listener.start();
         served.put(pool, new Served(worker, listener));

@@ -31,14 +31,14 @@ public class SchedulerRole implements SmartLifecycle {
         this.props = props;
         this.sync = sync;
         EventsListener listener = new EventsListener(graphRuns);
-        this.events = containers.batchListener(topics.events(), "swale-scheduler",
+        this.events = containers.batchListener(topics.events(), topics.schedulerGroup(),
                 props.kafka().listenerConcurrency(), listener::onEvents);
         // events partitions that come from another scheduler may come from one that died mid-advance
         this.events.getContainerProperties().setConsumerRebalanceListener(
                 new TakeoverListener(() -> afterFault.request("events partitions assigned")));
         TriggersListener triggersListener = new TriggersListener(triggerHandler,
                 props.scheduler().maxTriggerSize().toBytes());
-        this.triggers = containers.recordListener(topics.triggers(), "swale-scheduler-triggers",
+        this.triggers = containers.recordListener(topics.triggers(), topics.triggersGroup(),
                 props.kafka().listenerConcurrency(), triggersListener::onTrigger);
     }
 

@@ -40,7 +40,7 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
     /** How long grants last and how often they are renewed; {@code strict}: undeclared names fail the instance. */
     public record Settings(long leaseMs, Duration heartbeat, boolean strict, Map<String, String> environment) {}
 
-    /** Where the wait before a grant is reported (resource, ms). */
+    /** Where the wait before a grant is reported (the lease as the node writes it, ms). */
     public interface WaitTimes {
         void waited(String resource, long millis);
     }
@@ -162,7 +162,8 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
         return switch (store.grant(holder.runId(), holder.grantId(), names, settings.leaseMs(),
                 new LeaseWaiter(pool, id).encode())) {
             case ResourceStore.Grant.Granted g -> {
-                names.forEach(n -> waitTimes.waited(n, g.waitedMs()));
+                // by the lease as written: a templated name (`agent:{{ partition }}`) is one series, not one a day
+                templates.stream().distinct().forEach(t -> waitTimes.waited(t, g.waitedMs()));
                 yield new Admission.Granted(holder, names, asked);
             }
             case ResourceStore.Grant.Waiting w -> {

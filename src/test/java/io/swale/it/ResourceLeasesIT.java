@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -56,7 +57,14 @@ class ResourceLeasesIT extends IntegrationTest {
         api.publish("[graph]\nname = \"" + free + "\"\n[[node]]\nname = \"n\"\noperator = \"noop\"\n");
         api.start(free, "p");
         assertThat(awaitSettled(free, "p").get("state").asString()).isEqualTo("complete");
-        assertThat(resource(res).get("waiting").size()).as("the queue was still there").isPositive();
+        JsonNode queued = resource(res);
+        assertThat(queued.get("waiting").size()).as("the queue was still there").isPositive();
+        // times are RFC 3339, as in the rest of the API: a waiter joined the queue before this answer
+        Instant answered = Instant.now();
+        queued.get("waiting").forEach(w -> assertThat(Instant.parse(w.get("queuedAt").asString()))
+                .isBefore(answered.plusSeconds(1)));
+        queued.get("holders").forEach(h -> assertThat(Instant.parse(h.get("expiresAt").asString()))
+                .isAfter(answered.minusSeconds(60)));
         await().atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofMillis(250)).until(() -> {
             for (String g : graphs) {
                 for (int p = 0; p < runs; p++) {
@@ -206,6 +214,11 @@ class ResourceLeasesIT extends IntegrationTest {
         List<LeaseLog.Interval> x = ran.stream().filter(i -> i.who().endsWith("-x")).toList();
         assertThat(LeaseLog.mostAtOnce(x)).as("items leasing `%s-x` at once", res).isEqualTo(1);
         assertThat(resource(res + "-x").get("held").asInt()).isZero();
+        // the wait timer follows the lease as written: one series for the template, none per rendered name
+        String metrics = api.text("/actuator/prometheus");
+        assertThat(metrics).containsPattern("swale_resources_wait_seconds_count\\{resource=\""
+                + java.util.regex.Pattern.quote(res + "-{{ item }}") + "\"} 4(\\.0)?\n");
+        assertThat(metrics).doesNotContain("swale_resources_wait_seconds_count{resource=\"" + res + "-x\"}");
     }
 
     @Test

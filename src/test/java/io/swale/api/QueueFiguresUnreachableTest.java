@@ -1,0 +1,43 @@
+package io.swale.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.swale.kafka.KafkaInspector;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+class QueueFiguresUnreachableTest {
+
+    // asked queue by queue, twelve queues waited a timeout each (24 s here): the limit fails that
+    @Test
+    @Timeout(value = 15, unit = TimeUnit.SECONDS)
+    void withKafkaUnreachableEveryQueueSaysSoAfterOneTimeout() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        try (KafkaInspector kafka = new KafkaInspector(
+                Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + closedPort), Duration.ofSeconds(2))) {
+            List<Map<String, Object>> views = new ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                Map<String, Object> view = new LinkedHashMap<>();
+                view.put("topic", "swale.pool.p" + i);
+                view.put("group", "swale-pool-p" + i);
+                views.add(view);
+            }
+
+            QueueViews.putGroupFigures(views, kafka);
+
+            assertThat(views).allSatisfy(v -> assertThat(v).containsEntry("lag", null).containsEntry("deadLetters", null)
+                    .hasEntrySatisfying("kafkaError", e -> assertThat((String) e).isNotBlank()));
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package io.swale.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class SwaleTopicsTest {
+
+    @Test
+    void theDefaultPrefixKeepsTheGroupNamesSwaleAlwaysHad() {
+        SwaleTopics topics = new SwaleTopics("swale.");
+        assertThat(List.of(topics.schedulerGroup(), topics.triggersGroup(), topics.poolGroup("etl")))
+                .containsExactly("swale-scheduler", "swale-scheduler-triggers", "swale-pool-etl");
+        assertThat(topics.pool("etl")).isEqualTo("swale.pool.etl");
+    }
+
+    @Test
+    void installationsUnderDifferentPrefixesShareNoGroup() {
+        Set<String> a = groups(new SwaleTopics("swale."));
+        Set<String> b = groups(new SwaleTopics("acme."));
+        Set<String> c = groups(new SwaleTopics("acme_"));
+        assertThat(b).containsExactlyInAnyOrder("acme-scheduler", "acme-scheduler-triggers", "acme-pool-default");
+        assertThat(c).containsExactlyInAnyOrder("acme_scheduler", "acme_scheduler-triggers", "acme_pool-default");
+        assertThat(a).doesNotContainAnyElementsOf(b).doesNotContainAnyElementsOf(c);
+        assertThat(b).doesNotContainAnyElementsOf(c);
+    }
+
+    private static Set<String> groups(SwaleTopics topics) {
+        return List.of(topics.schedulerGroup(), topics.triggersGroup(), topics.poolGroup("default")).stream()
+                .collect(Collectors.toSet());
+    }
+}
