@@ -197,6 +197,18 @@ public class ApiErrors {
         return p;
     }
 
+    /**
+     * A definition that a graph or run record names, missing from the store. A record is written after its
+     * definition, so the store lost it: a retry cannot help (the scheduler, which may read a record another
+     * replica is still writing, retries it; an answer to a caller does not).
+     */
+    @ExceptionHandler(SwaleException.UnknownDefinition.class)
+    ProblemDetail missingDefinition(SwaleException.UnknownDefinition e) {
+        ProblemDetail p = problem(HttpStatus.INTERNAL_SERVER_ERROR, "Stored definition missing", e.getMessage());
+        p.setProperty("definition", e.hash());
+        return p;
+    }
+
     /** A stored record that does not parse: the server's fault, named so an operator can find and mend it. */
     @ExceptionHandler(RecordException.class)
     ProblemDetail malformedRecord(RecordException e) {

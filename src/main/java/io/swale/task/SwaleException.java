@@ -28,8 +28,15 @@ public abstract sealed class SwaleException extends RuntimeException {
 
     /** A definition not stored yet: the writer of the hash may still be on its way. */
     public static final class UnknownDefinition extends Transient {
+        private final String hash;
+
         public UnknownDefinition(String hash) {
             super("definition `" + hash + "` is not in the definition store");
+            this.hash = hash;
+        }
+
+        public String hash() {
+            return hash;
         }
     }
 
