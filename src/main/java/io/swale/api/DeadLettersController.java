@@ -65,7 +65,12 @@ public class DeadLettersController {
         List<String> channels = new ArrayList<>(List.of("events", "triggers"));
         pools.pools().keySet().forEach(p -> channels.add("pool." + p));
         // every channel's count from one set of questions to Kafka
-        Map<String, Long> records = kafka.figures(List.of(), channels.stream().map(this::topic).toList()).records();
+        KafkaInspector.Figures figures = kafka.figures(List.of(), channels.stream().map(this::topic).toList());
+        // a count Kafka could not tell is not 0: the answer is unavailable, as it was channel by channel
+        figures.topicFailures().values().stream().findFirst().ifPresent(why -> {
+            throw new KafkaInspector.KafkaQueryException(why, null);
+        });
+        Map<String, Long> records = figures.records();
         List<Map<String, Object>> out = new ArrayList<>();
         for (String c : channels) {
             Map<String, Object> m = new LinkedHashMap<>();

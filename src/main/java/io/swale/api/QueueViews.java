@@ -12,8 +12,8 @@ import org.springframework.stereotype.Component;
 /**
  * Every queue Swale consumes: the events and triggers topics (read by the scheduler's groups) and each pool's
  * dispatch topic, with the lag of its group, what the group has consumed, and its dead letters; a pool also
- * has its active instances by state. Kafka is asked about every queue at once; when it cannot answer, each queue
- * says so, and the counts from Redis are still shown.
+ * has its active instances by state. Kafka is asked about every queue at once; a queue it cannot answer for says
+ * so, and the others and the counts from Redis are still shown.
  */
 @Component
 public class QueueViews {
@@ -56,27 +56,24 @@ public class QueueViews {
 
     /**
      * Into each view that names a {@code topic} and a {@code group}: the group's lag and consumed count and the
-     * topic's dead letters, all asked of Kafka at once, or, in every view, why Kafka could not tell.
+     * topic's dead letters, all asked of Kafka at once; a figure Kafka could not tell is null, and the view says
+     * why in {@code kafkaError}.
      */
     static void putGroupFigures(List<Map<String, Object>> views, KafkaInspector kafka) {
         List<KafkaInspector.Channel> channels = views.stream()
                 .map(m -> new KafkaInspector.Channel((String) m.get("topic"), (String) m.get("group"))).toList();
-        try {
-            KafkaInspector.Figures figures = kafka.figures(channels,
-                    channels.stream().map(c -> SwaleTopics.deadLetter(c.topic())).toList());
-            for (int i = 0; i < views.size(); i++) {
-                KafkaInspector.Lag lag = figures.lags().get(channels.get(i));
-                views.get(i).put("lag", lag.lag());
-                views.get(i).put("consumed", lag.consumed());
-                views.get(i).put("deadLetters", figures.records().get(SwaleTopics.deadLetter(channels.get(i).topic())));
-            }
-        } catch (KafkaInspector.KafkaQueryException e) {
-            views.forEach(m -> {
-                m.put("lag", null);
-                m.put("consumed", null);
-                m.put("deadLetters", null);
-                m.put("kafkaError", e.getMessage());
-            });
+        // what Kafka cannot tell comes back as a failure of the topic or group it concerns, never as an exception
+        KafkaInspector.Figures figures = kafka.figures(channels,
+                channels.stream().map(c -> SwaleTopics.deadLetter(c.topic())).toList());
+        for (int i = 0; i < views.size(); i++) {
+            KafkaInspector.Channel channel = channels.get(i);
+            String deadLetters = SwaleTopics.deadLetter(channel.topic());
+            Map<String, Object> m = views.get(i);
+            KafkaInspector.Lag lag = figures.lags().get(channel);
+            m.put("lag", lag == null ? null : lag.lag());
+            m.put("consumed", lag == null ? null : lag.consumed());
+            m.put("deadLetters", figures.records().get(deadLetters));
+            figures.failure(channel).or(() -> figures.failure(deadLetters)).ifPresent(why -> m.put("kafkaError", why));
         }
     }
 }

@@ -95,10 +95,17 @@ public class ResourcesController {
         out.put("declared", r.declared());
         out.put("held", r.held());
         // times as everywhere in the API (interfaces §2): a lease lapses at expiresAt unless its attempt renews it
-        out.put("holders", r.holders().stream()
-                .map(h -> Map.of("runId", h.runId(), "expiresAt", RunViews.time(h.deadlineMs()))).toList());
+        out.put("holders", r.holders().stream().map(ResourcesController::holder).toList());
         out.put("waiting", r.waiting().stream()
                 .map(w -> Map.of("runId", w.runId(), "queuedAt", RunViews.time(w.sinceMs()))).toList());
         return out;
+    }
+
+    private static Map<String, Object> holder(ResourceStore.HeldBy h) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("runId", h.runId());
+        // a grant without its deadline entry (being written or removed) has no time to show, not 1970
+        m.put("expiresAt", h.deadlineMs() > 0 ? RunViews.time(h.deadlineMs()) : null);
+        return m;
     }
 }

@@ -17,12 +17,14 @@ import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
@@ -44,6 +46,12 @@ public final class KafkaInspector implements AutoCloseable {
         config.putIfAbsent("request.timeout.ms", (int) timeout.toMillis());
         config.putIfAbsent("default.api.timeout.ms", (int) timeout.toMillis());
         this.admin = AdminClient.create(config);
+        this.timeout = timeout;
+    }
+
+    /** Over an admin client made elsewhere, whose own timeouts should not be shorter than {@code timeout}. */
+    KafkaInspector(AdminClient admin, Duration timeout) {
+        this.admin = admin;
         this.timeout = timeout;
     }
 
@@ -88,12 +96,16 @@ public final class KafkaInspector implements AutoCloseable {
 
     /** Earliest and latest offset of every partition of a topic; empty when the topic does not exist. */
     public Optional<Map<TopicPartition, long[]>> offsets(String topic) {
-        return Optional.ofNullable(offsetsOf(List.of(topic), deadline()).get(topic));
+        Offsets answer = offsetsOf(List.of(topic), deadline());
+        answer.failure(topic).ifPresent(KafkaInspector::fail);
+        return Optional.ofNullable(answer.offsets().get(topic));
     }
 
     /** Records held by a topic (latest − earliest over its partitions); 0 when it does not exist. */
     public long count(String topic) {
-        return figures(List.of(), List.of(topic)).records().getOrDefault(topic, 0L);
+        Figures figures = figures(List.of(), List.of(topic));
+        figures.failure(topic).ifPresent(KafkaInspector::fail);
+        return figures.records().get(topic);
     }
 
     /**
@@ -102,24 +114,48 @@ public final class KafkaInspector implements AutoCloseable {
      */
     public Lag lag(String group, String topic) {
         Channel channel = new Channel(topic, group);
-        return figures(List.of(channel), List.of()).lags().get(channel);
+        Figures figures = figures(List.of(channel), List.of());
+        figures.failure(channel).ifPresent(KafkaInspector::fail);
+        return figures.lags().get(channel);
+    }
+
+    private static void fail(String why) {
+        throw new KafkaQueryException(why, null);
     }
 
     /** A topic and the consumer group that reads it. */
     public record Channel(String topic, String group) {}
 
-    /** The lag of each channel asked for, and the records each counted topic holds (0 where it does not exist). */
-    public record Figures(Map<Channel, Lag> lags, Map<String, Long> records) {
+    /**
+     * The lag of each channel Kafka answered for, the records each counted topic holds (0 where it does not
+     * exist), and why Kafka could not tell about the others: by topic, and by group.
+     */
+    public record Figures(Map<Channel, Lag> lags, Map<String, Long> records, Map<String, String> topicFailures,
+            Map<String, String> groupFailures) {
         public Figures {
             lags = Map.copyOf(lags);
             records = Map.copyOf(records);
+            topicFailures = Map.copyOf(topicFailures);
+            groupFailures = Map.copyOf(groupFailures);
+        }
+
+        /** Why this channel has no lag, if it has none. */
+        public Optional<String> failure(Channel channel) {
+            return failure(channel.topic()).or(() -> Optional.ofNullable(groupFailures.get(channel.group())));
+        }
+
+        /** Why this topic has no offsets, if it has none. */
+        public Optional<String> failure(String topic) {
+            return Optional.ofNullable(topicFailures.get(topic));
         }
     }
 
     /**
      * The lags of {@code channels} and the record counts of {@code counted} in four questions to the cluster
      * whatever their number (describe, earliest and latest offsets, the groups' commits), within one timeout in
-     * all: a slow or unreachable cluster costs a view of every queue one timeout, not one per queue.
+     * all: a slow or unreachable cluster costs a view of every queue one timeout, not one per queue. A topic
+     * or group Kafka cannot answer for (a partition without a leader, a coordinator away) fails only the
+     * figures that need it.
      */
     public Figures figures(Collection<Channel> channels, Collection<String> counted) {
         long deadline = deadline();
@@ -128,23 +164,33 @@ public final class KafkaInspector implements AutoCloseable {
         Set<String> groups = new LinkedHashSet<>();
         channels.forEach(c -> groups.add(c.group()));
         // the groups' commits are asked for while the topics are described: neither waits for the other
-        KafkaFuture<Map<String, Map<TopicPartition, OffsetAndMetadata>>> commits = groups.isEmpty()
-                ? KafkaFuture.completedFuture(Map.of())
+        ListConsumerGroupOffsetsResult commits = groups.isEmpty() ? null
                 : admin.listConsumerGroupOffsets(groups.stream().collect(
-                        Collectors.toMap(g -> g, g -> new ListConsumerGroupOffsetsSpec()))).all();
-        Map<String, Map<TopicPartition, long[]>> offsets = offsetsOf(asked, deadline);
-        Map<String, Map<TopicPartition, OffsetAndMetadata>> committed = get(commits, deadline);
+                        Collectors.toMap(g -> g, g -> new ListConsumerGroupOffsetsSpec())));
+        Offsets offsets = offsetsOf(asked, deadline);
+        Map<String, Map<TopicPartition, OffsetAndMetadata>> committed = new HashMap<>();
+        Map<String, String> groupFailures = new HashMap<>();
+        for (String group : groups) {
+            try {
+                committed.put(group, get(commits.partitionsToOffsetAndMetadata(group), deadline));
+            } catch (KafkaQueryException e) {
+                groupFailures.put(group, e.getMessage());
+            }
+        }
         Map<Channel, Lag> lags = new HashMap<>();
         for (Channel c : channels) {
-            lags.put(c, lag(c, offsets.getOrDefault(c.topic(), Map.of()),
-                    committed.getOrDefault(c.group(), Map.of())));
+            if (!offsets.failures().containsKey(c.topic()) && committed.containsKey(c.group())) {
+                lags.put(c, lag(c, offsets.offsets().getOrDefault(c.topic(), Map.of()), committed.get(c.group())));
+            }
         }
         Map<String, Long> records = new HashMap<>();
         for (String topic : counted) {
-            records.put(topic, offsets.getOrDefault(topic, Map.of()).values().stream()
-                    .mapToLong(o -> o[1] - o[0]).sum());
+            if (!offsets.failures().containsKey(topic)) {
+                records.put(topic, offsets.offsets().getOrDefault(topic, Map.of()).values().stream()
+                        .mapToLong(o -> o[1] - o[0]).sum());
+            }
         }
-        return new Figures(lags, records);
+        return new Figures(lags, records, offsets.failures(), groupFailures);
     }
 
     private static Lag lag(Channel channel, Map<TopicPartition, long[]> offsets,
@@ -162,46 +208,58 @@ public final class KafkaInspector implements AutoCloseable {
         return new Lag(channel.topic(), channel.group(), lag, consumed, end);
     }
 
-    /** Earliest and latest offsets of every partition of each topic that exists; missing topics are left out. */
-    private Map<String, Map<TopicPartition, long[]>> offsetsOf(Collection<String> topics, long deadline) {
-        if (topics.isEmpty()) {
-            return Map.of();
+    /** Earliest and latest offsets by topic (a missing topic has none), and why Kafka could not tell of others. */
+    private record Offsets(Map<String, Map<TopicPartition, long[]>> offsets, Map<String, String> failures) {
+        Optional<String> failure(String topic) {
+            return Optional.ofNullable(failures.get(topic));
         }
+    }
+
+    private Offsets offsetsOf(Collection<String> topics, long deadline) {
+        Map<String, String> failures = new HashMap<>();
         List<TopicPartition> parts = new ArrayList<>();
-        admin.describeTopics(topics).topicNameValues().forEach((topic, described) -> {
-            try {
-                get(described, deadline).partitions().forEach(p -> parts.add(new TopicPartition(topic, p.partition())));
-            } catch (KafkaQueryException e) {
-                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
-                    throw e;
+        if (!topics.isEmpty()) {
+            admin.describeTopics(topics).topicNameValues().forEach((topic, described) -> {
+                try {
+                    for (TopicPartitionInfo p : get(described, deadline).partitions()) {
+                        if (p.leader() == null || p.leader().isEmpty()) {
+                            // its offsets would be retried until the timeout: say so at once instead
+                            failures.put(topic, "partition " + p.partition() + " of " + topic + " has no leader");
+                        }
+                        parts.add(new TopicPartition(topic, p.partition()));
+                    }
+                } catch (KafkaQueryException e) {
+                    if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                        failures.put(topic, e.getMessage());
+                    }
                 }
-            }
-        });
+            });
+        }
+        parts.removeIf(tp -> failures.containsKey(tp.topic()));
         Map<String, Map<TopicPartition, long[]>> out = new HashMap<>();
         if (parts.isEmpty()) {
-            return out;
+            return new Offsets(out, failures);
         }
         // both questions leave before either answer is awaited
-        KafkaFuture<Map<TopicPartition, ListOffsetsResultInfo>> earliest = list(parts, OffsetSpec.earliest());
-        KafkaFuture<Map<TopicPartition, ListOffsetsResultInfo>> latest = list(parts, OffsetSpec.latest());
-        Map<TopicPartition, ListOffsetsResultInfo> first = get(earliest, deadline);
-        Map<TopicPartition, ListOffsetsResultInfo> last = get(latest, deadline);
+        ListOffsetsResult earliest = list(parts, OffsetSpec.earliest());
+        ListOffsetsResult latest = list(parts, OffsetSpec.latest());
         for (TopicPartition tp : parts) {
-            out.computeIfAbsent(tp.topic(), t -> new HashMap<>()).put(tp, new long[] {offset(first, tp), offset(last, tp)});
+            try {
+                long first = get(earliest.partitionResult(tp), deadline).offset();
+                long last = get(latest.partitionResult(tp), deadline).offset();
+                out.computeIfAbsent(tp.topic(), t -> new HashMap<>()).put(tp, new long[] {first, last});
+            } catch (KafkaQueryException e) {
+                failures.putIfAbsent(tp.topic(), e.getMessage());
+            }
         }
-        return out;
+        failures.keySet().forEach(out::remove);
+        return new Offsets(out, failures);
     }
 
-    private static long offset(Map<TopicPartition, ListOffsetsResultInfo> answer, TopicPartition tp) {
-        ListOffsetsResultInfo info = answer.get(tp);
-        return info == null ? 0L : info.offset();
-    }
-
-    private KafkaFuture<Map<TopicPartition, ListOffsetsResultInfo>> list(Collection<TopicPartition> parts,
-            OffsetSpec spec) {
+    private ListOffsetsResult list(Collection<TopicPartition> parts, OffsetSpec spec) {
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
         parts.forEach(tp -> request.put(tp, spec));
-        return admin.listOffsets(request, new ListOffsetsOptions()).all();
+        return admin.listOffsets(request, new ListOffsetsOptions());
     }
 
     private long deadline() {

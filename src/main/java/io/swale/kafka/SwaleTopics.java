@@ -32,9 +32,11 @@ public record SwaleTopics(String prefix) {
         return groupPrefix() + "pool-" + pool;
     }
 
-    // the default prefix `swale.` keeps the group names Swale always had: swale-scheduler, swale-pool-<pool>
+    /** The default topic prefix, whose groups keep the names of the builds before groups followed the prefix. */
+    public static final String DEFAULT_PREFIX = "swale.";
+
     private String groupPrefix() {
-        return prefix.endsWith(".") ? prefix.substring(0, prefix.length() - 1) + "-" : prefix;
+        return prefix.equals(DEFAULT_PREFIX) ? "swale-" : prefix;
     }
 
     public static String deadLetter(String topic) {

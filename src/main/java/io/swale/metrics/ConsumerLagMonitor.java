@@ -48,13 +48,16 @@ public final class ConsumerLagMonitor extends FixedDelayLoop {
         return out;
     }
 
-    /** One measurement of every channel, asked of Kafka at once; when Kafka does not answer, each keeps its last value. */
+    /** One measurement of every channel, asked of Kafka at once; a channel Kafka does not answer for keeps its last value. */
     public void measure() {
         List<KafkaInspector.Channel> channels = channels().entrySet().stream()
                 .map(e -> new KafkaInspector.Channel(e.getKey(), e.getValue())).toList();
         try {
-            kafka.figures(channels, List.of()).lags().forEach((c, lag) ->
+            KafkaInspector.Figures figures = kafka.figures(channels, List.of());
+            figures.lags().forEach((c, lag) ->
                     values.computeIfAbsent(c.topic() + "|" + c.group(), k -> register(c.topic(), c.group())).set(lag.lag()));
+            channels.forEach(c -> figures.failure(c).ifPresent(why ->
+                    log.debug("consumer lag not measured topic={} group={} error={}", c.topic(), c.group(), why)));
         } catch (RuntimeException e) {
             log.debug("consumer lag not measured channels={} error={}", channels.size(), e.toString());
         }

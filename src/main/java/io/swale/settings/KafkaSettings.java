@@ -10,7 +10,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * {@code swale.kafka.*}: the topics Swale creates, how many consumers read them and how their groups behave.
  *
  * @param topicPrefix Prefix of every topic Swale uses (events, triggers, pools and their dead letters), and of its
- *     consumer groups with a final `.` written `-` (`swale-scheduler`, `swale-pool-<pool>`).
+ *     consumer groups (`<prefix>scheduler`, `<prefix>pool-<pool>`); the default `swale.` keeps `swale-scheduler`.
  * @param partitions Partitions of each topic Swale creates.
  * @param replicationFactor Replication factor of each topic Swale creates.
  * @param listenerConcurrency Consumers of the events and triggers topics per scheduler replica.

@@ -28,7 +28,7 @@ class ChartConsumerGroupIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"swale.", "acme.", "team_a_"})
+    @ValueSource(strings = {"swale.", "acme.", "swale-", "team_a_"})
     void theScalerWatchesTheGroupAndTopicThePoolsWorkersUse(String prefix) throws Exception {
         List<Map<String, Object>> docs = DeployEnvironments.helmTemplate(helm, "swale",
                 "--set", "pools[0].name=etl", "--set", "pools[0].keda.enabled=true",

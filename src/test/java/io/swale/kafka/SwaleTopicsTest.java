@@ -21,9 +21,9 @@ class SwaleTopicsTest {
     void installationsUnderDifferentPrefixesShareNoGroup() {
         Set<String> a = groups(new SwaleTopics("swale."));
         Set<String> b = groups(new SwaleTopics("acme."));
-        Set<String> c = groups(new SwaleTopics("acme_"));
-        assertThat(b).containsExactlyInAnyOrder("acme-scheduler", "acme-scheduler-triggers", "acme-pool-default");
-        assertThat(c).containsExactlyInAnyOrder("acme_scheduler", "acme_scheduler-triggers", "acme_pool-default");
+        Set<String> c = groups(new SwaleTopics("acme-"));
+        assertThat(b).containsExactlyInAnyOrder("acme.scheduler", "acme.scheduler-triggers", "acme.pool-default");
+        assertThat(c).containsExactlyInAnyOrder("acme-scheduler", "acme-scheduler-triggers", "acme-pool-default");
         assertThat(a).doesNotContainAnyElementsOf(b).doesNotContainAnyElementsOf(c);
         assertThat(b).doesNotContainAnyElementsOf(c);
     }
