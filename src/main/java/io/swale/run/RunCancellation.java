@@ -79,7 +79,9 @@ public final class RunCancellation {
         metrics.runSettled(graphName, RunState.CANCELLED.wireName());
         try (LogContext ignored = LogContext.run(graphName, partition.key())) {
             try {
-                cancelInstances(view.get());
+                // read again: an instance submitted between the read and the commit is in the run now, and none
+                // can be submitted after the commit (the submit script refuses an inactive run)
+                cancelInstances(runs.read(key).orElse(view.get()));
             } catch (RuntimeException e) {
                 // the cancel is committed and every reconciler pass repeats the instances' cancels (spec §7.9): the
                 // caller hears true, where an error would have its retry find the run settled and be refused

@@ -156,6 +156,34 @@ class GraphRunRacesIT {
     }
 
     @Test
+    void anInstanceSubmittedBetweenACancelsReadAndItsCommitIsCancelledWithTheRun() throws Exception {
+        AtomicReference<Runnable> beforeSettle = new AtomicReference<>(() -> { });
+        try (RunHarness h = new RunHarness(r -> RunHarness.before(RunStore.class, r, (method, args) -> {
+            if (method.equals("compareAndSettle")) {
+                beforeSettle.getAndSet(() -> { }).run();
+            }
+        }), t -> t)) {
+            String g = RunHarness.graphName("cancelgap");
+            String hash = h.chain(g);
+            RunKey key = h.key(g);
+            h.graphRuns.startRun(hash, key.partition());
+            h.finish(key, "a", 0, NodeStatus.SUCCEEDED, hash);
+            // the advance after a's event lands after the cancel read the run, before it committed
+            beforeSettle.set(() -> assertThat(h.graphRuns.advance(h.runs.read(key).orElseThrow(), List.of("b"))
+                    .submitted()).isEqualTo(1));
+
+            assertThat(h.cancellation.cancel(g, key.partition())).isTrue();
+
+            RunView after = h.runs.read(key).orElseThrow();
+            assertThat(after.run().state()).isEqualTo(RunState.CANCELLED);
+            // b ends cancelled with the run, not pending until a reconciler pass
+            assertThat(after.nodeRecords()).as("records").containsKey("t:b");
+            assertThat(after.nodeRecords().get("t:b").status()).isEqualTo(NodeStatus.CANCELLED);
+            assertThat(after.nodeRecords().get("t:b").runId()).isEqualTo(key.runId("b", 0));
+        }
+    }
+
+    @Test
     void aPassThatReadARunBeforeARerunReactivatedItLeavesItInTheActiveIndex() throws Exception {
         AtomicReference<Runnable> afterRead = new AtomicReference<>(() -> { });
         AtomicBoolean read = new AtomicBoolean();
