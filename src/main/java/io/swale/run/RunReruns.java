@@ -72,8 +72,9 @@ public final class RunReruns {
             GraphRunRecord run = view.run();
             if (reactivated && run.state() == RunState.CANCELLED) {
                 // cancelled after this rerun made the run active, by a request that came later: it stands (spec
-                // §10, arrival order), and this rerun is reported not applied rather than undoing it
-                throw new SwaleException.Contended(graphName, partition.key());
+                // §10, arrival order). The refusal is permanent, so it is recorded: a retry of this request that
+                // found it transient would reactivate the run and undo the cancel
+                throw new SwaleException.CancelledMeanwhile(graphName, partition.key(), nodeName);
             }
             Graph graph = RunGraphs.of(definitions, view);
             Optional<ItemName> item = ItemName.parse(nodeName);

@@ -77,6 +77,14 @@ public abstract sealed class SwaleException extends RuntimeException {
         }
     }
 
+    /** A rerun that a later cancel overtook: the cancel stands, and the rerun is refused for good, not retried. */
+    public static final class CancelledMeanwhile extends Permanent {
+        public CancelledMeanwhile(String graph, String partition, String node) {
+            super("the run of graph `" + graph + "` for partition `" + partition + "` was cancelled while the rerun of `"
+                    + node + "` was applied: the cancel stands; rerun again to reopen the run");
+        }
+    }
+
     public static final class InputMismatch extends Permanent {
         public InputMismatch(String runId) {
             super("task instance `" + runId + "` is active with a different input");

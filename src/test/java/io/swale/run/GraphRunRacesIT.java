@@ -91,7 +91,8 @@ class GraphRunRacesIT {
             atSubmit.set(() -> assertThat(h.cancellation.cancel(g, key.partition())).isTrue());
 
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> h.reruns.rerun(g, key.partition(), "a"))
-                    .isInstanceOf(io.swale.task.SwaleException.Contended.class);
+                    .isInstanceOf(io.swale.task.SwaleException.CancelledMeanwhile.class)
+                    .isInstanceOf(io.swale.task.SwaleException.Permanent.class);
 
             RunView after = h.runs.read(key).orElseThrow();
             assertThat(after.run().state()).isEqualTo(RunState.CANCELLED);
