@@ -2,6 +2,7 @@ package io.swale.kafka;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -10,8 +11,10 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.springframework.kafka.KafkaException;
 import org.springframework.kafka.core.KafkaOperations;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
+import org.springframework.kafka.support.SendResult;
 
 /**
  * A dead-letter recoverer whose letters always fit the producer's {@code max.request.size}: a record that
@@ -49,6 +52,26 @@ final class FittingDeadLetters extends DeadLetterPublishingRecoverer {
         }
         int max = limit == null ? DEFAULT_MAX_REQUEST_SIZE : Integer.parseInt(limit.toString());
         return Math.max(MAX_HEADER_BYTES, max - OVERHEAD_BYTES);
+    }
+
+    /**
+     * Sends as the base class does, but a send that fails at once (the producer's metadata wait timed out, a
+     * letter over the size limit) is thrown with its cause: the base class logs it and throws without one, and
+     * the cause is what tells an outage, retried, from a letter no retry can send.
+     */
+    @Override
+    protected void publish(ProducerRecord<Object, Object> letter, KafkaOperations<Object, Object> template,
+            ConsumerRecord<?, ?> record) {
+        CompletableFuture<SendResult<Object, Object>> sent;
+        try {
+            sent = template.send(letter);
+        } catch (RuntimeException e) {
+            throw new KafkaException("Dead-letter publication to " + letter.topic()
+                    + " failed for: " + record.topic() + "-" + record.partition() + "@" + record.offset(), e);
+        }
+        if (isFailIfSendResultIsError()) {
+            verifySendResult(template, letter, sent, record);
+        }
     }
 
     @Override

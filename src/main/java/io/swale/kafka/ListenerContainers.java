@@ -126,13 +126,20 @@ public final class ListenerContainers implements AutoCloseable {
     }
 
     /**
-     * Dead-letters a record; when even the (fitted) letter cannot be sent, logs the record and lets it go.
-     * Throwing here would make the error handler retry the record forever and stall its partition.
+     * Dead-letters a record. While Kafka does not take the letter (a timeout, a partition without a leader), the
+     * failure is thrown, and the error handler delivers the record again after its back-off and tries again, so
+     * nothing is lost to an outage; a letter no retry can send (too large even when fitted) is logged with its
+     * record and let go, since throwing would retry it for ever and stall its partition.
      */
     private void recoverOrSkip(ConsumerRecord<?, ?> record, Exception reason) {
         try {
             recoverer.accept(record, reason);
         } catch (RuntimeException sendFailed) {
+            if (ListenerFailure.isOutage(sendFailed)) {
+                log.warn("record {}-{}@{} could not be dead-lettered yet and will be tried again: {}", record.topic(),
+                        record.partition(), record.offset(), sendFailed.toString());
+                throw sendFailed;
+            }
             log.error("record {}-{}@{} could not be dead-lettered and is skipped (key {}, {} value bytes): {}; "
                     + "it failed with: {}", record.topic(), record.partition(), record.offset(),
                     FittingDeadLetters.cutText(String.valueOf(record.key()), 256),

@@ -2,6 +2,7 @@ package io.swale.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.swale.task.SwaleException;
 import io.swale.task.SwaleMetrics;
@@ -44,5 +45,26 @@ class ListenerContainersTest {
         var record = new ConsumerRecord<String, byte[]>("swale.triggers", 0, 7, "g", new byte[] {1});
         // throwing here would make the error handler retry the record for ever, stalling its partition
         assertThatCode(() -> containers.deadLetter(record, new SwaleException.Malformed("bad"))).doesNotThrowAnyException();
+    }
+
+    @Test
+    void aLetterKafkaDoesNotTakeInTimeIsThrownSoItsRecordIsDeliveredAgain() {
+        // as a real producer reports a send that timed out: through the callback and the future, not by throwing
+        var producer = new MockProducer<String, byte[]>(true, null, new StringSerializer(), new ByteArraySerializer()) {
+            @Override
+            public synchronized java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> send(
+                    org.apache.kafka.clients.producer.ProducerRecord<String, byte[]> record,
+                    org.apache.kafka.clients.producer.Callback callback) {
+                var timedOut = new org.apache.kafka.common.errors.TimeoutException("DLT partition has no leader");
+                callback.onCompletion(null, timedOut);
+                return java.util.concurrent.CompletableFuture.failedFuture(timedOut);
+            }
+        };
+        ProducerFactory<String, byte[]> factory = () -> producer;
+        var containers = new ListenerContainers(Map.of(), new KafkaTemplate<>(factory), SwaleMetrics.NONE);
+        var record = new ConsumerRecord<String, byte[]>("swale.triggers", 0, 7, "g", new byte[] {1});
+        // skipped, the trigger would be lost to an outage: the error handler's retry sends the letter once Kafka can
+        assertThatThrownBy(() -> containers.deadLetter(record, new SwaleException.UnknownGraph("nope")))
+                .satisfies(e -> assertThat(ListenerFailure.isOutage(e)).isTrue());
     }
 }
