@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -14,14 +15,17 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Lags and record counts of several channels from one set of questions, on a real broker. */
-class KafkaInspectorFiguresIT {
+/**
+ * On a real broker: the lost-send repair's question with the topics of a pool made by the bounded admin, and the
+ * lags and record counts of several channels from one set of questions.
+ */
+class KafkaInspectorIT {
     static OwnBroker kafka;
     static KafkaInspector inspector;
 
     @BeforeAll
     static void broker() {
-        kafka = new OwnBroker("swale.inspectorfigures.brokers");
+        kafka = new OwnBroker("swale.inspector.brokers");
         inspector = new KafkaInspector(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap()),
                 Duration.ofSeconds(5));
     }
@@ -30,6 +34,25 @@ class KafkaInspectorFiguresIT {
     static void stopBroker() {
         inspector.close();
         kafka.close();
+    }
+
+    @Test
+    void topicsAreServedOnceEachOfThemExistsWithItsLeaders() {
+        SwaleTopics topics = new SwaleTopics("leaders.");
+        PoolTopics pools = new PoolTopics(PoolTopics.boundedAdmin(
+                Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap()), Duration.ofSeconds(10)),
+                topics, 3, (short) 1);
+        assertThat(inspector.leadersOf(Set.of(topics.pool("a")))).as("not made yet").isFalse();
+
+        pools.ensure("a");
+        pools.ensure("b");
+
+        // a topic just made may take a moment to be described everywhere
+        await().untilAsserted(() -> assertThat(inspector.leadersOf(Set.of(topics.pool("a"), topics.pool("b"),
+                SwaleTopics.deadLetter(topics.pool("a"))))).isTrue());
+        assertThat(inspector.leadersOf(Set.of(topics.pool("a"), topics.pool("never-made"))))
+                .as("one missing topic among served ones").isFalse();
+        assertThat(inspector.leadersOf(Set.of())).as("the cluster answers").isTrue();
     }
 
     @Test
