@@ -66,9 +66,15 @@ public class DefinitionsController {
                 this::createTopics);
         if (props.hasRole("scheduler")) {
             // A scheduler replica adopts at once rather than at the next sync interval.
-            if (sync.sync().isEmpty()) {
-                log.info("published graph={} definition={}: a sync pass elsewhere held the lock, the next pass adopts it",
-                        p.graph(), p.hash());
+            try {
+                if (sync.sync().isEmpty()) {
+                    log.info("published graph={} definition={}: a sync pass elsewhere held the lock, the next pass "
+                            + "adopts it", p.graph(), p.hash());
+                }
+            } catch (RuntimeException e) {
+                // the publish is stored: answering 503 would have its retry report changed=false for this change
+                log.warn("published graph={} definition={}: the adoption pass failed, the next pass adopts it error={}",
+                        p.graph(), p.hash(), e.toString());
             }
         }
         Map<String, Object> out = new LinkedHashMap<>();

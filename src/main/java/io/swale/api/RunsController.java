@@ -57,8 +57,10 @@ public class RunsController {
             @Parameter(description = "1 to 10000") @RequestParam(defaultValue = "100") int limit,
             @Parameter(description = "first partition to list") @RequestParam Optional<String> from) {
         Paths.limit(limit, MAX_LIMIT);
-        from.ifPresent(f -> Paths.partition("from", f));
-        return views.runsOf(Paths.name("graph", graph), from, limit);
+        // `from=` written empty is no bound, as an empty `limit=` is the default
+        Optional<String> first = from.filter(f -> !f.isEmpty());
+        first.ifPresent(f -> Paths.partition("from", f));
+        return views.runsOf(Paths.name("graph", graph), first, limit);
     }
 
     @PostMapping

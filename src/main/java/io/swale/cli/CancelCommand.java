@@ -33,7 +33,7 @@ final class CancelCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         RequestOptions.partition(spec, partition);
-        Remote.Answer a = remote.postJson("/api/v1/graphs/" + graph + "/runs/" + partition + "/cancel", "", request.key);
+        Remote.Answer a = remote.postJson("/api/v1/graphs/" + Remote.segment(graph) + "/runs/" + Remote.segment(partition) + "/cancel", "", request.key);
         if (RequestOptions.refused(spec, a, "refused: ")) {
             return SwaleCli.FAILED;
         }

@@ -40,20 +40,21 @@ final class QueuesCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         Remote.Answer a = queue == null ? remote.get("/api/v1/queues")
-                : remote.get("/api/v1/dead-letters/" + queue + "?limit=" + limit);
+                : remote.get("/api/v1/dead-letters/" + Remote.segment(queue) + "?limit=" + limit);
         if (!a.ok()) {
             spec.commandLine().getErr().println("error: " + a.detail());
             // an unknown queue, however it is spelt, is a failure (exit 1), as an unknown graph or run is (spec §13)
             return SwaleCli.FAILED;
         }
         if (queue == null) {
-            // PENDING, SCHEDULED and CLAIMED are a pool's task instances; the events and triggers have none
-            Table t = new Table("QUEUE", "PENDING", "SCHEDULED", "CLAIMED", "LAG", "DONE", "DEAD", "GROUP");
+            // PENDING, SCHEDULED and CLAIMED are a pool's task instances; the events and triggers have none. The
+            // spec's six columns come first, in its order (spec §13), so that scripts reading them keep working
+            Table t = new Table("QUEUE", "PENDING", "SCHEDULED", "CLAIMED", "DONE", "DEAD", "LAG", "GROUP");
             List<String> errors = new ArrayList<>();
             for (JsonNode q : a.body()) {
                 t.row(q.get("queue").asString(), Table.text(q.get("pending")), Table.text(q.get("delayed")),
-                        Table.text(q.get("running")), Table.text(q.get("lag")), Table.text(q.get("consumed")),
-                        Table.text(q.get("deadLetters")), q.get("group").asString());
+                        Table.text(q.get("running")), Table.text(q.get("consumed")), Table.text(q.get("deadLetters")),
+                        Table.text(q.get("lag")), q.get("group").asString());
                 if (q.hasNonNull("kafkaError")) {
                     errors.add(q.get("queue").asString() + ": " + q.get("kafkaError").asString());
                 }

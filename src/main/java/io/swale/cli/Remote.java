@@ -3,17 +3,47 @@ package io.swale.cli;
 import io.swale.record.RecordCodec;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 import tools.jackson.databind.JsonNode;
 
 /** Options and HTTP calls of the commands that act on a running service. */
 final class Remote {
-    @Option(names = "--url", defaultValue = "http://localhost:8080", description = "the service (default ${DEFAULT-VALUE})")
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
     String url;
+
+    /** A URL that is not http(s) with a host is a bad argument (exit 2), not a failure to reach the service. */
+    @Option(names = "--url", defaultValue = "http://localhost:8080", description = "the service (default ${DEFAULT-VALUE})")
+    void url(String value) {
+        URI parsed;
+        try {
+            parsed = new URI(value);
+        } catch (URISyntaxException e) {
+            throw new ParameterException(command.commandLine(), "--url `" + value + "` is not a URL: " + e.getMessage());
+        }
+        if (!("http".equalsIgnoreCase(parsed.getScheme()) || "https".equalsIgnoreCase(parsed.getScheme()))
+                || parsed.getHost() == null) {
+            throw new ParameterException(command.commandLine(), "--url `" + value
+                    + "` must be an http:// or https:// URL with a host, like http://localhost:8080");
+        }
+        this.url = value;
+    }
+
+    /** One path segment as a URL carries it: a name with `?`, `/` or a space stays one segment of the path. */
+    static String segment(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+    }
 
     @Option(names = "--token", defaultValue = "${env:SWALE_TOKEN}", description = "bearer token (default $SWALE_TOKEN)")
     String token;

@@ -42,8 +42,8 @@ final class RerunCommand implements Callable<Integer> {
     public Integer call() {
         RequestOptions.partition(spec, partition);
         var timeout = waitOptions.timeout(spec);
-        Remote.Answer a = remote.postJson("/api/v1/graphs/" + graph + "/runs/" + partition + "/nodes/"
-                + java.net.URLEncoder.encode(node, java.nio.charset.StandardCharsets.UTF_8) + "/rerun",
+        Remote.Answer a = remote.postJson("/api/v1/graphs/" + Remote.segment(graph) + "/runs/" + Remote.segment(partition)
+                + "/nodes/" + Remote.segment(node) + "/rerun",
                 "", request.key);
         if (RequestOptions.refused(spec, a, "refused: ")) {
             return SwaleCli.FAILED;

@@ -47,7 +47,7 @@ final class StartCommand implements Callable<Integer> {
         for (String p : partitions) {
             list.add(RequestOptions.partition(spec, p));
         }
-        Remote.Answer a = remote.postJson("/api/v1/graphs/" + graph + "/runs", body.toString(), request.key);
+        Remote.Answer a = remote.postJson("/api/v1/graphs/" + Remote.segment(graph) + "/runs", body.toString(), request.key);
         if (RequestOptions.refused(spec, a, "error: ")) {
             return SwaleCli.FAILED;
         }

@@ -54,7 +54,7 @@ final class StatusCommand implements Callable<Integer> {
             }).orElse(SwaleCli.FAILED);
         }
         Remote.Answer a = graph == null ? remote.get("/api/v1/graphs")
-                : remote.get("/api/v1/graphs/" + graph + "/runs/" + partition);
+                : remote.get("/api/v1/graphs/" + Remote.segment(graph) + "/runs/" + Remote.segment(partition));
         if (!a.ok()) {
             spec.commandLine().getErr().println("error: " + a.detail());
             return SwaleCli.FAILED;
@@ -75,8 +75,8 @@ final class StatusCommand implements Callable<Integer> {
         Deque<JsonNode> last = new ArrayDeque<>();
         Optional<String> from = Optional.empty();
         while (true) {
-            Remote.Answer a = remote.get("/api/v1/graphs/" + graph + "/runs?limit=" + pageSize
-                    + from.map(f -> "&from=" + f).orElse(""));
+            Remote.Answer a = remote.get("/api/v1/graphs/" + Remote.segment(graph) + "/runs?limit=" + pageSize
+                    + from.map(f -> "&from=" + Remote.segment(f)).orElse(""));
             if (!a.ok()) {
                 spec.commandLine().getErr().println("error: " + a.detail());
                 return Optional.empty();

@@ -78,7 +78,7 @@ final class WaitOptions {
                 String partition = it.next();
                 Remote.Answer a;
                 try {
-                    a = remote.fetch("/api/v1/graphs/" + graph + "/runs/" + partition,
+                    a = remote.fetch("/api/v1/graphs/" + Remote.segment(graph) + "/runs/" + Remote.segment(partition),
                             requestTimeout(limit.map(l -> Duration.ofNanos(deadline - System.nanoTime()))));
                 } catch (IOException e) {
                     problem = passing(err, problem, "cannot reach the service (" + e.getClass().getSimpleName()

@@ -47,6 +47,24 @@ class CliTest {
                 .isEqualTo(2);
     }
 
+    /** A --url that is no http(s) URL is a bad argument, before any request, not a service out of reach (exit 1). */
+    @Test
+    void aUrlThatIsNotHttpIsAUsageError() {
+        for (String url : new String[] {"localhost:8080", "ftp://h/", "http://", "http://a b"}) {
+            StringWriter err = new StringWriter();
+            assertThat(SwaleCli.execute(new String[] {"status", "--url", url}, new PrintWriter(new StringWriter()),
+                    new PrintWriter(err))).as(url).isEqualTo(2);
+            assertThat(err.toString()).as(url).contains("--url");
+        }
+    }
+
+    @Test
+    void aNameIsOnePathSegmentOfTheRequest() {
+        assertThat(Remote.segment("orders?x")).isEqualTo("orders%3Fx");
+        assertThat(Remote.segment("a b/c")).isEqualTo("a%20b%2Fc");
+        assertThat(Remote.segment("orders_daily")).isEqualTo("orders_daily");
+    }
+
     /** Checked before any request: an unreachable service would exit 1, not 2. */
     @Test
     void aBadTimeoutIsAUsageErrorBeforeAnyRequest() {
