@@ -7,11 +7,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.dataformat.toml.TomlFactory;
 import tools.jackson.dataformat.toml.TomlMapper;
 import tools.jackson.dataformat.yaml.YAMLAnchorReplayingFactory;
 import tools.jackson.dataformat.yaml.YAMLFactory;
@@ -19,7 +21,11 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /** Turns definition bytes into a syntax tree; the shape is checked afterwards by {@link ShapeReader}. */
 final class DocumentParser {
-    private static final ObjectMapper TOML = TomlMapper.builder()
+    // Jackson 3.2 bounds nesting at 500 with a message naming its own setting: swale.limits.depth is the bound
+    // users configure and are told of (DefinitionLimits), checked on the tree, and the body size bounds the text
+    private static final ObjectMapper TOML = TomlMapper.builder(TomlFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(Integer.MAX_VALUE).build())
+                    .build())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
 

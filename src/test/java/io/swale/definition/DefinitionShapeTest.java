@@ -46,6 +46,21 @@ class DefinitionShapeTest {
                 .hasMessageContaining(expected);
     }
 
+    // 19-digit integers: the TOML parser of jackson-dataformat-toml 3.1.4 kept only some of their digits
+    @Test
+    void integersOfNineteenDigitsLoadUnchanged() {
+        Definition d = TestOperators.loader().load("[graph]\nname = \"g\"\n" + NODE
+                + "[node.params]\nsince_ns = 1757894400123456789\nmost = 9223372036854775807\nleast = -9223372036854775808\n",
+                DefinitionFormat.TOML);
+        var params = d.graph().nodes().getFirst().params();
+        assertThat(params.get("since_ns").asLong()).isEqualTo(1_757_894_400_123_456_789L);
+        assertThat(params.get("most").asLong()).isEqualTo(Long.MAX_VALUE);
+        assertThat(params.get("least").asLong()).isEqualTo(Long.MIN_VALUE);
+        assertThatThrownBy(() -> TestOperators.loader().load("[graph]\nname = \"g\"\n" + NODE
+                + "retries = 1000000000000000001\n", DefinitionFormat.TOML))
+                .isInstanceOf(DefinitionParseException.class).hasMessageContaining("retries");
+    }
+
     @Test
     void largestRetriesIsAccepted() {
         Definition d = TestOperators.loader().load("[graph]\nname = \"g\"\n" + NODE + "retries = 4294967295\n",
