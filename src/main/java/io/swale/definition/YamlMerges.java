@@ -13,14 +13,12 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.api.StreamDataWriter;
 import org.snakeyaml.engine.v2.api.lowlevel.Compose;
 import org.snakeyaml.engine.v2.common.NonPrintableStyle;
-import org.snakeyaml.engine.v2.common.ScalarStyle;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.NodeTuple;
 import org.snakeyaml.engine.v2.nodes.ScalarNode;
 import org.snakeyaml.engine.v2.nodes.SequenceNode;
-import org.snakeyaml.engine.v2.nodes.Tag;
 
 /**
  * Reads a YAML text as its node tree and writes it out again as plain YAML for Jackson: merge keys resolved, aliases
@@ -71,7 +69,6 @@ final class YamlMerges {
             return Optional.empty();
         }
         new Merger().visit(root.get());
-        writeNullsPlain(root.get(), java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
         BoundedText out = new BoundedText(DocumentParser.LOAD.getCodePointLimit());
         try {
             new Dump(DUMP).dumpNode(root.get(), out);
@@ -83,40 +80,6 @@ final class YamlMerges {
             return Optional.empty();
         }
         return Optional.of(out.text.toString());
-    }
-
-    /**
-     * A null written as nothing ({@code timeout:}) would be dumped {@code !!null ''}, which Jackson 3.2 reads as an
-     * empty string where the text without a merge reads null: it is written {@code null}, which reads null in both.
-     */
-    private static void writeNullsPlain(Node node, Set<Node> seen) {
-        if (!seen.add(node)) {
-            return;
-        }
-        switch (node) {
-            case MappingNode map -> {
-                List<NodeTuple> tuples = new ArrayList<>(map.getValue().size());
-                for (NodeTuple t : map.getValue()) {
-                    writeNullsPlain(t.getKeyNode(), seen);
-                    writeNullsPlain(t.getValueNode(), seen);
-                    tuples.add(new NodeTuple(plainNull(t.getKeyNode()), plainNull(t.getValueNode())));
-                }
-                map.setValue(tuples);
-            }
-            case SequenceNode seq -> {
-                List<Node> items = seq.getValue();
-                for (int i = 0; i < items.size(); i++) {
-                    writeNullsPlain(items.get(i), seen);
-                    items.set(i, plainNull(items.get(i)));
-                }
-            }
-            default -> { }
-        }
-    }
-
-    private static Node plainNull(Node node) {
-        return node instanceof ScalarNode s && Tag.NULL.equals(s.getTag()) && s.getValue().isEmpty()
-                ? new ScalarNode(Tag.NULL, "null", ScalarStyle.PLAIN) : node;
     }
 
     private static final class BoundedText implements StreamDataWriter {
