@@ -41,6 +41,11 @@ class ApiErrorsIT extends IntegrationTest {
         SwaleClient.Response r = api.publish("[graph\nname=");
         assertThat(r.status()).isEqualTo(422);
         assertThat(r.body().get("problems").get(0).get("kind").asString()).isEqualTo("ParseError");
+        // nothing at all is an invalid definition too, answered as one
+        SwaleClient.Response empty = api.publish("");
+        assertThat(empty.status()).isEqualTo(422);
+        assertThat(empty.body().get("problems").get(0).get("kind").asString()).isEqualTo("ParseError");
+        assertThat(empty.body().get("problems").get(0).get("message").asString()).contains("graph");
     }
 
     @Test
