@@ -1,6 +1,7 @@
 package io.swale.bench;
 
 import io.swale.SwaleApplication;
+import io.swale.kafka.KafkaInspector;
 import io.swale.kafka.ListenerContainers;
 import io.swale.metrics.ConsumerLagMonitor;
 import io.swale.run.Adoption;
@@ -18,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.kafka.core.KafkaAdmin;
@@ -176,7 +178,9 @@ public final class BenchCommand implements Callable<Integer> {
             report.producerConfig = template.getProducerFactory().getConfigurationProperties();
             report.consumerConfig = containers.consumerConfig(Map.of());
             Map<String, Object> adminConfig = app.getBean(KafkaAdmin.class).getConfigurationProperties();
-            LagSampler lag = new LagSampler(adminConfig, app.getBean(ConsumerLagMonitor.class).channels());
+            LagSampler lag = new LagSampler(adminConfig, app.getBean(ConsumerLagMonitor.class).channels().stream()
+                    .collect(Collectors.toMap(KafkaInspector.Channel::topic, KafkaInspector.Channel::group,
+                            (a, b) -> a, LinkedHashMap::new)));
             KafkaRequests requests = new KafkaRequests(kafkaRequests, lag::requests);
             report.kafkaRequestsSource = requests.source();
             ShapeRunner runner = new ShapeRunner(app.getBean(DefinitionCatalog.class), app.getBean(Adoption.class),

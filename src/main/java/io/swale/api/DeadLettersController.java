@@ -62,21 +62,22 @@ public class DeadLettersController {
     @ApiResponse(responseCode = "200", description = "`[{\"channel\",\"topic\",\"count\"}]`")
     @ApiResponse(responseCode = "503", ref = OpenApiConfiguration.UNAVAILABLE)
     public List<Map<String, Object>> channels() {
-        List<String> channels = new ArrayList<>(List.of("events", "triggers"));
-        pools.pools().keySet().forEach(p -> channels.add("pool." + p));
+        List<SwaleTopics.Queue> queues = topics.queues(pools.pools().keySet());
         // every channel's count from one set of questions to Kafka
-        KafkaInspector.Figures figures = kafka.figures(List.of(), channels.stream().map(this::topic).toList());
+        KafkaInspector.Figures figures = kafka.figures(List.of(),
+                queues.stream().map(q -> SwaleTopics.deadLetter(q.channel().topic())).toList());
         // a count Kafka could not tell is not 0: the answer is unavailable, as it was channel by channel
         figures.topicFailures().values().stream().findFirst().ifPresent(why -> {
             throw new KafkaInspector.KafkaQueryException(why, null);
         });
         Map<String, Long> records = figures.records();
         List<Map<String, Object>> out = new ArrayList<>();
-        for (String c : channels) {
+        for (SwaleTopics.Queue q : queues) {
+            String topic = SwaleTopics.deadLetter(q.channel().topic());
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("channel", c);
-            m.put("topic", topic(c));
-            m.put("count", records.getOrDefault(topic(c), 0L));
+            m.put("channel", q.name());
+            m.put("topic", topic);
+            m.put("count", records.getOrDefault(topic, 0L));
             out.add(m);
         }
         return out;

@@ -50,10 +50,10 @@ public class PoolViews {
 
     public List<Map<String, Object>> pools() {
         Map<String, Counts> counts = counts();
-        List<Map<String, Object>> out = new ArrayList<>();
-        pools.pools().forEach((name, slots) -> out.add(view(name, slots, counts)));
-        QueueViews.putGroupFigures(out, kafka);
-        return out;
+        Map<KafkaInspector.Channel, Map<String, Object>> views = new LinkedHashMap<>();
+        pools.pools().forEach((name, slots) -> views.put(topics.poolChannel(name), view(name, slots, counts)));
+        QueueViews.putGroupFigures(views, kafka);
+        return new ArrayList<>(views.values());
     }
 
     public Optional<Map<String, Object>> pool(String name) {
@@ -62,7 +62,7 @@ public class PoolViews {
             return Optional.empty();
         }
         Map<String, Object> view = view(name, slots, counts());
-        QueueViews.putGroupFigures(List.of(view), kafka);
+        QueueViews.putGroupFigures(Map.of(topics.poolChannel(name), view), kafka);
         return Optional.of(view);
     }
 

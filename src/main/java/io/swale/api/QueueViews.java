@@ -30,50 +30,40 @@ public class QueueViews {
     }
 
     public List<Map<String, Object>> queues() {
-        List<Map<String, Object>> out = new ArrayList<>();
-        out.add(view("events", new KafkaInspector.Channel(topics.events(), topics.schedulerGroup())));
-        out.add(view("triggers", new KafkaInspector.Channel(topics.triggers(), topics.triggersGroup())));
         Map<String, PoolViews.Counts> counts = poolViews.counts();
-        pools.pools().keySet().forEach(name -> {
-            Map<String, Object> m = view("pool." + name, new KafkaInspector.Channel(topics.pool(name), topics.poolGroup(name)));
-            PoolViews.Counts c = counts.getOrDefault(name, new PoolViews.Counts(0, 0, 0, 0));
-            m.put("pending", c.pending());
-            m.put("delayed", c.delayed());
-            m.put("running", c.running() + c.cancelling());
-            out.add(m);
-        });
-        putGroupFigures(out, kafka);
-        return out;
-    }
-
-    private static Map<String, Object> view(String queue, KafkaInspector.Channel channel) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("queue", queue);
-        m.put("topic", channel.topic());
-        m.put("group", channel.group());
-        return m;
+        Map<KafkaInspector.Channel, Map<String, Object>> views = new LinkedHashMap<>();
+        for (SwaleTopics.Queue q : topics.queues(pools.pools().keySet())) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("queue", q.name());
+            m.put("topic", q.channel().topic());
+            m.put("group", q.channel().group());
+            q.pool().ifPresent(pool -> {
+                PoolViews.Counts c = counts.getOrDefault(pool, new PoolViews.Counts(0, 0, 0, 0));
+                m.put("pending", c.pending());
+                m.put("delayed", c.delayed());
+                m.put("running", c.running() + c.cancelling());
+            });
+            views.put(q.channel(), m);
+        }
+        putGroupFigures(views, kafka);
+        return new ArrayList<>(views.values());
     }
 
     /**
-     * Into each view that names a {@code topic} and a {@code group}: the group's lag and consumed count and the
-     * topic's dead letters, all asked of Kafka at once; a figure Kafka could not tell is null, and the view says
-     * why in {@code kafkaError}.
+     * Into the view of each channel: the group's lag and consumed count and the topic's dead letters, all asked of
+     * Kafka at once; a figure Kafka could not tell is null, and the view says why in {@code kafkaError}.
      */
-    static void putGroupFigures(List<Map<String, Object>> views, KafkaInspector kafka) {
-        List<KafkaInspector.Channel> channels = views.stream()
-                .map(m -> new KafkaInspector.Channel((String) m.get("topic"), (String) m.get("group"))).toList();
+    static void putGroupFigures(Map<KafkaInspector.Channel, Map<String, Object>> views, KafkaInspector kafka) {
         // what Kafka cannot tell comes back as a failure of the topic or group it concerns, never as an exception
-        KafkaInspector.Figures figures = kafka.figures(channels,
-                channels.stream().map(c -> SwaleTopics.deadLetter(c.topic())).toList());
-        for (int i = 0; i < views.size(); i++) {
-            KafkaInspector.Channel channel = channels.get(i);
+        KafkaInspector.Figures figures = kafka.figures(views.keySet(),
+                views.keySet().stream().map(c -> SwaleTopics.deadLetter(c.topic())).toList());
+        views.forEach((channel, m) -> {
             String deadLetters = SwaleTopics.deadLetter(channel.topic());
-            Map<String, Object> m = views.get(i);
             KafkaInspector.Lag lag = figures.lags().get(channel);
             m.put("lag", lag == null ? null : lag.lag());
             m.put("consumed", lag == null ? null : lag.consumed());
             m.put("deadLetters", figures.records().get(deadLetters));
             figures.failure(channel).or(() -> figures.failure(deadLetters)).ifPresent(why -> m.put("kafkaError", why));
-        }
+        });
     }
 }

@@ -6,6 +6,8 @@ import io.swale.settings.ResourcesProperties;
 import io.swale.settings.SwaleProperties;
 import io.swale.store.ResourceStore;
 import io.swale.worker.ResourceGate;
+import io.swale.worker.StaleWaiters;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,19 +25,19 @@ public final class ResourceReaper extends FixedDelayLoop {
     private final ResourceGate gate;
     private final SwaleProperties props;
     private final ResourcesProperties resources;
-    private final io.swale.worker.StaleWaiters staleWaiters;
-    private final java.util.Optional<ResourceGauges> gauges;
+    private final StaleWaiters staleWaiters;
+    private final Optional<ResourceGauges> gauges;
     private long passes;
 
     ResourceReaper(ResourceStore store, ResourceGate gate, SwaleProperties props, ResourcesProperties resources,
-            MeterRegistry registry, io.swale.worker.StaleWaiters staleWaiters) {
+            MeterRegistry registry, StaleWaiters staleWaiters) {
         super("swale-resources", resources.reapInterval(), resources.reapInterval());
         this.store = store;
         this.gate = gate;
         this.props = props;
         this.resources = resources;
         this.staleWaiters = staleWaiters;
-        this.gauges = java.util.Optional.ofNullable(registry).map(ResourceGauges::new);
+        this.gauges = Optional.ofNullable(registry).map(ResourceGauges::new);
     }
 
     @Override

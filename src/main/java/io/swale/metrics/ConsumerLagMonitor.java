@@ -7,7 +7,6 @@ import io.swale.kafka.SwaleTopics;
 import io.swale.lifecycle.FixedDelayLoop;
 import io.swale.run.PoolCatalog;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,19 +38,14 @@ public final class ConsumerLagMonitor extends FixedDelayLoop {
         this.registry = registry;
     }
 
-    /** Topic → group of every channel whose lag is measured. */
-    public Map<String, String> channels() {
-        Map<String, String> out = new LinkedHashMap<>();
-        out.put(topics.events(), topics.schedulerGroup());
-        out.put(topics.triggers(), topics.triggersGroup());
-        pools.pools().keySet().forEach(p -> out.put(topics.pool(p), topics.poolGroup(p)));
-        return out;
+    /** The channel of every queue whose lag is measured. */
+    public List<KafkaInspector.Channel> channels() {
+        return topics.queues(pools.pools().keySet()).stream().map(SwaleTopics.Queue::channel).toList();
     }
 
     /** One measurement of every channel, asked of Kafka at once; a channel Kafka does not answer for keeps its last value. */
     public void measure() {
-        List<KafkaInspector.Channel> channels = channels().entrySet().stream()
-                .map(e -> new KafkaInspector.Channel(e.getKey(), e.getValue())).toList();
+        List<KafkaInspector.Channel> channels = channels();
         try {
             KafkaInspector.Figures figures = kafka.figures(channels, List.of());
             figures.lags().forEach((c, lag) ->

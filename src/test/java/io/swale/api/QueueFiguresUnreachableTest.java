@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.swale.kafka.KafkaInspector;
 import java.net.ServerSocket;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -26,17 +24,14 @@ class QueueFiguresUnreachableTest {
         }
         try (KafkaInspector kafka = new KafkaInspector(
                 Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + closedPort), Duration.ofSeconds(2))) {
-            List<Map<String, Object>> views = new ArrayList<>();
+            Map<KafkaInspector.Channel, Map<String, Object>> views = new LinkedHashMap<>();
             for (int i = 0; i < 12; i++) {
-                Map<String, Object> view = new LinkedHashMap<>();
-                view.put("topic", "swale.pool.p" + i);
-                view.put("group", "swale-pool-p" + i);
-                views.add(view);
+                views.put(new KafkaInspector.Channel("swale.pool.p" + i, "swale-pool-p" + i), new LinkedHashMap<>());
             }
 
             QueueViews.putGroupFigures(views, kafka);
 
-            assertThat(views).allSatisfy(v -> assertThat(v).containsEntry("lag", null).containsEntry("deadLetters", null)
+            assertThat(views.values()).allSatisfy(v -> assertThat(v).containsEntry("lag", null).containsEntry("deadLetters", null)
                     .hasEntrySatisfying("kafkaError", e -> assertThat((String) e).isNotBlank()));
         }
     }

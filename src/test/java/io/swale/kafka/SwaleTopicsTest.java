@@ -28,6 +28,16 @@ class SwaleTopicsTest {
         assertThat(b).doesNotContainAnyElementsOf(c);
     }
 
+    @Test
+    void theQueuesAreTheEventsTheTriggersThenEachPoolsWithTheGroupThatReadsIt() {
+        SwaleTopics topics = new SwaleTopics("acme.");
+        List<SwaleTopics.Queue> queues = topics.queues(List.of("etl", "gpu"));
+        assertThat(queues).extracting(SwaleTopics.Queue::name).containsExactly("events", "triggers", "pool.etl", "pool.gpu");
+        assertThat(queues.get(2).channel()).isEqualTo(new KafkaInspector.Channel("acme.pool.etl", "acme.pool-etl"));
+        assertThat(queues.get(0).channel()).isEqualTo(new KafkaInspector.Channel("acme.events", "acme.scheduler"));
+        assertThat(queues).extracting(q -> q.pool().orElse("-")).containsExactly("-", "-", "etl", "gpu");
+    }
+
     private static Set<String> groups(SwaleTopics topics) {
         return List.of(topics.schedulerGroup(), topics.triggersGroup(), topics.poolGroup("default")).stream()
                 .collect(Collectors.toSet());
