@@ -69,4 +69,25 @@ class StartRunsIT {
             assertThat(h.runs.activeRuns()).contains(bad);
         }
     }
+
+    @Test
+    void aStartOfARunThatSettledLeavesItOutOfTheActiveIndex() throws Exception {
+        try (RunHarness h = harness()) {
+            String g = RunHarness.graphName("again");
+            RunKey settled = h.runWithFailedRoot(g);
+            h.definitionStore.putGraphRecord(g, new GraphRecord(h.runs.read(settled).orElseThrow().run().definition(), 1));
+            assertThat(h.graphRuns.advance(h.runs.read(settled).orElseThrow(), List.of("a", "b")).settled()).isTrue();
+            assertThat(h.runs.activeRuns()).doesNotContain(settled);
+            String hash = h.runs.read(settled).orElseThrow().run().definition();
+
+            // once alone, then with a new partition (the runs of one start are created together)
+            assertThat(h.graphRuns.startRun(hash, settled.partition()).started()).isFalse();
+            assertThat(h.runs.activeRuns()).doesNotContain(settled);
+            Partition fresh = Partition.of("fresh");
+            assertThat(h.graphRuns.startRuns(g, List.of(settled.partition(), fresh))).containsExactly(fresh);
+
+            assertThat(h.runs.activeRuns()).doesNotContain(settled).contains(new RunKey(g, fresh));
+            assertThat(h.runs.read(settled).orElseThrow().run().state()).isEqualTo(RunState.FAILED);
+        }
+    }
 }

@@ -43,20 +43,14 @@ public final class RedisRunStore implements RunStore {
 
     @Override
     public boolean create(RunKey key, GraphRunRecord run) {
-        // Indexes first: an index entry without a run is skipped, a run missing from the index would be lost.
+        // The graph's indexes first: an index entry without a run is skipped, a run missing from one would be lost.
         // One pipeline per slot group: a Cluster pipeline over several nodes starts a thread pool on each sync.
         try (AbstractPipeline p = redis.pipelined()) {
             p.zadd(keys.runsOfGraph(key.graph()), 0, key.partition().key());
             p.sadd(keys.graphsWithRuns(), key.graph());
             p.sync();
         }
-        Response<String> created;
-        try (AbstractPipeline p = redis.pipelined()) {
-            p.zadd(keys.activeRuns(key), run.requestedAtMs(), key.id());
-            created = p.set(keys.run(key), RunRecordCodec.encode(run), SetParams.setParams().nx());
-            p.sync();
-        }
-        return "OK".equals(created.get());
+        return created(calls.call(scripts.createRun, createKeys(key), createArgs(key, run)));
     }
 
     /** As {@link #create}, with the indexes of all the runs in one round trip and the runs in a second. */
@@ -74,15 +68,24 @@ public final class RedisRunStore implements RunStore {
             graphs.forEach(g -> p.sadd(keys.graphsWithRuns(), g));
             p.sync();
         }
-        List<Response<String>> answers = new ArrayList<>(created.size());
-        try (AbstractPipeline p = redis.pipelined()) {
-            for (NewRun n : created) {
-                p.zadd(keys.activeRuns(n.key()), n.run().requestedAtMs(), n.key().id());
-                answers.add(p.set(keys.run(n.key()), RunRecordCodec.encode(n.run()), SetParams.setParams().nx()));
-            }
-            p.sync();
-        }
-        return answers.stream().map(a -> "OK".equals(a.get())).toList();
+        return calls.pipelined(scripts.createRun, created, n -> createKeys(n.key()), n -> createArgs(n.key(), n.run()),
+                RedisRunStore::created,
+                n -> created(calls.call(scripts.createRun, createKeys(n.key()), createArgs(n.key(), n.run()))),
+                e -> {
+                    throw e;
+                }, false);
+    }
+
+    private List<String> createKeys(RunKey key) {
+        return List.of(keys.activeRuns(key), keys.run(key));
+    }
+
+    private static List<String> createArgs(RunKey key, GraphRunRecord run) {
+        return List.of(Long.toString(run.requestedAtMs()), key.id(), RunRecordCodec.encode(run));
+    }
+
+    private static boolean created(Object answer) {
+        return Long.valueOf(1).equals(answer);
     }
 
     @Override

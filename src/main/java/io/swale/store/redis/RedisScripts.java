@@ -45,12 +45,13 @@ final class RedisScripts {
     final Script advance = load("advance");
     final Script submitItems = load("submititems");
     final Script derive = load("derive");
+    final Script createRun = load("createrun");
 
     /** Every script: each must touch keys of one hash slot (the Cluster ITs run each of them). */
     List<Script> all() {
         return List.of(submit, claim, heartbeat, finish, retry, release, redispatch, reap, cancel, request, reserve, giveBack,
                 settle, dropActive, zremIfScore, putRun, expireRun, deleteIfEqual, expireIfEqual, removeEntry,
-                forgetGraph, advance, submitItems, derive);
+                forgetGraph, advance, submitItems, derive, createRun);
     }
 
     private static Script load(String name) {
