@@ -93,9 +93,19 @@ public final class GraphRuns {
      */
     private List<Started> startEach(String hash, List<Partition> partitions) {
         Graph graph = definitions.get(hash).graph();
-        List<Submission.Request> roots = graph.roots().stream().map(root -> new Submission.Request(root, 0)).toList();
+        // a root whose pool is not configured here is left to the reconciler, as any unsubmitted root is: the run
+        // is created all the same (spec §7.2), and its other roots go to their workers
+        List<Submission.Request> roots = new ArrayList<>();
+        Optional<SwaleException.UnknownPool> unknownPool = Optional.empty();
+        for (Node root : graph.roots()) {
+            Optional<SwaleException.UnknownPool> unknown = submission.unknownPool(root);
+            if (unknown.isEmpty()) {
+                roots.add(new Submission.Request(root, 0));
+            } else if (unknownPool.isEmpty()) {
+                unknownPool = unknown;
+            }
+        }
         OptionalLong readyAt = nowUs();
-        // built before any run is created: a root whose pool is not configured creates nothing
         List<Submission.Batch> batches = partitions.stream()
                 .map(p -> submission.prepare(graph, hash, p, roots, Map.of(), readyAt)).toList();
         long now = clock.millis();
@@ -124,6 +134,11 @@ public final class GraphRuns {
                         List<String> submitted = d.results().stream().map(Submission.Result::runId).toList();
                         log.info("started graph={} partition={} definition={} roots={}", graph.name(), partition,
                                 hash, submitted.size());
+                        if (unknownPool.isPresent()) {
+                            log.warn("started graph={} partition={} definition={} but a root was not submitted: {}",
+                                    graph.name(), partition, hash, unknownPool.get().getMessage());
+                            failed = failed == null ? unknownPool.get() : failed;
+                        }
                         out.add(new Started(true, submitted));
                     }
                     case Submission.Submitted.Failed f -> {
@@ -291,7 +306,8 @@ public final class GraphRuns {
      * what its mapped nodes did (their items go to Redis at once, each node in one step of its own).
      */
     private record Plan(RunView view, Graph graph, Map<String, NodeRecord> records, Map<String, NodeState> states,
-            Submission.Batch batch, int mappedSubmitted, List<String> derived) {}
+            Submission.Batch batch, int mappedSubmitted, List<String> derived,
+            Optional<SwaleException.UnknownPool> unknownPool) {}
 
     private Plan plan(RunView view, List<String> candidates, boolean skipActive) {
         GraphRunRecord run = view.run();
@@ -301,6 +317,7 @@ public final class GraphRuns {
         Map<String, NodeState> states = Readiness.nodeStates(graph, current);
         OptionalLong readyAt = nowUs();
         List<Submission.Request> ready = new ArrayList<>();
+        Optional<SwaleException.UnknownPool> unknownPool = Optional.empty();
         int submitted = 0;
         List<String> derived = new ArrayList<>();
         for (String name : candidates) {
@@ -321,18 +338,36 @@ public final class GraphRuns {
             if (skipActive && RunRecords.isActive(view, view.key().runId(name, rerun))) {
                 continue;
             }
+            Optional<SwaleException.UnknownPool> unknown = submission.unknownPool(candidate);
+            if (unknown.isPresent()) {
+                // its ready siblings in configured pools are not held up by it
+                unknownPool = unknownPool.or(() -> unknown);
+                continue;
+            }
             ready.add(new Submission.Request(candidate, rerun));
         }
         Submission.Batch batch = submission.prepare(graph, run.definition(), view.key().partition(), ready, current,
                 readyAt);
-        return new Plan(view, graph, records, states, batch, submitted, derived);
+        return new Plan(view, graph, records, states, batch, submitted, derived, unknownPool);
     }
 
     /** An advance once its submissions are answered: what it did, and the settle it found, still to commit. */
     private record Finished(Advanced advanced, Optional<RunStore.Settle> settle) {}
 
-    /** The rest of an advance once its submissions are answered: a derived record's downstreams, or the settle. */
+    /**
+     * The rest of an advance once its submissions are answered; then a ready node left unsubmitted for its pool is
+     * thrown (transient: the event is retried, the reconciler submits it once the pool is configured).
+     */
     private Finished finish(Plan plan, List<Submission.Result> results) {
+        Finished finished = finishAnswered(plan, results);
+        if (plan.unknownPool().isPresent()) {
+            throw plan.unknownPool().get();
+        }
+        return finished;
+    }
+
+    /** A derived record's downstreams, or the settle. */
+    private Finished finishAnswered(Plan plan, List<Submission.Result> results) {
         int submitted = plan.mappedSubmitted() + (int) results.stream().filter(Submission.Result::isNew).count();
         RunView view = plan.view();
         if (!plan.derived().isEmpty()) {

@@ -170,6 +170,12 @@ public final class Submission {
         record Failed(RuntimeException error) implements Submitted {}
     }
 
+    /** Why {@code node} cannot be submitted here: its pool is not configured (spec §9); empty when it can. */
+    public Optional<SwaleException.UnknownPool> unknownPool(Node node) {
+        return pools.isConfigured(node.pool()) ? Optional.empty()
+                : Optional.of(new SwaleException.UnknownPool(node.name(), node.pool()));
+    }
+
     /**
      * Builds the submissions of one run; fails fast, sending nothing, on a node whose pool is not configured.
      */

@@ -79,10 +79,12 @@ final class RunHarness implements AutoCloseable {
         }
     };
     final Dispatcher dispatcher = (p, identity) -> dispatches.add(new Dispatch(p, identity));
+    /** Pools this installation does not configure (every other pool is configured). */
+    final Set<String> unconfiguredPools = java.util.concurrent.ConcurrentHashMap.newKeySet();
     final PoolCatalog pools = new PoolCatalog() {
         @Override
         public boolean isConfigured(String pool) {
-            return true;
+            return !unconfiguredPools.contains(pool);
         }
 
         @Override
