@@ -283,7 +283,8 @@ public final class Submission {
         long ready = readyUs.orElseGet(this::nowUs);
         io.swale.store.TaskInput base = TaskInputs.of(graph, node, current);
         String source = node.map().orElseThrow().upstream();
-        if (!io.swale.template.ParamsTemplates.referencedUpstreams(node.params()).contains(source)) {
+        if (!io.swale.template.ParamsTemplates.referencedUpstreams(node.params()).contains(source)
+                && !io.swale.template.LeaseNames.referencedUpstreams(node.leases()).contains(source)) {
             // each item carries its own element: the whole array in every item's stored input would cost N²
             java.util.Map<String, tools.jackson.databind.JsonNode> inputs = new java.util.LinkedHashMap<>(base.inputs());
             inputs.remove(source);

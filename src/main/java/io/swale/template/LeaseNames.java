@@ -85,6 +85,19 @@ public final class LeaseNames {
         }).distinct().toList();
     }
 
+    /** The upstream names the valid lease templates refer to. */
+    public static Set<String> referencedUpstreams(List<String> leases) {
+        Set<String> out = new java.util.TreeSet<>();
+        for (String text : leases) {
+            try {
+                out.addAll(Template.parse(text).upstreamNodes());
+            } catch (TemplateSyntaxException e) {
+                // a checked definition has none; nothing is referenced by an invalid name
+            }
+        }
+        return out;
+    }
+
     /** Literal names (no reference), which can be checked against the declared resources at publish. */
     public static List<String> literals(List<String> leases) {
         return leases.stream().filter(text -> {

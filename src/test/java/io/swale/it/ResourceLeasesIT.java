@@ -223,6 +223,36 @@ class ResourceLeasesIT extends IntegrationTest {
         assertThat(metrics).doesNotContain("swale_resources_wait_seconds_count{resource=\"" + res + "-x\"}");
     }
 
+    /** Was: each item's stored input lacked the map's source unless its params named it, so every item failed. */
+    @Test
+    void aMappedNodesLeaseMayReadTheMapsSource(@TempDir Path dir) throws Exception {
+        String res = unique("source");
+        Path log = dir.resolve("log");
+        String g = unique("mapsource");
+        assertThat(api.publish("""
+                [graph]
+                name = "%s"
+                [[node]]
+                name = "list"
+                operator = "shell"
+                [node.params]
+                command = '''printf '%%s' '{"files": ["a", "b", "c"], "db": "main"}' '''
+                [[node]]
+                name = "each"
+                after = ["list"]
+                operator = "shell"
+                map = "{{ upstream.list.files }}"
+                leases = ["%s-{{ upstream.list.db }}"]
+                [node.params]
+                command = "%s"
+                """.formatted(g, res, LeaseLog.command(log, "i{{ map.index }}", "sleep 0.2"))).status()).isEqualTo(201);
+        api.start(g, "p");
+        assertThat(awaitSettled(g, "p").get("state").asString()).isEqualTo("complete");
+        List<LeaseLog.Interval> ran = LeaseLog.read(log);
+        assertThat(ran).extracting(LeaseLog.Interval::who).containsExactlyInAnyOrder("i0", "i1", "i2");
+        assertThat(LeaseLog.mostAtOnce(ran)).as("items leasing `%s-main` at once", res).isEqualTo(1);
+    }
+
     @Test
     void cancelledItemsWaitingForALeaseLeaveTheQueueAtOnce() throws Exception {
         String res = unique("itemq");
