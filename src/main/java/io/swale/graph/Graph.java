@@ -155,6 +155,12 @@ public final class Graph {
         return Optional.ofNullable(grownBy.get(nodeName));
     }
 
+    /** The nodes {@code declaring}'s output grew into this run's graph, in name order. */
+    public List<String> grownNodesOf(String declaring) {
+        return grownBy.entrySet().stream().filter(e -> e.getValue().equals(declaring)).map(Map.Entry::getKey)
+                .sorted().toList();
+    }
+
     /** How many growths deep {@code nodeName} is: 0 for a node of the definition. */
     public int growthDepth(String nodeName) {
         int depth = 0;

@@ -267,6 +267,8 @@ public final class GraphRuns {
             } else if (graph.hasNode(node)) {
                 known = true;
                 candidates.addAll(graph.downstreams(node));
+                // a grown node whose `after` names other nodes only is no downstream of the node that grew it
+                candidates.addAll(graph.grownNodesOf(node));
             }
         }
         return known ? Optional.of(List.copyOf(candidates)) : Optional.empty();

@@ -77,6 +77,29 @@ class GrowthRacesIT {
                 ((TaskStore.Claim.Claimed) claim).token(), record, growth)).isEqualTo(TaskStore.Finish.OK);
     }
 
+    /**
+     * A grown node whose `after` names another node only (here `start`, long succeeded) is no downstream of the
+     * node that grew it. Was: the declaring node's event did not submit it, and it waited for a reconciler pass.
+     */
+    @Test
+    void aGrownNodeAfterAnotherNodeOnlyIsSubmittedWhenItsGrowthLands() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("growafter");
+            String hash = publish(h, g);
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            finish(h, key, "start", 0, hash, "{}");
+            h.graphRuns.onTaskTerminated(key, "start");
+            finish(h, key, "decide", 0, hash, """
+                    {"swale": {"grow": {"node": [{"name": "fix", "after": ["start"], "operator": "noop"}]}}}""");
+
+            h.graphRuns.onTaskTerminated(key, "decide");
+
+            assertThat(h.dispatches).extracting(d -> d.identity().runId()).contains(key.runId("fix", 0))
+                    .doesNotContain(key.runId("report", 0));
+        }
+    }
+
     private static RunView view(RunHarness h, RunKey key) {
         return h.runs.read(key).orElseThrow();
     }
