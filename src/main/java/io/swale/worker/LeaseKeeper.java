@@ -7,7 +7,9 @@ import io.swale.task.TaskIdentity;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +28,22 @@ import org.slf4j.LoggerFactory;
 public final class LeaseKeeper {
     private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
     private static final Duration MAX_MARGIN = Duration.ofSeconds(2);
+    /**
+     * Where the end of each kept lease is watched: a thread that never waits on the store. The heartbeat ticker's
+     * threads do, for as long as a call to a store that does not answer takes; an attempt whose lease ran out
+     * meanwhile would run on past it, beside the copy the reaper handed to another worker.
+     */
+    private static final ScheduledExecutorService DEADLINES = deadlineWatch();
+
+    private static ScheduledExecutorService deadlineWatch() {
+        ScheduledThreadPoolExecutor watch = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "swale-lease-deadline");
+            t.setDaemon(true);
+            return t;
+        });
+        watch.setRemoveOnCancelPolicy(true);
+        return watch;
+    }
 
     /**
      * Lease and heartbeat timing.
@@ -89,6 +107,7 @@ public final class LeaseKeeper {
         Lease lease = open(id, token, pool, claimedAtNanos, cancellation);
         long poll = timing.cancelPoll().toMillis();
         lease.ticking = ticker.scheduleWithFixedDelay(lease::tick, poll, poll, TimeUnit.MILLISECONDS);
+        lease.watchDeadline(DEADLINES);
         return lease;
     }
 
@@ -106,10 +125,13 @@ public final class LeaseKeeper {
         // ticks of one lease never overlap (fixed delay); the settling thread only reads heldUntil
         private long extendedAt;
         private volatile long heldUntil;
-        private int failures;
+        // written by the ticks only; read by the deadline watch too
+        private volatile int failures;
         private volatile String lastFailure = "";
-        private volatile boolean expired;
+        private final AtomicBoolean expired = new AtomicBoolean();
         private volatile ScheduledFuture<?> ticking;
+        private volatile ScheduledFuture<?> deadline;
+        private volatile boolean closed;
 
         private Lease(TaskIdentity id, long token, String pool, long claimedAtNanos, Cancellation cancellation) {
             this.id = id;
@@ -130,8 +152,28 @@ public final class LeaseKeeper {
             }
         }
 
+        /**
+         * Stops the attempt once its lease may have ended, whether or not a tick is running: checked again at each
+         * new end an extension gave it.
+         */
+        void watchDeadline(ScheduledExecutorService watch) {
+            if (closed || expired.get()) {
+                return;
+            }
+            long left = heldUntil - now();
+            if (left <= 0) {
+                expire();
+                return;
+            }
+            try {
+                deadline = watch.schedule(() -> watchDeadline(watch), left, TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // the watch is a daemon that is never shut down; the ticks still check the lease
+            }
+        }
+
         private void beat() {
-            if (expired) {
+            if (expired.get()) {
                 return;
             }
             long now = now();
@@ -170,7 +212,9 @@ public final class LeaseKeeper {
         }
 
         private void expire() {
-            expired = true;
+            if (closed || !expired.compareAndSet(false, true)) {
+                return;
+            }
             metrics.leaseLost(pool);
             boolean failed = failures > 0;
             log.warn("lease lost runId={} pool={}: not extended for {} ms, the attempt is stopped{}", id.runId(), pool,
@@ -215,9 +259,14 @@ public final class LeaseKeeper {
 
         @Override
         public void close() {
+            closed = true;
             ScheduledFuture<?> t = ticking;
             if (t != null) {
                 t.cancel(false);
+            }
+            ScheduledFuture<?> d = deadline;
+            if (d != null) {
+                d.cancel(false);
             }
         }
     }
