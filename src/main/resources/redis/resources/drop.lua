@@ -8,9 +8,7 @@ for i = 2, #ARGV, 2 do
   local run, seen = ARGV[i], ARGV[i + 1]
   local w = redis.call('HGET', WAITER, run)
   if w and (redis.call('HGET', SEEN, run) or '0') == seen then
-    local parts = split(w)
-    for j = 2, #parts do names[#names + 1] = parts[j] end
-    leave(run)
+    for _, name in ipairs(leave(run)) do names[#names + 1] = name end
     dropped = dropped + 1
   end
 end

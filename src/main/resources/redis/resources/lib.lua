@@ -65,18 +65,24 @@ local function free_grant(run)
   return names
 end
 
--- run leaves every queue it waits in
+-- the waiter of run leaves every line it waits in; -> the names of those lines, whose next waiters it may
+-- have held back (empty when it waited in none)
 local function leave(run)
   local w = redis.call('HGET', WAITER, run)
-  if not w then return end
+  if not w then return {} end
   local parts = split(w)
   local first = tonumber(parts[1])
-  for i = 2, #parts do redis.call('ZREM', WAIT, member(parts[i], first, run)) end
+  local names = {}
+  for i = 2, #parts do
+    redis.call('ZREM', WAIT, member(parts[i], first, run))
+    names[#names + 1] = parts[i]
+  end
   redis.call('HDEL', WAITER, run)
   redis.call('HDEL', PAYLOAD, run)
   redis.call('HDEL', WOKEN, run)
   redis.call('HDEL', SEEN, run)
   redis.call('ZREM', QUEUE, run)
+  return names
 end
 
 -- the dispatches of the oldest waiters (at most 256 looked at) that may be granted now and were not woken

@@ -10,7 +10,10 @@ if g and gid ~= '' and split(g)[1] == gid then
   freed = free_grant(run)
   status = 'released'
 end
-if ARGV[4] == '1' then leave(run) end
+-- a waiter that leaves its lines may have held back the next waiters of each: they are looked at too
+if ARGV[4] == '1' then
+  for _, name in ipairs(leave(run)) do freed[#freed + 1] = name end
+end
 local out = {status}
 for _, p in ipairs(wake(now, wake_ms, freed)) do out[#out + 1] = p end
 return out

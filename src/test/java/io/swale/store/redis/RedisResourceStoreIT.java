@@ -181,6 +181,25 @@ class RedisResourceStoreIT {
         assertThat(store.resources()).doesNotContainKey("y");
     }
 
+    /**
+     * A waiter that leaves (its instance cancelled, or refused before its grant) may have held back the next
+     * waiters of its lines. Was: they were woken only if among the oldest 256 waiters, else by the reconciler's
+     * repair of stale dispatches a minute or two later.
+     */
+    @Test
+    void aWaiterLeavingItsLinesWakesTheNextInThemBeyondTheOldest() {
+        assertThat(grant("t-holder", "t")).isInstanceOf(Grant.Granted.class);
+        for (int i = 0; i < 300; i++) {
+            assertThat(grant("old" + i, "t")).isInstanceOf(Grant.Waiting.class);
+        }
+        assertThat(grant("s-holder", "s")).isInstanceOf(Grant.Granted.class);
+        assertThat(grant("w1", "r", "s")).isInstanceOf(Grant.Waiting.class);
+        assertThat(grant("w2", "r")).as("behind w1 in r's line").isInstanceOf(Grant.Waiting.class);
+
+        assertThat(store.leave("w1").wake()).containsExactly("dispatch-w2");
+        assertThat(grant("w2", "r")).isInstanceOf(Grant.Granted.class);
+    }
+
     @Test
     void loweringACapacityKeepsTheHoldersAndGrantsNothingUntilBelow() {
         store.setCapacity("x", 3);
