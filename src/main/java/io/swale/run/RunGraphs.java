@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A run's effective graph (docs/dynamic-graphs.md §8.7): its definition plus every current declared growth, in
@@ -25,6 +27,9 @@ public final class RunGraphs {
     private static final Map<String, Graph> CACHE = new ConcurrentHashMap<>();
     // the rerun a stored growth was declared by, so a run read does not parse every growth again
     private static final Map<String, Long> RERUNS = new ConcurrentHashMap<>();
+    // a growth left out is logged once per run and node, not at every read of the run
+    private static final java.util.Set<String> CYCLES_LOGGED = ConcurrentHashMap.newKeySet();
+    private static final Logger log = LoggerFactory.getLogger(RunGraphs.class);
 
     private RunGraphs() {}
 
@@ -81,12 +86,30 @@ public final class RunGraphs {
             ready.sort(Comparator.comparingLong(Entry::at).thenComparing(Entry::by));
             for (Entry e : ready) {
                 counted.add(e);
-                graph = attach(definition.hash(), graph, counted, e.stored());
+                Graph grown = attach(definition.hash(), graph, counted, e.stored());
+                if (grown.topologicalOrder().size() < grown.nodes().size()) {
+                    // two growths checked at once, each against the graph without the other, can close a cycle
+                    // together: the later one is left out, as a grown name the earlier one took is
+                    counted.removeLast();
+                    warnCycle(view, e.by());
+                    continue;
+                }
+                graph = grown;
                 progress = true;
             }
             pending = next;
         }
         return graph;
+    }
+
+    private static void warnCycle(RunView view, String by) {
+        if (CYCLES_LOGGED.add(view.key().id() + '\u0000' + by)) {
+            if (CYCLES_LOGGED.size() > CACHE_SIZE) {
+                CYCLES_LOGGED.clear();
+            }
+            log.warn("growth left out graph={} partition={} node={}: with an earlier growth of the run it would form a "
+                    + "cycle", view.key().graph(), view.key().partition().key(), by);
+        }
     }
 
     private static Graph attach(String hash, Graph graph, List<Entry> counted, String stored) {

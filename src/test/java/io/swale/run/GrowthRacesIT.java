@@ -100,6 +100,81 @@ class GrowthRacesIT {
         }
     }
 
+    /**
+     * Two growths checked at the same moment, each against the run without the other, can close a cycle together
+     * through the default `edges_to` alone: x grows a1 after p (so d waits for a1), y grows b1 after q (so e waits
+     * for b1), and a1 → d → q → b1 → e → p → a1. Was: the cycle's nodes had no state, every advance threw and the
+     * run never settled. The later growth is left out, as a grown name the earlier one took is.
+     */
+    @Test
+    void twoGrowthsThatTogetherWouldFormACycleKeepTheEarlierOne() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("growcycle");
+            String hash = h.publish("""
+                    [graph]
+                    name = "%s"
+                    [[node]]
+                    name = "x"
+                    operator = "noop"
+                    [[node]]
+                    name = "d"
+                    after = ["x"]
+                    operator = "noop"
+                    [[node]]
+                    name = "q"
+                    after = ["d"]
+                    operator = "noop"
+                    [[node]]
+                    name = "y"
+                    operator = "noop"
+                    [[node]]
+                    name = "e"
+                    after = ["y"]
+                    operator = "noop"
+                    [[node]]
+                    name = "p"
+                    after = ["e"]
+                    operator = "noop"
+                    """.formatted(g));
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            DeclaredGrowth planner = new DeclaredGrowth(h.catalog, h.runs, h.pools);
+            // both checked before either is stored
+            String xGrows = stored(planner, key, "x", hash, """
+                    {"swale": {"grow": {"node": [{"name": "a1", "after": ["p"], "operator": "noop"}]}}}""");
+            String yGrows = stored(planner, key, "y", hash, """
+                    {"swale": {"grow": {"node": [{"name": "b1", "after": ["q"], "operator": "noop"}]}}}""");
+            finishWith(h, key, "x", hash, xGrows);
+            finishWith(h, key, "y", hash, yGrows);
+
+            io.swale.graph.Graph effective = RunGraphs.of(h.catalog, view(h, key));
+            assertThat(effective.hasNode("a1")).isTrue();
+            assertThat(effective.hasNode("b1")).isFalse();
+            assertThat(effective.topologicalOrder()).hasSameSizeAs(effective.nodes());
+            h.graphRuns.onTasksTerminated(key, List.of("x", "y"));
+            // e waits for y only: b1 is not in the graph
+            assertThat(h.dispatches).extracting(d -> d.identity().runId()).contains(key.runId("e", 0))
+                    .doesNotContain(key.runId("d", 0));
+        }
+    }
+
+    private static String stored(DeclaredGrowth planner, RunKey key, String node, String hash, String output) {
+        GrowthPlanner.Plan plan = planner.plan(new TaskIdentity(key.graph(), key.partition(), node, Optional.empty(),
+                hash, 0), JSON.readTree(output));
+        assertThat(plan).as(node).isInstanceOf(GrowthPlanner.Plan.Grow.class);
+        return ((GrowthPlanner.Plan.Grow) plan).stored();
+    }
+
+    private static void finishWith(RunHarness h, RunKey key, String node, String hash, String growth) {
+        String runId = key.runId(node, 0);
+        TaskStore.Claim claim = h.tasks.claim(key, runId, 60_000, "w");
+        assertThat(claim).as(runId).isInstanceOf(TaskStore.Claim.Claimed.class);
+        NodeRecord record = new NodeRecord(NodeStatus.SUCCEEDED, runId, hash, 0, h.clock.millis(), Optional.empty(),
+                false, Optional.empty());
+        assertThat(h.tasks.finish(key, new RecordField(node, Optional.empty()),
+                ((TaskStore.Claim.Claimed) claim).token(), record, Optional.of(growth))).isEqualTo(TaskStore.Finish.OK);
+    }
+
     private static RunView view(RunHarness h, RunKey key) {
         return h.runs.read(key).orElseThrow();
     }
