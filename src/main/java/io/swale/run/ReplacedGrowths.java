@@ -6,6 +6,7 @@ import io.swale.graph.Node;
 import io.swale.readiness.MappedItems;
 import io.swale.record.NodeRecord;
 import io.swale.store.RunView;
+import io.swale.store.TaskInstance;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -20,24 +21,34 @@ final class ReplacedGrowths {
     private ReplacedGrowths() {}
 
     /**
-     * Adds to {@code expected} what the cancel of each taken-out node with an active instance calls for: the
-     * cancelled record it writes (an item's, for a mapped node) must not stand for that node should a new growth
-     * declare it again, which then runs it anew.
+     * Adds to {@code expected} a new record of each taken-out node that has run or runs (a new generation of a
+     * mapped one, beyond every item's rerun): its record, or the cancelled one its cancel writes, must not stand
+     * for that node should a new growth declare it again, which then runs it anew (docs/dynamic-graphs.md §8.5),
+     * whatever its trigger rule and wherever its `after` attaches it.
      */
     static void expect(RunView view, Graph before, Graph after, Map<String, NodeRecord> records,
             SortedMap<String, Long> expected) {
         for (Node n : takenOut(before, after)) {
+            NodeRecord record = records.get(n.name());
             if (n.isMapped()) {
-                if (MappedNodes.items(view, n.name()).stream().anyMatch(i -> i.status().isActive())) {
-                    long next = MappedItems.floor(view.run(), n.name()) + 1;
-                    expected.merge(ItemName.floorKey(n.name()), next, Math::max);
-                    expected.merge(n.name(), next, Math::max);
+                List<TaskInstance> items = MappedNodes.items(view, n.name());
+                if (items.isEmpty() && record == null) {
+                    continue;
                 }
+                long last = Math.max(MappedItems.floor(view.run(), n.name()),
+                        items.stream().mapToLong(TaskInstance::rerun).max().orElse(0));
+                long next = Math.max(last, record == null ? 0 : record.rerun()) + 1;
+                expected.merge(ItemName.floorKey(n.name()), next, Math::max);
+                expected.merge(n.name(), next, Math::max);
                 continue;
             }
-            RunRecords.unrecordedRunId(view.key(), view.run(), n.name(), records.get(n.name()))
+            long next = record == null ? -1 : record.rerun() + 1;
+            next = Math.max(next, RunRecords.unrecordedRunId(view.key(), view.run(), n.name(), record)
                     .filter(runId -> RunRecords.isActive(view, runId))
-                    .ifPresent(runId -> expected.merge(n.name(), view.instances().get(runId).rerun() + 1, Math::max));
+                    .map(runId -> view.instances().get(runId).rerun() + 1).orElse(-1L));
+            if (next >= 0) {
+                expected.merge(n.name(), next, Math::max);
+            }
         }
     }
 

@@ -175,6 +175,87 @@ class GrowthRacesIT {
                 ((TaskStore.Claim.Claimed) claim).token(), record, Optional.of(growth))).isEqualTo(TaskStore.Finish.OK);
     }
 
+    /**
+     * Grown nodes out of the declaring node's rerun scope (§6.5), an `all_done` one and one after another node
+     * only, run again when the rerun's growth declares them again (docs/dynamic-graphs.md §8.5). Was: their old
+     * records stood for them, and report ran on their old outputs.
+     */
+    @Test
+    void aRerunsGrowthRunsAgainTheGrownNodesOutOfTheDeclaringNodesRerunScope() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("growscope");
+            String hash = publish(h, g);
+            RunKey key = h.key(g);
+            String grow = """
+                    {"swale": {"grow": {"node": [
+                      {"name": "tidy", "operator": "noop", "trigger_rule": "all_done"},
+                      {"name": "side", "after": ["start"], "operator": "noop"}]}}}""";
+            h.graphRuns.startRun(hash, key.partition());
+            finish(h, key, "start", 0, hash, null);
+            h.graphRuns.onTaskTerminated(key, "start");
+            finish(h, key, "decide", 0, hash, grow);
+            h.graphRuns.onTaskTerminated(key, "decide");
+            for (String node : List.of("tidy", "side", "report")) {
+                finish(h, key, node, 0, hash, null);
+                h.graphRuns.onTaskTerminated(key, node);
+            }
+            assertThat(view(h, key).run().state()).isEqualTo(RunState.COMPLETE);
+
+            assertThat(h.reruns.rerun(g, key.partition(), "decide"))
+                    .isEqualTo(new RerunOutcome.Submitted(key.runId("decide", 1)));
+            finish(h, key, "decide", 1, hash, grow);
+            h.graphRuns.onTaskTerminated(key, "decide");
+
+            assertThat(view(h, key).instances()).containsKeys(key.runId("tidy", 1), key.runId("side", 1))
+                    .doesNotContainKey(key.runId("report", 1));
+            for (String node : List.of("tidy", "side")) {
+                finish(h, key, node, 1, hash, null);
+                h.graphRuns.onTaskTerminated(key, node);
+            }
+            finish(h, key, "report", 1, hash, null);
+            h.graphRuns.onTaskTerminated(key, "report");
+            assertThat(view(h, key).run().state()).isEqualTo(RunState.COMPLETE);
+        }
+    }
+
+    /**
+     * A grown mapped node's item rerun still active when the declaring node is rerun: the new generation the
+     * rerun expects lies beyond that item's rerun. Was: one past the node's floor, which the item's cancelled
+     * record at that rerun met, so the node declared again derived `cancelled` and the run failed.
+     */
+    @Test
+    void aGrownMappedNodeDeclaredAgainAfterAnItemRerunRunsEveryItemAnew() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("growitems");
+            String hash = publish(h, g);
+            RunKey key = h.key(g);
+            String grow = """
+                    {"items": [1, 2, 3], "swale": {"grow": {"node": [
+                      {"name": "m", "operator": "noop", "map": "{{ upstream.decide.items }}"}]}}}""";
+            h.graphRuns.startRun(hash, key.partition());
+            finish(h, key, "start", 0, hash, null);
+            h.graphRuns.onTaskTerminated(key, "start");
+            finish(h, key, "decide", 0, hash, grow);
+            h.graphRuns.onTaskTerminated(key, "decide");
+            for (int i = 0; i < 3; i++) {
+                finish(h, key, "m[" + i + "]", 0, hash, null);
+                h.graphRuns.onTaskTerminated(key, "m[" + i + "]");
+            }
+            assertThat(h.reruns.rerun(g, key.partition(), "m[1]")).isInstanceOf(RerunOutcome.Submitted.class);
+            assertThat(view(h, key).instances().get(key.runId("m[1]", 1)).status()).isEqualTo(InstanceStatus.PENDING);
+
+            assertThat(h.reruns.rerun(g, key.partition(), "decide"))
+                    .isEqualTo(new RerunOutcome.Submitted(key.runId("decide", 1)));
+            assertThat(view(h, key).instances().get(key.runId("m[1]", 1)).status()).isEqualTo(InstanceStatus.CANCELLED);
+            finish(h, key, "decide", 1, hash, grow);
+            h.graphRuns.onTaskTerminated(key, "decide");
+
+            assertThat(view(h, key).instances()).containsKeys(key.runId("m[0]", 2), key.runId("m[1]", 2),
+                    key.runId("m[2]", 2));
+            assertThat(view(h, key).run().state()).isEqualTo(RunState.ACTIVE);
+        }
+    }
+
     private static RunView view(RunHarness h, RunKey key) {
         return h.runs.read(key).orElseThrow();
     }
