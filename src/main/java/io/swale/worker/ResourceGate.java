@@ -138,6 +138,12 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
                 throw new IllegalStateException("the growth of run " + id.runKey().runId(nodeName, id.rerun())
                         + " cannot be read, so the leases of node `" + id.node() + "` cannot be known", e);
             }
+            if (node.isEmpty()) {
+                // a rerun took its growth out of the run and cancels it next: never run it, leased or not, in
+                // between (nor ever, should that rerun's scheduler die before its cancel)
+                return new Admission.Refused("node `" + id.node() + "` is no longer part of the run's graph (the "
+                        + "growth that added it was replaced), so its leases cannot be known");
+            }
         }
         List<String> templates = node.map(Node::leases).orElse(List.of());
         if (templates.isEmpty()) {

@@ -53,6 +53,7 @@ class ResourceGateRenewalTest {
         return (ResourceStore) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {ResourceStore.class},
                 (proxy, method, args) -> switch (method.getName()) {
                     case "grant" -> new ResourceStore.Grant.Granted(0);
+                    case "release" -> new ResourceStore.Released(false, List.of());
                     case "renew" -> {
                         renewals.incrementAndGet();
                         if (redisDown.get()) {
@@ -93,5 +94,23 @@ class ResourceGateRenewalTest {
         // ten renewals take about 2.5 leases
         await().atMost(Duration.ofSeconds(10)).until(() -> renewals.get() >= 10);
         assertThat(cancellation.isCancelled()).isFalse();
+    }
+
+    /**
+     * A grown node no longer in the run's graph (a rerun took its growth out, and cancels it next) is never run,
+     * leased or not. Was: admitted as leasing nothing, so it could run unleased in that window.
+     */
+    @Test
+    void aNodeNeitherInTheDefinitionNorGrownInTheRunIsRefused() {
+        ResourceGate gate = new ResourceGate(store(), new FakeTaskStore(new java.util.concurrent.atomic.AtomicLong(),
+                Duration.ofMinutes(1)), hash -> Optional.of(definition), (pool, id) -> { },
+                new ResourceGate.Settings(LEASE_MS, Duration.ofMillis(100), false, Map.of()), name -> false,
+                (name, ms) -> { }, ticker, GrownNodes.NONE);
+        TaskIdentity id = new TaskIdentity("leased", Partition.of("p"), "fix", Optional.empty(), definition.hash(), 0);
+
+        LeaseGate.Admission admission = gate.admit("default", id);
+
+        assertThat(admission).isInstanceOf(LeaseGate.Admission.Refused.class);
+        assertThat(((LeaseGate.Admission.Refused) admission).reason()).contains("`fix` is no longer part of the run's graph");
     }
 }
