@@ -134,11 +134,10 @@ public final class GraphRuns {
                         List<String> submitted = d.results().stream().map(Submission.Result::runId).toList();
                         log.info("started graph={} partition={} definition={} roots={}", graph.name(), partition,
                                 hash, submitted.size());
-                        if (unknownPool.isPresent()) {
-                            log.warn("started graph={} partition={} definition={} but a root was not submitted: {}",
-                                    graph.name(), partition, hash, unknownPool.get().getMessage());
-                            failed = failed == null ? unknownPool.get() : failed;
-                        }
+                        // the start took effect: its answer says so, and the reconciler submits the root once
+                        // its pool is configured (a failure to throw here would be retried for nothing)
+                        unknownPool.ifPresent(e -> log.warn("started graph={} partition={} definition={} but a root "
+                                + "waits for its pool: {}", graph.name(), partition, hash, e.getMessage()));
                         out.add(new Started(true, submitted));
                     }
                     case Submission.Submitted.Failed f -> {
@@ -328,7 +327,14 @@ public final class GraphRuns {
             }
             Node candidate = graph.node(name).orElseThrow();
             if (candidate.isMapped()) {
-                MappedNodes.Step step = mapped.advance(view, graph, candidate, current, readyAt);
+                MappedNodes.Step step;
+                try {
+                    step = mapped.advance(view, graph, candidate, current, readyAt);
+                } catch (SwaleException.UnknownPool e) {
+                    // its items wait for their pool; an empty map still derives its record, so no check up front
+                    unknownPool = unknownPool.or(() -> Optional.of(e));
+                    continue;
+                }
                 submitted += step.submitted();
                 if (step.derived()) {
                     derived.add(name);

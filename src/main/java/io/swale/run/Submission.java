@@ -98,9 +98,9 @@ public final class Submission {
     public Result submit(Graph graph, String definition, Partition partition, Node node, long rerun,
             Map<String, NodeRecord> current, OptionalLong readyUs,
             Function<String, Optional<TaskStore.RequestWrite>> request) {
-        if (!pools.isConfigured(node.pool())) {
-            throw new SwaleException.UnknownPool(node.name(), node.pool());
-        }
+        unknownPool(node).ifPresent(e -> {
+            throw e;
+        });
         TaskIdentity identity = new TaskIdentity(graph.name(), partition, node.name(), node.produces(), definition, rerun);
         RunKey key = identity.runKey();
         String runId = identity.runId();
@@ -186,9 +186,9 @@ public final class Submission {
         List<TaskStore.SubmitRequest> submits = new ArrayList<>();
         for (Request r : requests) {
             Node node = r.node();
-            if (!pools.isConfigured(node.pool())) {
-                throw new SwaleException.UnknownPool(node.name(), node.pool());
-            }
+            unknownPool(node).ifPresent(e -> {
+                throw e;
+            });
             TaskIdentity identity = new TaskIdentity(graph.name(), partition, node.name(), node.produces(), definition,
                     r.rerun());
             identities.add(identity);
@@ -277,9 +277,9 @@ public final class Submission {
         if (items.isEmpty()) {
             return 0;
         }
-        if (!pools.isConfigured(node.pool())) {
-            throw new SwaleException.UnknownPool(node.name(), node.pool());
-        }
+        unknownPool(node).ifPresent(e -> {
+            throw e;
+        });
         long ready = readyUs.orElseGet(this::nowUs);
         io.swale.store.TaskInput base = TaskInputs.of(graph, node, current);
         String source = node.map().orElseThrow().upstream();

@@ -189,11 +189,17 @@ final class RunHarness implements AutoCloseable {
 
     /** Claims and ends the pending instance {@code node}-r{@code rerun} of the run with {@code status}. */
     void finish(RunKey key, String node, long rerun, NodeStatus status, String hash) {
+        finish(key, node, rerun, status, hash, Optional.empty());
+    }
+
+    /** As above, with the record's output. */
+    void finish(RunKey key, String node, long rerun, NodeStatus status, String hash,
+            Optional<tools.jackson.databind.JsonNode> output) {
         String runId = key.runId(node, rerun);
         TaskStore.Claim claim = tasks.claim(key, runId, 60_000, "w");
         assertThat(claim).isInstanceOf(TaskStore.Claim.Claimed.class);
         long token = ((TaskStore.Claim.Claimed) claim).token();
-        NodeRecord record = new NodeRecord(status, runId, hash, rerun, clock.millis(), Optional.empty(), false,
+        NodeRecord record = new NodeRecord(status, runId, hash, rerun, clock.millis(), output, false,
                 status == NodeStatus.FAILED ? Optional.of("boom") : Optional.empty());
         assertThat(tasks.finish(key, new RecordField(node, Optional.empty()), token, record))
                 .isEqualTo(TaskStore.Finish.OK);
