@@ -67,6 +67,8 @@ class RetentionRacesIT {
 
             assertThat(h.runs.read(key).orElseThrow().run().requestedAtMs()).isEqualTo(2);
             assertThat(h.runs.activeRuns()).as("found by the reconciler").contains(key);
+            assertThat(h.pool.zscore(keys.runsOfGraph(key.graph()), key.partition().key())).as("listed").isNotNull();
+            assertThat(h.runs.graphsWithRuns()).contains(key.graph());
         }
     }
 }

@@ -18,7 +18,6 @@ import java.util.TreeSet;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.params.SetParams;
 
 /**
  * Graph runs in Redis: the run record as a string (compared byte for byte by the put and settle scripts), node
@@ -45,12 +44,28 @@ public final class RedisRunStore implements RunStore {
     public boolean create(RunKey key, GraphRunRecord run) {
         // The graph's indexes first: an index entry without a run is skipped, a run missing from one would be lost.
         // One pipeline per slot group: a Cluster pipeline over several nodes starts a thread pool on each sync.
+        list(List.of(key));
+        boolean created = created(calls.call(scripts.createRun, createKeys(key), createArgs(key, run)));
+        if (created) {
+            list(List.of(key));
+        }
+        return created;
+    }
+
+    /**
+     * Lists runs in their graphs' indexes. Each created run is listed again once it exists: retention deleting
+     * the partition's old run between the first listing and the creation unlists the partition, finding no run.
+     */
+    private void list(List<RunKey> runs) {
         try (AbstractPipeline p = redis.pipelined()) {
-            p.zadd(keys.runsOfGraph(key.graph()), 0, key.partition().key());
-            p.sadd(keys.graphsWithRuns(), key.graph());
+            Set<String> graphs = new java.util.LinkedHashSet<>();
+            for (RunKey key : runs) {
+                p.zadd(keys.runsOfGraph(key.graph()), 0, key.partition().key());
+                graphs.add(key.graph());
+            }
+            graphs.forEach(g -> p.sadd(keys.graphsWithRuns(), g));
             p.sync();
         }
-        return created(calls.call(scripts.createRun, createKeys(key), createArgs(key, run)));
     }
 
     /** As {@link #create}, with the indexes of all the runs in one round trip and the runs in a second. */
@@ -59,21 +74,23 @@ public final class RedisRunStore implements RunStore {
         if (created.size() < 2) {
             return RunStore.super.createEach(created);
         }
-        try (AbstractPipeline p = redis.pipelined()) {
-            Set<String> graphs = new java.util.LinkedHashSet<>();
-            for (NewRun n : created) {
-                p.zadd(keys.runsOfGraph(n.key().graph()), 0, n.key().partition().key());
-                graphs.add(n.key().graph());
-            }
-            graphs.forEach(g -> p.sadd(keys.graphsWithRuns(), g));
-            p.sync();
-        }
-        return calls.pipelined(scripts.createRun, created, n -> createKeys(n.key()), n -> createArgs(n.key(), n.run()),
-                RedisRunStore::created,
+        list(created.stream().map(NewRun::key).toList());
+        List<Boolean> answers = calls.pipelined(scripts.createRun, created, n -> createKeys(n.key()),
+                n -> createArgs(n.key(), n.run()), RedisRunStore::created,
                 n -> created(calls.call(scripts.createRun, createKeys(n.key()), createArgs(n.key(), n.run()))),
                 e -> {
                     throw e;
                 }, false);
+        List<RunKey> made = new ArrayList<>();
+        for (int i = 0; i < created.size(); i++) {
+            if (answers.get(i)) {
+                made.add(created.get(i).key());
+            }
+        }
+        if (!made.isEmpty()) {
+            list(made);
+        }
+        return answers;
     }
 
     private List<String> createKeys(RunKey key) {
