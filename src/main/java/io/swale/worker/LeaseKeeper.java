@@ -28,6 +28,7 @@ import org.slf4j.LoggerFactory;
 public final class LeaseKeeper {
     private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
     private static final Duration MAX_MARGIN = Duration.ofSeconds(2);
+    private static final long NOT_WAITING = Long.MIN_VALUE;
     /**
      * Where the end of each kept lease is watched: a thread that never waits on the store. The heartbeat ticker's
      * threads do, for as long as a call to a store that does not answer takes; an attempt whose lease ran out
@@ -132,6 +133,8 @@ public final class LeaseKeeper {
         private volatile ScheduledFuture<?> ticking;
         private volatile ScheduledFuture<?> deadline;
         private volatile boolean closed;
+        // when the heartbeat call in flight was sent; NOT_WAITING when none is
+        private volatile long heartbeatSentAt = NOT_WAITING;
 
         private Lease(TaskIdentity id, long token, String pool, long claimedAtNanos, Cancellation cancellation) {
             this.id = id;
@@ -166,7 +169,12 @@ public final class LeaseKeeper {
                 return;
             }
             try {
-                deadline = watch.schedule(() -> watchDeadline(watch), left, TimeUnit.NANOSECONDS);
+                ScheduledFuture<?> next = watch.schedule(() -> watchDeadline(watch), left, TimeUnit.NANOSECONDS);
+                deadline = next;
+                if (closed) {
+                    // closed between the check above and this schedule: close() saw the previous future
+                    next.cancel(false);
+                }
             } catch (java.util.concurrent.RejectedExecutionException e) {
                 // the watch is a daemon that is never shut down; the ticks still check the lease
             }
@@ -183,9 +191,11 @@ public final class LeaseKeeper {
             }
             boolean extend = now - extendedAt >= heartbeatNanos;
             TaskStore.Heartbeat answer;
+            heartbeatSentAt = now;
             try {
                 answer = tasks.heartbeat(id.runKey(), id.runId(), token, extend ? timing.lease().toMillis() : 0);
             } catch (RuntimeException e) {
+                heartbeatSentAt = NOT_WAITING;
                 failures++;
                 lastFailure = e.toString();
                 metrics.heartbeatFailed(pool);
@@ -195,6 +205,7 @@ public final class LeaseKeeper {
                 }
                 return;
             }
+            heartbeatSentAt = NOT_WAITING;
             if (failures > 0) {
                 log.info("heartbeat answered again runId={} pool={} after failures={}", id.runId(), pool, failures);
                 failures = 0;
@@ -216,7 +227,12 @@ public final class LeaseKeeper {
                 return;
             }
             metrics.leaseLost(pool);
-            boolean failed = failures > 0;
+            long waiting = heartbeatSentAt;
+            if (waiting != NOT_WAITING && failures == 0) {
+                // a store that holds the call rather than refusing it: the extensions failed all the same
+                lastFailure = "the store has not answered a heartbeat for " + (now() - waiting) / 1_000_000 + " ms";
+            }
+            boolean failed = failures > 0 || waiting != NOT_WAITING;
             log.warn("lease lost runId={} pool={}: not extended for {} ms, the attempt is stopped{}", id.runId(), pool,
                     timing.lease().toMillis(), failed ? "; last error: " + lastFailure : "");
             cancellation.cancel(failed ? CancelReason.LEASE_NOT_EXTENDED : CancelReason.CLAIM_LOST);

@@ -59,6 +59,11 @@ class LeaseDeadlineTest {
 
             await().atMost(Duration.ofSeconds(10)).until(() -> attempts.stream().allMatch(Cancellation::isCancelled));
             assertThat(calls.get()).as("no tick got past its heartbeat").isEqualTo(2);
+            // the two whose heartbeat hangs were not extended, naming why; the others' ticker never ran
+            assertThat(attempts).filteredOn(c -> c.isCancelledFor(CancelReason.LEASE_NOT_EXTENDED)).hasSize(2);
+            assertThat(attempts).filteredOn(c -> c.isCancelledFor(CancelReason.CLAIM_LOST)).hasSize(4);
+            assertThat(leases).filteredOn(l -> l.lastFailure().startsWith("the store has not answered a heartbeat"))
+                    .hasSize(2);
             assertThat(metrics.count("lease-lost gpu")).isEqualTo(6);
             assertThat(leases).noneMatch(LeaseKeeper.Lease::holds);
         } finally {
