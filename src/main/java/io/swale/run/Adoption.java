@@ -85,7 +85,7 @@ public final class Adoption {
             d = catalog.get(hash);
         } catch (SwaleException.UnknownDefinition e) {
             return Optional.of("definition `" + hash + "` is absent");
-        } catch (UnloadableDefinitionException | IllegalStateException e) {
+        } catch (UnloadableDefinitionException e) {
             // a text that does not load, or not under its own hash: the definition's fault, so a refusal; any
             // other failure is the store's and fails the whole pass, which the next interval retries (spec §4.5)
             return Optional.of("definition `" + hash + "` does not load: " + e.getMessage());

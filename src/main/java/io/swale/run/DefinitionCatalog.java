@@ -43,7 +43,7 @@ public final class DefinitionCatalog {
 
     /**
      * The checked definition of {@code hash}; UnknownDefinition when the store lacks it, and
-     * {@link UnloadableDefinitionException} when its stored text no longer loads.
+     * {@link UnloadableDefinitionException} when its stored text no longer loads or is not that hash's.
      */
     public Definition get(String hash) {
         Definition cached = cache.get(hash);
@@ -59,7 +59,8 @@ public final class DefinitionCatalog {
             throw new UnloadableDefinitionException(hash, e);
         }
         if (!d.hash().equals(hash)) {
-            throw new IllegalStateException("definition stored under `" + hash + "` hashes to `" + d.hash() + "`");
+            throw new UnloadableDefinitionException(hash,
+                    new IllegalStateException("its text hashes to `" + d.hash() + "`"));
         }
         cache.put(hash, d);
         return d;

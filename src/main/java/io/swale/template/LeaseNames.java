@@ -88,13 +88,7 @@ public final class LeaseNames {
     /** The upstream names the valid lease templates refer to. */
     public static Set<String> referencedUpstreams(List<String> leases) {
         Set<String> out = new java.util.TreeSet<>();
-        for (String text : leases) {
-            try {
-                out.addAll(Template.parse(text).upstreamNodes());
-            } catch (TemplateSyntaxException e) {
-                // a checked definition has none; nothing is referenced by an invalid name
-            }
-        }
+        leases.forEach(text -> out.addAll(Template.upstreamsOf(text)));
         return out;
     }
 

@@ -38,11 +38,7 @@ public final class ParamsTemplates {
 
     private static void collectUpstreams(JsonNode value, Set<String> out) {
         if (value.isString()) {
-            try {
-                out.addAll(Template.parse(value.asString()).upstreamNodes());
-            } catch (TemplateSyntaxException e) {
-                // a checked definition has none; nothing is referenced by an invalid string
-            }
+            out.addAll(Template.upstreamsOf(value.asString()));
         } else if (value.isContainer()) {
             value.values().forEach(v -> collectUpstreams(v, out));
         }

@@ -59,6 +59,15 @@ public final class Template {
         return parts.stream().filter(Reference.class::isInstance).map(Reference.class::cast).toList();
     }
 
+    /** The upstream names {@code text} refers to; none when it is no valid template (a checked definition has none). */
+    public static List<String> upstreamsOf(String text) {
+        try {
+            return parse(text).upstreamNodes();
+        } catch (TemplateSyntaxException e) {
+            return List.of();
+        }
+    }
+
     /** Distinct upstream node names referred to, in order of first reference. */
     public List<String> upstreamNodes() {
         LinkedHashSet<String> nodes = new LinkedHashSet<>();

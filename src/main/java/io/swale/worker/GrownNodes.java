@@ -12,7 +12,10 @@ import java.util.Optional;
  */
 @FunctionalInterface
 public interface GrownNodes {
-    /** Finds nothing: for workers and tests without a run store. */
+    /**
+     * Finds nothing: for tests without a run store. A lease gate given it refuses every grown node's instance,
+     * as one whose growth was taken out.
+     */
     GrownNodes NONE = (id, definition, node) -> Optional.empty();
 
     Optional<Node> find(TaskIdentity id, Definition definition, String node);

@@ -53,7 +53,7 @@ class ResourceGateRenewalTest {
         return (ResourceStore) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {ResourceStore.class},
                 (proxy, method, args) -> switch (method.getName()) {
                     case "grant" -> new ResourceStore.Grant.Granted(0);
-                    case "release" -> new ResourceStore.Released(false, List.of());
+                    case "leave" -> new ResourceStore.Released(false, List.of());
                     case "renew" -> {
                         renewals.incrementAndGet();
                         if (redisDown.get()) {
