@@ -18,6 +18,7 @@ import java.util.function.IntFunction;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.resps.Tuple;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -109,12 +110,24 @@ public final class RedisTaskStore implements TaskStore {
             return TaskStore.super.claimAll(requests, leaseMs, worker);
         }
         String lease = Long.toString(leaseMs);
-        return calls.pipelined(scripts.claim, requests,
+        List<JedisDataException> unavailable = new ArrayList<>();
+        List<Claim> claims = calls.pipelined(scripts.claim, requests,
                 r -> claimKeys(r.key()), r -> List.of(r.runId(), lease, worker, member(r.key(), r.runId()), r.claimId()),
                 r -> claimOutcome((List<?>) r),
                 q -> claim(q.key(), q.runId(), leaseMs, worker, q.claimId()),
                 // one instance the script cannot read must not fail the poll whose other claims are committed
-                e -> new Claim.Refused("error: " + e.getMessage()), true);
+                e -> {
+                    if (RedisReplies.isUnavailable(e)) {
+                        unavailable.add(e);
+                    }
+                    return new Claim.Refused("error: " + e.getMessage());
+                }, true);
+        // a server that could not serve (loading, busy, read-only) refused them all: thrown, as a single claim's
+        // error is, so the dispatches are retried rather than committed unclaimed
+        if (!unavailable.isEmpty() && claims.stream().noneMatch(Claim.Claimed.class::isInstance)) {
+            throw unavailable.getFirst();
+        }
+        return claims;
     }
 
     private static Claim claimOutcome(List<?> r) {
