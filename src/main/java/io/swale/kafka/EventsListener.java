@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.springframework.kafka.listener.BatchListenerFailedException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -54,7 +53,7 @@ public final class EventsListener {
                 e = parse(record);
             } catch (SwaleException malformed) {
                 advance(groups);
-                throw new BatchListenerFailedException(malformed.getMessage(), malformed, record);
+                throw FailedEvent.at(record, malformed);
             }
             TaskStep.reached(TaskStep.Kind.EVENT_RECEIVED, e.key().graph(), e.key().partition().key(), e.node());
             groups.computeIfAbsent(e.key(), k -> new Group(record, new LinkedHashSet<>())).nodes().add(e.node());
@@ -71,8 +70,7 @@ public final class EventsListener {
             read = graphRuns.readRuns(List.copyOf(groups.keySet()));
         } catch (RuntimeException e) {
             // nothing of this poll is done yet: its first run's first record is retried, the rest come again
-            throw new BatchListenerFailedException(String.valueOf(e.getMessage()), e,
-                    groups.values().iterator().next().first());
+            throw FailedEvent.at(groups.values().iterator().next().first(), e);
         }
         groups.forEach((key, g) -> g.nodes().forEach(
                 n -> TaskStep.reached(TaskStep.Kind.RUN_READ, key.graph(), key.partition().key(), n)));
@@ -87,13 +85,13 @@ public final class EventsListener {
             failures = graphRuns.onTasksTerminated(ended, read);
         } catch (RuntimeException e) {
             // the submissions got no answer, so none of them was dispatched: the whole poll comes again
-            throw new BatchListenerFailedException(String.valueOf(e.getMessage()), e, order.getFirst().first());
+            throw FailedEvent.at(order.getFirst().first(), e);
         }
         // every run went as far as it could; the first that failed is retried, the runs after it come again
         for (int i = 0; i < failures.size(); i++) {
             if (failures.get(i).isPresent()) {
                 RuntimeException e = failures.get(i).get();
-                throw new BatchListenerFailedException(String.valueOf(e.getMessage()), e, order.get(i).first());
+                throw FailedEvent.at(order.get(i).first(), e);
             }
         }
         groups.clear();

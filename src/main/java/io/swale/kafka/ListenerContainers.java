@@ -175,6 +175,9 @@ public final class ListenerContainers implements AutoCloseable {
 
     private <H extends DefaultErrorHandler> H configured(H handler) {
         handler.setBackOffFunction(retries::backOff);
+        // a record's back-off starts again when its failure changes class: chosen anew for the new kind
+        // (a batch listener's failures carry their kind in their class, FailedEvent)
+        handler.setResetStateOnExceptionChange(true);
         // The handler finds these by type anywhere in the cause chain (a listener's exception arrives wrapped in
         // a ListenerExecutionFailedException, a batch listener's in a BatchListenerFailedException too).
         ListenerFailure.PERMANENT_TYPES.forEach(handler::addNotRetryableExceptions);
