@@ -134,8 +134,8 @@ public final class GraphRuns {
                         List<String> submitted = d.results().stream().map(Submission.Result::runId).toList();
                         log.info("started graph={} partition={} definition={} roots={}", graph.name(), partition,
                                 hash, submitted.size());
-                        // the start took effect: its answer says so, and the reconciler submits the root once
-                        // its pool is configured (a failure to throw here would be retried for nothing)
+                        // the start took effect, so its answer says so (thrown, it would be retried as a start
+                        // that is done); the reconciler submits the root once its pool is configured
                         unknownPool.ifPresent(e -> log.warn("started graph={} partition={} definition={} but a root "
                                 + "waits for its pool: {}", graph.name(), partition, hash, e.getMessage()));
                         out.add(new Started(true, submitted));
