@@ -115,7 +115,7 @@ public final class Requests implements AutoCloseable {
 
     private RequestRecord apply(RequestId id, AdminRequest request, long now) {
         RequestRecord handled = switch (request) {
-            case AdminRequest.Start s -> record(id, s, now, start(s));
+            case AdminRequest.Start s -> refusedIfMalformed(id, s, now, () -> record(id, s, now, start(s)));
             case AdminRequest.Rerun r -> refusedIfMalformed(id, r, now, () -> rerun(id, r, now));
             case AdminRequest.Cancel c -> refusedIfMalformed(id, c, now, () -> record(id, c, now, cancel(c)));
         };
@@ -183,9 +183,9 @@ public final class Requests implements AutoCloseable {
     }
 
     /**
-     * A stored record that does not parse stays so (spec §7.12): the request is refused naming it, and recorded. A
-     * rerun and a cancel read their run before they write anything; a start of several partitions may have
-     * started some when one fails, so its error is answered and not recorded.
+     * A stored record that does not parse stays so (spec §7.12): the request is refused naming it, and recorded. Each
+     * request reads the record it could meet so before it writes anything: a rerun and a cancel their run, a start
+     * its graph record (it creates runs create-only and reads no run record).
      */
     private RequestRecord refusedIfMalformed(RequestId id, AdminRequest request, long now,
             java.util.function.Supplier<RequestRecord> handling) {

@@ -122,6 +122,33 @@ class IdempotencyIT extends IntegrationTest {
         }
     }
 
+    /** A start meeting a malformed graph record is refused naming it, and recorded, as a rerun or a cancel is. */
+    @Test
+    void aStartMeetingAMalformedGraphRecordIsRefusedNamingItAndRecorded() {
+        String g = unique("idem_graphrec");
+        api.publish(Graphs.chain(g, 1));
+        String records = new io.swale.store.redis.RedisKeys(props.redis().keyPrefix()).graphRecords();
+        String stored = redis.hget(records, g);
+        redis.hset(records, g, "x");
+        try {
+            String key = unique("graphrec");
+            SwaleClient.Response first = api.postWith("/api/v1/graphs/" + g + "/runs", "{\"partitions\":[\"p\"]}",
+                    "Idempotency-Key", key);
+            SwaleClient.Response again = api.postWith("/api/v1/graphs/" + g + "/runs", "{\"partitions\":[\"p\"]}",
+                    "Idempotency-Key", key);
+
+            assertThat(first.status()).isEqualTo(409);
+            assertThat(first.body().get("detail").asString()).contains(records).contains("malformed");
+            assertThat(again.status()).isEqualTo(409);
+            assertThat(again.header("Idempotent-Replayed")).isEqualTo("true");
+            assertThat(api.get("/api/v1/requests/" + key).body().get("outcome").get("kind").asString())
+                    .isEqualTo("refused");
+        } finally {
+            redis.hset(records, g, stored);
+        }
+        assertThat(api.get("/api/v1/graphs/" + g + "/runs").body().size()).as("nothing started").isZero();
+    }
+
     @Test
     void keyReusedForAnotherRequestOrMalformedIsRejected() {
         String g = unique("idem_err");
