@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * Admin requests applied at most once per request id (spec §10): a record that exists answers the request;
  * otherwise one call at a time holds the id, applies the request and records its outcome with its expiry entry
  * (an equal request sent meanwhile is answered {@link InProgress}), renewing its hold while it handles it. A
- * Submitted rerun's record commits inside the submission script. A transient failure records nothing and
- * propagates.
+ * rerun's record commits with the expectation it answers (or, when the expectations were already in place,
+ * with the submission). A transient failure records nothing else and propagates.
  */
 public final class Requests implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Requests.class);
@@ -172,7 +172,8 @@ public final class Requests implements AutoCloseable {
             return record(id, r, now, refusedIfPermanent(e));
         }
         return switch (outcome) {
-            // the record committed with the submission (a plain rerun) or with the run record (a mapped node's);
+            // the record committed with the run record's expectation, or with the submission when the expectations
+            // were already in place;
             // written here only by a store that could not (none today)
             case RerunOutcome.Submitted s -> find(id).orElseGet(
                     () -> record(id, r, now, new RequestOutcome.Rerun(s.runId())));

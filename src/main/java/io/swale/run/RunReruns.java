@@ -60,8 +60,8 @@ public final class RunReruns {
     }
 
     /**
-     * Rerun of one node; {@code request} gives the request record to commit atomically with the submission,
-     * which happens only when the outcome is Submitted (spec §10, §14 #18).
+     * Rerun of one node; {@code request} gives the request record to commit atomically with the expectation the
+     * rerun puts, or with the submission when the expectations were already in place (spec §10, §14 #18).
      */
     public RerunOutcome rerun(String graphName, Partition partition, String nodeName,
             Function<String, Optional<TaskStore.RequestWrite>> request) {
@@ -106,9 +106,17 @@ public final class RunReruns {
             // the expectations on the nodes a rerun takes out leave the graph after it as it is
             Graph after = RunGraphs.of(definitions, withRun(view, draft));
             draft = expectingReplaced(view, graph, after, draft, records);
-            // the put enters the run in the active-runs index atomically
-            if (!draft.equals(run) && !runs.compareAndPut(key, view.version(), draft)) {
-                continue;
+            // the put enters the run in the active-runs index atomically, and commits the request record with the
+            // expectation it answers (spec §14 #18), as a mapped node's rerun does: should the submission then fail,
+            // the reconciler submits the node, and a retry of the request answers what it did, not a second rerun
+            if (!draft.equals(run)) {
+                Optional<TaskStore.RequestWrite> write = request.apply(key.runId(nodeName, record.rerun() + 1));
+                boolean committed = write.isPresent()
+                        ? tasks.compareAndPutRun(key, view.version(), draft, write.get())
+                        : runs.compareAndPut(key, view.version(), draft);
+                if (!committed) {
+                    continue;
+                }
             }
             reactivated = true;
             ReplacedGrowths.cancel(view, graph, after, records, cancellation);

@@ -276,7 +276,7 @@ public interface TaskStore {
     /**
      * Puts the run record {@code next} only if it is still at version {@code expected} (as
      * {@code RunStore.compareAndPut}), and writes {@code request}'s record (create-once, a rerun of this run) in
-     * the same atomic step when the put commits: a mapped node's rerun, which is a run-record change, not a
+     * the same atomic step when the put commits: a rerun's expectation, which is a run-record change, not a
      * submission (spec §10, §14 #18).
      */
     default boolean compareAndPutRun(RunKey key, io.swale.store.RunVersion expected,

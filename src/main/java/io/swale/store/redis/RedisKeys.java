@@ -124,7 +124,7 @@ public final class RedisKeys {
     }
 
     /**
-     * The shard of a request record: a rerun's is its run's (its record commits in the submission script), any
+     * The shard of a request record: a rerun's is its run's (its record commits in a script of its run), any
      * other request's follows from its id. The same request under the same id always lands in one shard.
      */
     static int shardOf(RequestRecord record) {
