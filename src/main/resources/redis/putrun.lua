@@ -6,7 +6,7 @@
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2])
 if ARGV[3] == '1' then redis.call('ZADD', KEYS[2], tonumber(ARGV[5]), ARGV[4]) end
--- a mapped node's rerun: its request record commits with the expectation it answers (spec §14 #18)
+-- a rerun: its request record commits with the expectation it answers (spec §14 #18)
 if KEYS[3] and set_once(KEYS[3], ARGV[6], tonumber(ARGV[9] or '0')) then
   redis.call('ZADD', KEYS[4], tonumber(ARGV[7]), ARGV[8])
 end
