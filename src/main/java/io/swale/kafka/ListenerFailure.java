@@ -6,6 +6,7 @@ import io.swale.definition.InvalidDefinitionException;
 import io.swale.definition.InvalidDurationException;
 import io.swale.graph.InvalidPartitionException;
 import io.swale.record.RecordException;
+import io.swale.store.UnavailableReplies;
 import io.swale.task.SwaleException;
 import io.swale.template.RenderException;
 import io.swale.template.TemplateSyntaxException;
@@ -41,13 +42,6 @@ public enum ListenerFailure {
             InvalidDurationException.class, InvalidPartitionException.class, InvalidCronException.class,
             TemplateSyntaxException.class, RenderException.class);
 
-    /**
-     * Error replies of a Redis server that is starting, busy or failing over: the same command succeeds later. The
-     * Redis adapter keeps the same list (RedisReplies), which the listeners may not reach.
-     */
-    private static final List<String> REDIS_BUSY_REPLIES = List.of("LOADING", "BUSY", "TRYAGAIN", "MASTERDOWN",
-            "CLUSTERDOWN", "READONLY", "NOREPLICAS", "MISCONF", "OOM");
-
     private static final int MAX_DEPTH = 32;
 
     /** Classifies a failure: a permanent cause anywhere wins, then an unavailable one, then catching up. */
@@ -75,9 +69,7 @@ public enum ListenerFailure {
         return switch (t) {
             case JedisConnectionException e -> true;
             case JedisBusyException e -> true;
-            case JedisDataException e -> startsWithAny(e.getMessage(), REDIS_BUSY_REPLIES)
-                    // refused while every client reconnects at once after a restart
-                    || String.valueOf(e.getMessage()).startsWith("ERR max number of clients reached");
+            case JedisDataException e -> UnavailableReplies.matches(e.getMessage());
             // the pool found no connection in time: every one is busy or Redis does not accept new ones
             case JedisException e -> String.valueOf(e.getMessage()).startsWith("Could not get a resource from the pool");
             case RetriableException e -> true;
@@ -86,9 +78,5 @@ public enum ListenerFailure {
             case java.net.ConnectException e -> true;
             default -> false;
         };
-    }
-
-    private static boolean startsWithAny(String message, List<String> prefixes) {
-        return message != null && prefixes.stream().anyMatch(p -> message.equals(p) || message.startsWith(p + " "));
     }
 }

@@ -95,16 +95,10 @@ public final class GraphRuns {
         Graph graph = definitions.get(hash).graph();
         // a root whose pool is not configured here is left to the reconciler, as any unsubmitted root is: the run
         // is created all the same (spec §7.2), and its other roots go to their workers
-        List<Submission.Request> roots = new ArrayList<>();
-        Optional<SwaleException.UnknownPool> unknownPool = Optional.empty();
-        for (Node root : graph.roots()) {
-            Optional<SwaleException.UnknownPool> unknown = submission.unknownPool(root);
-            if (unknown.isEmpty()) {
-                roots.add(new Submission.Request(root, 0));
-            } else if (unknownPool.isEmpty()) {
-                unknownPool = unknown;
-            }
-        }
+        List<Submission.Request> roots = graph.roots().stream().filter(r -> submission.unknownPool(r).isEmpty())
+                .map(root -> new Submission.Request(root, 0)).toList();
+        Optional<SwaleException.UnknownPool> unknownPool = graph.roots().stream().map(submission::unknownPool)
+                .flatMap(Optional::stream).findFirst();
         OptionalLong readyAt = nowUs();
         List<Submission.Batch> batches = partitions.stream()
                 .map(p -> submission.prepare(graph, hash, p, roots, Map.of(), readyAt)).toList();

@@ -98,9 +98,7 @@ public final class Submission {
     public Result submit(Graph graph, String definition, Partition partition, Node node, long rerun,
             Map<String, NodeRecord> current, OptionalLong readyUs,
             Function<String, Optional<TaskStore.RequestWrite>> request) {
-        unknownPool(node).ifPresent(e -> {
-            throw e;
-        });
+        requireConfigured(node);
         TaskIdentity identity = new TaskIdentity(graph.name(), partition, node.name(), node.produces(), definition, rerun);
         RunKey key = identity.runKey();
         String runId = identity.runId();
@@ -170,6 +168,12 @@ public final class Submission {
         record Failed(RuntimeException error) implements Submitted {}
     }
 
+    private void requireConfigured(Node node) {
+        unknownPool(node).ifPresent(e -> {
+            throw e;
+        });
+    }
+
     /** Why {@code node} cannot be submitted here: its pool is not configured (spec §9); empty when it can. */
     public Optional<SwaleException.UnknownPool> unknownPool(Node node) {
         return pools.isConfigured(node.pool()) ? Optional.empty()
@@ -186,9 +190,7 @@ public final class Submission {
         List<TaskStore.SubmitRequest> submits = new ArrayList<>();
         for (Request r : requests) {
             Node node = r.node();
-            unknownPool(node).ifPresent(e -> {
-                throw e;
-            });
+            requireConfigured(node);
             TaskIdentity identity = new TaskIdentity(graph.name(), partition, node.name(), node.produces(), definition,
                     r.rerun());
             identities.add(identity);
@@ -277,9 +279,7 @@ public final class Submission {
         if (items.isEmpty()) {
             return 0;
         }
-        unknownPool(node).ifPresent(e -> {
-            throw e;
-        });
+        requireConfigured(node);
         long ready = readyUs.orElseGet(this::nowUs);
         io.swale.store.TaskInput base = TaskInputs.of(graph, node, current);
         String source = node.map().orElseThrow().upstream();

@@ -181,6 +181,11 @@ class ResourceLeasesIT extends IntegrationTest {
     }
 
     private static String mapped(String g, String leases, String files, String command) {
+        return mappedOver(g, leases, "{\"files\": [" + files + "]}", command);
+    }
+
+    /** `list` prints {@code listOutput}; `each` maps over its `files` with {@code leases}. */
+    private static String mappedOver(String g, String leases, String listOutput, String command) {
         return """
                 [graph]
                 name = "%s"
@@ -188,7 +193,7 @@ class ResourceLeasesIT extends IntegrationTest {
                 name = "list"
                 operator = "shell"
                 [node.params]
-                command = '''printf '%%s' '{"files": [%s]}' '''
+                command = '''printf '%%s' '%s' '''
                 [[node]]
                 name = "each"
                 after = ["list"]
@@ -197,7 +202,7 @@ class ResourceLeasesIT extends IntegrationTest {
                 leases = [%s]
                 [node.params]
                 command = "%s"
-                """.formatted(g, files, leases, command);
+                """.formatted(g, listOutput, leases, command);
     }
 
     @Test
@@ -229,23 +234,9 @@ class ResourceLeasesIT extends IntegrationTest {
         String res = unique("source");
         Path log = dir.resolve("log");
         String g = unique("mapsource");
-        assertThat(api.publish("""
-                [graph]
-                name = "%s"
-                [[node]]
-                name = "list"
-                operator = "shell"
-                [node.params]
-                command = '''printf '%%s' '{"files": ["a", "b", "c"], "db": "main"}' '''
-                [[node]]
-                name = "each"
-                after = ["list"]
-                operator = "shell"
-                map = "{{ upstream.list.files }}"
-                leases = ["%s-{{ upstream.list.db }}"]
-                [node.params]
-                command = "%s"
-                """.formatted(g, res, LeaseLog.command(log, "i{{ map.index }}", "sleep 0.2"))).status()).isEqualTo(201);
+        assertThat(api.publish(mappedOver(g, "\"" + res + "-{{ upstream.list.db }}\"",
+                "{\"files\": [\"a\", \"b\", \"c\"], \"db\": \"main\"}",
+                LeaseLog.command(log, "i{{ map.index }}", "sleep 0.2"))).status()).isEqualTo(201);
         api.start(g, "p");
         assertThat(awaitSettled(g, "p").get("state").asString()).isEqualTo("complete");
         List<LeaseLog.Interval> ran = LeaseLog.read(log);

@@ -42,37 +42,20 @@ public final class RedisRunStore implements RunStore {
 
     @Override
     public boolean create(RunKey key, GraphRunRecord run) {
-        // The graph's indexes first: an index entry without a run is skipped, a run missing from one would be lost.
-        // One pipeline per slot group: a Cluster pipeline over several nodes starts a thread pool on each sync.
-        list(List.of(key));
-        boolean created = created(calls.call(scripts.createRun, createKeys(key), createArgs(key, run)));
-        if (created) {
-            list(List.of(key));
-        }
-        return created;
+        return createEach(List.of(new NewRun(key, run))).getFirst();
     }
 
     /**
-     * Lists runs in their graphs' indexes. Each created run is listed again once it exists: retention deleting
-     * the partition's old run between the first listing and the creation unlists the partition, finding no run.
+     * Creates each run (create-only) and lists it as active in one script, the runs' graph indexes before them in
+     * one round trip and the runs in a second: an index entry without a run is skipped, a run missing from one would
+     * be lost. A third lists the runs created again: retention deleting a partition's old run between the first
+     * listing and the creation unlists the partition, finding no run. One pipeline per slot group: a Cluster
+     * pipeline over several nodes starts a thread pool on each sync.
      */
-    private void list(List<RunKey> runs) {
-        try (AbstractPipeline p = redis.pipelined()) {
-            Set<String> graphs = new java.util.LinkedHashSet<>();
-            for (RunKey key : runs) {
-                p.zadd(keys.runsOfGraph(key.graph()), 0, key.partition().key());
-                graphs.add(key.graph());
-            }
-            graphs.forEach(g -> p.sadd(keys.graphsWithRuns(), g));
-            p.sync();
-        }
-    }
-
-    /** As {@link #create}, with the indexes of all the runs in one round trip and the runs in a second. */
     @Override
     public List<Boolean> createEach(List<NewRun> created) {
-        if (created.size() < 2) {
-            return RunStore.super.createEach(created);
+        if (created.isEmpty()) {
+            return List.of();
         }
         list(created.stream().map(NewRun::key).toList());
         List<Boolean> answers = calls.pipelined(scripts.createRun, created, n -> createKeys(n.key()),
@@ -91,6 +74,19 @@ public final class RedisRunStore implements RunStore {
             list(made);
         }
         return answers;
+    }
+
+    /** Lists runs in their graphs' indexes, in one round trip. */
+    private void list(List<RunKey> runs) {
+        try (AbstractPipeline p = redis.pipelined()) {
+            Set<String> graphs = new java.util.LinkedHashSet<>();
+            for (RunKey key : runs) {
+                p.zadd(keys.runsOfGraph(key.graph()), 0, key.partition().key());
+                graphs.add(key.graph());
+            }
+            graphs.forEach(g -> p.sadd(keys.graphsWithRuns(), g));
+            p.sync();
+        }
     }
 
     private List<String> createKeys(RunKey key) {

@@ -9,6 +9,7 @@ import io.swale.store.RunKey;
 import io.swale.store.TaskInput;
 import io.swale.store.TaskInstance;
 import io.swale.store.TaskStore;
+import io.swale.store.UnavailableReplies;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -117,7 +118,7 @@ public final class RedisTaskStore implements TaskStore {
                 q -> claim(q.key(), q.runId(), leaseMs, worker, q.claimId()),
                 // one instance the script cannot read must not fail the poll whose other claims are committed
                 e -> {
-                    if (RedisReplies.isUnavailable(e)) {
+                    if (UnavailableReplies.matches(e.getMessage())) {
                         unavailable.add(e);
                     }
                     return new Claim.Refused("error: " + e.getMessage());
