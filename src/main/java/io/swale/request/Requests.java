@@ -117,7 +117,7 @@ public final class Requests implements AutoCloseable {
         RequestRecord handled = switch (request) {
             case AdminRequest.Start s -> refusedIfMalformed(id, s, now, () -> record(id, s, now, start(s)));
             case AdminRequest.Rerun r -> refusedIfMalformed(id, r, now, () -> rerun(id, r, now));
-            case AdminRequest.Cancel c -> refusedIfMalformed(id, c, now, () -> record(id, c, now, cancel(c)));
+            case AdminRequest.Cancel c -> refusedIfMalformed(id, c, now, () -> cancel(id, c, now));
         };
         try (LogContext ignored = LogContext.run(request.graph(), null)) {
             log.info("request id={} kind={} outcome={}", id, RequestJson.request(request).path("kind").asString(),
@@ -152,15 +152,17 @@ public final class Requests implements AutoCloseable {
         }
     }
 
-    private RequestOutcome cancel(AdminRequest.Cancel c) {
-        if (cancellation.cancel(c.graph(), c.partition())) {
-            return new RequestOutcome.Cancelled();
+    private RequestRecord cancel(RequestId id, AdminRequest.Cancel c, long now) {
+        RequestRecord cancelled = new RequestRecord(id.value(), c, now, new RequestOutcome.Cancelled(), false);
+        if (cancellation.cancel(c.graph(), c.partition(), Optional.of(new TaskStore.RequestWrite(cancelled)))) {
+            // committed with the cancelled run record
+            return find(id).orElseGet(() -> record(id, c, now, cancelled.outcome()));
         }
         if (runs.read(new RunKey(c.graph(), c.partition())).isEmpty()) {
-            return new RequestOutcome.Refused(
-                    new SwaleException.UnknownGraphRun(c.graph(), c.partition().key()).getMessage());
+            return record(id, c, now, new RequestOutcome.Refused(
+                    new SwaleException.UnknownGraphRun(c.graph(), c.partition().key()).getMessage()));
         }
-        return new RequestOutcome.Refused(Refusals.notActive(c.graph(), c.partition().key()));
+        return record(id, c, now, new RequestOutcome.Refused(Refusals.notActive(c.graph(), c.partition().key())));
     }
 
     private RequestRecord rerun(RequestId id, AdminRequest.Rerun r, long now) {

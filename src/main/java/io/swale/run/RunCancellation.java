@@ -61,6 +61,14 @@ public final class RunCancellation {
 
     /** Cancels an active run: records it cancelled, then cancels every unrecorded instance. */
     public boolean cancel(String graphName, Partition partition) {
+        return cancel(graphName, partition, Optional.empty());
+    }
+
+    /**
+     * As above; {@code request}'s record, when given, commits with the cancelled run record, so that a retry of a
+     * call that failed after the cancel committed finds it (spec §10).
+     */
+    public boolean cancel(String graphName, Partition partition, Optional<TaskStore.RequestWrite> request) {
         RunKey key = new RunKey(graphName, partition);
         Optional<RunView> view = runs.read(key);
         if (view.isEmpty() || view.get().run().state() != RunState.ACTIVE) {
@@ -69,7 +77,9 @@ public final class RunCancellation {
         GraphRunRecord cancelled = view.get().run().withState(RunState.CANCELLED, Optional.of(clock.millis()));
         boolean committed;
         try {
-            committed = runs.compareAndSettle(key, view.get().version(), cancelled);
+            committed = request.isPresent()
+                    ? tasks.compareAndSettleRun(key, view.get().version(), cancelled, request.get())
+                    : runs.compareAndSettle(key, view.get().version(), cancelled);
         } catch (RuntimeException e) {
             committed = committedAnyway(key, cancelled, e);
         }

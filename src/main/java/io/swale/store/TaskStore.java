@@ -285,6 +285,17 @@ public interface TaskStore {
     }
 
     /**
+     * Settles the run record to {@code settled} only if it is still at version {@code expected} (as
+     * {@code RunStore.compareAndSettle}, with no instance to check), and writes {@code request}'s record (create-once, a
+     * cancel of this run) in the same atomic step when the settle commits: a retried cancel whose first call failed
+     * after its cancel committed is answered by its record, not refused as inactive (spec §10).
+     */
+    default boolean compareAndSettleRun(RunKey key, io.swale.store.RunVersion expected,
+            io.swale.record.GraphRunRecord settled, RequestWrite request) {
+        throw new UnsupportedOperationException("this store cannot write a request record with a run record");
+    }
+
+    /**
      * The stored input of an instance, read before its claim to render its lease names (docs/resources.md);
      * empty when unknown or unreadable.
      */

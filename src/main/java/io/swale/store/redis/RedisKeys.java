@@ -134,8 +134,14 @@ public final class RedisKeys {
     public static int shardOf(String requestId, AdminRequest request) {
         return switch (request) {
             case AdminRequest.Rerun r -> shardOf(new RunKey(r.graph(), r.partition()));
-            default -> shardOf("req:" + requestId);
+            case AdminRequest.Cancel c -> shardOf(new RunKey(c.graph(), c.partition()));
+            default -> ownShardOf(requestId);
         };
+    }
+
+    /** The shard of a request record kept apart from any run's: a start's, and a cancel's as earlier builds wrote it. */
+    static int ownShardOf(String requestId) {
+        return shardOf("req:" + requestId);
     }
 
     public String request(int shard, String id) {

@@ -61,8 +61,15 @@ public final class RedisRequestStore implements RequestStore {
         if (held == null) {
             return Optional.empty();
         }
-        int shard = RedisKeys.shardOf(id, RequestCodec.decodeReservation(id, held));
-        return Optional.ofNullable(redis.get(keys.request(shard, id))).map(raw -> new Found(shard, raw));
+        AdminRequest request = RequestCodec.decodeReservation(id, held);
+        int shard = RedisKeys.shardOf(id, request);
+        Optional<Found> found = Optional.ofNullable(redis.get(keys.request(shard, id))).map(raw -> new Found(shard, raw));
+        if (found.isEmpty() && request instanceof AdminRequest.Cancel) {
+            // a cancel's record was written in the id's own shard before it committed with its cancel
+            int own = RedisKeys.ownShardOf(id);
+            return Optional.ofNullable(redis.get(keys.request(own, id))).map(raw -> new Found(own, raw));
+        }
+        return found;
     }
 
     @Override
@@ -71,16 +78,20 @@ public final class RedisRequestStore implements RequestStore {
     }
 
     /**
-     * Holds the id of a rerun's request record that commits with a write of its own run (its record is in the
-     * run's shard, so in that write's slot; other requests' are in the id's): refused when the request is not a
-     * rerun of {@code key} or another request holds the id.
+     * Holds the id of a request record that commits with a write of its own run (a rerun's or a cancel's: its record
+     * is in the run's shard, so in that write's slot; other requests' are in the id's): refused when the request is
+     * not a rerun or cancel of {@code key} or another request holds the id.
      */
-    static void reserveRerunOf(UnifiedJedis redis, RedisKeys keys, RedisScripts scripts, RunKey key,
+    static void reserveOfRun(UnifiedJedis redis, RedisKeys keys, RedisScripts scripts, RunKey key,
             RequestRecord r, long ttlMs, String committedWith) {
-        if (!(r.request() instanceof AdminRequest.Rerun rerun)
-                || !new RunKey(rerun.graph(), rerun.partition()).equals(key)) {
-            throw new IllegalArgumentException("request " + r.id() + " is not a rerun of run " + key.id()
-                    + ": only a rerun's request record commits with its " + committedWith);
+        RunKey of = switch (r.request()) {
+            case AdminRequest.Rerun rerun -> new RunKey(rerun.graph(), rerun.partition());
+            case AdminRequest.Cancel cancel -> new RunKey(cancel.graph(), cancel.partition());
+            default -> null;
+        };
+        if (!key.equals(of)) {
+            throw new IllegalArgumentException("request " + r.id() + " is not a rerun or cancel of run " + key.id()
+                    + ": only those commit their request record with its " + committedWith);
         }
         if (!reserve(redis, keys, scripts, r.id(), r.request(), ttlMs)) {
             throw new IllegalStateException("request id `" + r.id() + "` is held by a different request");

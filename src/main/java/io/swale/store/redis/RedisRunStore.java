@@ -195,7 +195,8 @@ public final class RedisRunStore implements RunStore {
 
     private static List<String> settleArgs(Settle s) {
         List<String> args = new ArrayList<>(List.of(s.expected().value(), RunRecordCodec.encode(s.settled()),
-                s.settled().settledAtMs().map(String::valueOf).orElse(""), "run:" + s.key().id(), s.key().id()));
+                s.settled().settledAtMs().map(String::valueOf).orElse(""), "run:" + s.key().id(), s.key().id(),
+                "", "", "", ""));
         args.addAll(s.idleRunIds());
         return args;
     }

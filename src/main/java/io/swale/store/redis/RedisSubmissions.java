@@ -37,7 +37,7 @@ final class RedisSubmissions {
         List<String> k = new ArrayList<>(List.of(keys.instances(key), keys.inputs(key), keys.run(key)));
         List<String> a = new ArrayList<>(List.of(runId, InstanceCodec.pending(instance), TaskInputCodec.encode(input)));
         request.map(RequestWrite::record).ifPresent(r -> {
-            RedisRequestStore.reserveRerunOf(redis, keys, scripts, key, r, requestTtlMs, "submission");
+            RedisRequestStore.reserveOfRun(redis, keys, scripts, key, r, requestTtlMs, "submission");
             k.add(keys.request(RedisKeys.shardOf(r), r.id()));
             k.add(keys.expiry(key));
             a.add(RequestCodec.encode(r));

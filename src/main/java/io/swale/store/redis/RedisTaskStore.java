@@ -60,13 +60,27 @@ public final class RedisTaskStore implements TaskStore {
     public boolean compareAndPutRun(RunKey key, io.swale.store.RunVersion expected, io.swale.record.GraphRunRecord next,
             RequestWrite request) {
         var r = request.record();
-        RedisRequestStore.reserveRerunOf(redis, keys, scripts, key, r, requestTtlMs, "run record");
+        RedisRequestStore.reserveOfRun(redis, keys, scripts, key, r, requestTtlMs, "run record");
         boolean active = next.state() == io.swale.record.RunState.ACTIVE;
         // every key is in the run's shard (RedisKeys.shardOf of a rerun is its run's): one script, one slot
         Object out = calls.durable(scripts.putRun, List.of(keys.run(key), keys.activeRuns(key),
                 keys.request(RedisKeys.shardOf(r), r.id()), keys.expiry(key)), List.of(expected.value(),
                 RunRecordCodec.encode(next), active ? "1" : "0", key.id(),
                 Long.toString(System.currentTimeMillis()), RequestCodec.encode(r), Long.toString(r.handledAtMs()),
+                RedisKeys.requestExpiryMember(r.id()), Long.toString(requestTtlMs)));
+        return out instanceof Long n && n == 1L;
+    }
+
+    @Override
+    public boolean compareAndSettleRun(RunKey key, io.swale.store.RunVersion expected,
+            io.swale.record.GraphRunRecord settled, RequestWrite request) {
+        var r = request.record();
+        RedisRequestStore.reserveOfRun(redis, keys, scripts, key, r, requestTtlMs, "settled run record");
+        // settle.lua with a request record and no instance to check; every key in the run's slot
+        Object out = calls.durable(scripts.settle, List.of(keys.run(key), keys.instances(key), keys.expiry(key),
+                keys.activeRuns(key), keys.request(RedisKeys.shardOf(r), r.id())), List.of(expected.value(),
+                RunRecordCodec.encode(settled), settled.settledAtMs().map(String::valueOf).orElse(""),
+                "run:" + key.id(), key.id(), RequestCodec.encode(r), Long.toString(r.handledAtMs()),
                 RedisKeys.requestExpiryMember(r.id()), Long.toString(requestTtlMs)));
         return out instanceof Long n && n == 1L;
     }

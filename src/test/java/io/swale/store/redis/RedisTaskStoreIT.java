@@ -307,6 +307,52 @@ class RedisTaskStoreIT {
         assertThat(runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.COMPLETE);
     }
 
+    /**
+     * Spec §10: a cancel's request record commits with its cancelled run record, in the run's shard, and lives the
+     * retention window; none when the run changed since it was read. A cancel's record that an earlier build wrote
+     * in the id's own shard is still found.
+     */
+    @Test
+    void aCancelsRequestRecordCommitsWithItsCancelledRunRecord() {
+        Duration retention = Duration.ofDays(90);
+        RedisTaskStore withRetention = new RedisTaskStore(pool, "t", retention, Durability.NONE);
+        RedisRequestStore requests = new RedisRequestStore(pool, "t", retention);
+        GraphRunRecord started = GraphRunRecord.started("h", 1);
+        assertThat(runs.create(key, started)).isTrue();
+        RunVersion read = runs.read(key).orElseThrow().version();
+        GraphRunRecord cancelled = started.withState(RunState.CANCELLED, Optional.of(2L));
+        AdminRequest cancel = new AdminRequest.Cancel(key.graph(), key.partition());
+        String stale = "req-stale-" + SEQ.incrementAndGet();
+        // a rerun's expectation changed the run since it was read
+        GraphRunRecord changed = started.withExpectedReruns(new java.util.TreeMap<>(Map.of("n", 1L)));
+        assertThat(runs.compareAndPut(key, read, changed)).isTrue();
+
+        assertThat(withRetention.compareAndSettleRun(key, read, cancelled, new TaskStore.RequestWrite(
+                new RequestRecord(stale, cancel, 1_000, new RequestOutcome.Cancelled(), false)))).isFalse();
+        assertThat(requests.get(stale)).as("nothing committed with a refused settle").isEmpty();
+
+        String id = "req-cancel-" + SEQ.incrementAndGet();
+        RequestRecord record = new RequestRecord(id, cancel, 1_000, new RequestOutcome.Cancelled(), false);
+        RunVersion now = runs.read(key).orElseThrow().version();
+        GraphRunRecord cancelledNow = changed.withState(RunState.CANCELLED, Optional.of(2L));
+        assertThat(withRetention.compareAndSettleRun(key, now, cancelledNow, new TaskStore.RequestWrite(record)))
+                .isTrue();
+
+        assertThat(runs.read(key).orElseThrow().run()).isEqualTo(cancelledNow);
+        assertThat(requests.get(id)).hasValue(record);
+        RedisKeys keys = new RedisKeys("t");
+        assertThat(pool.pttl(keys.request(RedisKeys.shardOf(key), id)))
+                .isBetween(retention.toMillis() - 60_000, retention.toMillis());
+        assertThat(pool.zscore(keys.expiry(key), "req:" + id)).isEqualTo(1_000.0);
+        assertThat(pool.zscore(keys.expiry(key), "run:" + key.id())).isEqualTo(2.0);
+
+        String earlier = "req-earlier-" + SEQ.incrementAndGet();
+        RequestRecord written = new RequestRecord(earlier, cancel, 3_000, new RequestOutcome.Cancelled(), false);
+        assertThat(requests.reserve(earlier, cancel)).isTrue();
+        pool.set(keys.request(RedisKeys.ownShardOf(earlier), earlier), RequestCodec.encode(written));
+        assertThat(requests.get(earlier)).hasValue(written);
+    }
+
     /** Spec §12: a request record written with a Submitted rerun lives the retention window, like any other. */
     @Test
     void aRequestWrittenWithASubmissionGetsTheRetentionWindowAsItsTtl() {
@@ -365,7 +411,7 @@ class RedisTaskStoreIT {
                 new PendingInstance("n", Optional.empty(), "h", 0, "default", 1), input(""),
                 Optional.of(new TaskStore.RequestWrite(other))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("req-other")
-                .hasMessageContaining("not a rerun of run " + key.id());
+                .hasMessageContaining("not a rerun or cancel of run " + key.id());
         assertThat(tasks.submit(key, runId(), new PendingInstance("n", Optional.empty(), "h", 0, "default", 1),
                 input(""))).as("nothing was written").isEqualTo(TaskStore.Submit.NEW);
     }
@@ -375,8 +421,7 @@ class RedisTaskStoreIT {
         RedisRequestStore requests = new RedisRequestStore(pool, "t");
         String id = "req-same-" + SEQ.incrementAndGet();
         RunKey other = new RunKey(key.graph(), Partition.of("q"));
-        for (int i = 0; RedisKeys.shardOf(other) == RedisKeys.shardOf(key)
-                || RedisKeys.shardOf(other) == RedisKeys.shardOf(id, new AdminRequest.Cancel(key.graph(), key.partition())); i++) {
+        for (int i = 0; RedisKeys.shardOf(other) == RedisKeys.shardOf(key); i++) {
             other = new RunKey(key.graph(), Partition.of("q" + i));
         }
         RequestRecord first = new RequestRecord(id, new AdminRequest.Rerun(key.graph(), key.partition(), "n"), 1_000,
@@ -384,7 +429,8 @@ class RedisTaskStoreIT {
         assertThat(tasks.submit(key, runId(), new PendingInstance("n", Optional.empty(), "h", 0, "default", 1), input(""),
                 Optional.of(new TaskStore.RequestWrite(first)))).isEqualTo(TaskStore.Submit.NEW);
 
-        // the records of these would live in other shards than the first's: the id's reservation refuses them
+        // the id's reservation refuses these: the rerun's record would live in another shard than the first's, and
+        // the cancel's (in this run's shard) would be a second request under the id
         RequestRecord rerunOfOther = new RequestRecord(id, new AdminRequest.Rerun(other.graph(), other.partition(), "n"),
                 2_000, new RequestOutcome.Rerun(other.runId("n", 0)), false);
         RequestRecord cancel = new RequestRecord(id, new AdminRequest.Cancel(key.graph(), key.partition()), 2_000,
@@ -398,7 +444,6 @@ class RedisTaskStoreIT {
                 Optional.of(new TaskStore.RequestWrite(rerunOfOther))))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining(id);
         assertThat(pool.get(new RedisKeys("t").request(RedisKeys.shardOf(other), id))).as("no second record").isNull();
-        assertThat(pool.get(new RedisKeys("t").request(RedisKeys.shardOf(id, cancel.request()), id))).isNull();
         assertThat(requests.get(id)).hasValue(first);
         // the same request again still holds the id (a retry after a transient failure)
         assertThat(requests.reserve(id, first.request())).isTrue();
