@@ -184,7 +184,7 @@ public final class BenchCommand implements Callable<Integer> {
             KafkaRequests requests = new KafkaRequests(kafkaRequests, lag::requests);
             report.kafkaRequestsSource = requests.source();
             ShapeRunner runner = new ShapeRunner(app.getBean(DefinitionCatalog.class), app.getBean(Adoption.class),
-                    app.getBean(GraphRuns.class), pool, props.redis().keyPrefix(), requests);
+                    app.getBean(GraphRuns.class), pool, props.redis().keyPrefix(), requests, settles);
             long timeoutMs = timeoutS * 1000L;
             try {
                 // each round's graphs are its own: a partition of a settled run would not run again
@@ -325,7 +325,9 @@ public final class BenchCommand implements Callable<Integer> {
         List<String> args = new ArrayList<>();
         p.forEach((k, v) -> args.add("--" + k + "=" + v));
         progress("starting Swale in this process" + (kafka == null && redis == null ? " on embedded Kafka and Redis" : ""));
-        return new SpringApplicationBuilder(SwaleApplication.class).run(args.toArray(String[]::new));
+        return new SpringApplicationBuilder(SwaleApplication.class)
+                .initializers(context -> context.getBeanFactory().addBeanPostProcessor(settles.recorder()))
+                .run(args.toArray(String[]::new));
     }
 
     private Map<String, Object> options() {
@@ -362,6 +364,8 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private static final long STARTED = System.nanoTime();
+    /** The settles of the service this bench starts, stamped in µs. */
+    private final SettleStamps settles = new SettleStamps();
     /*
      * A noop attempt holds its slot from its claim's round trip to its finish's, milliseconds on two loaded
      * cores: on sixteen slots `runs` and `wide` measured how fast the slots turn over more than the path

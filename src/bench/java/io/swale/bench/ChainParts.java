@@ -25,9 +25,10 @@ final class ChainParts {
     /** The table's line. */
     static String line(ShapeResult chain) {
         Map<String, Double> p = of(chain);
-        return String.format("%d-node chain in edge p50s (%d runs): makespan p50 %.2f ≈ edges at their mean %.2f"
-                + " + instances at their mean %.2f + start %.2f + end %.2f%n", chain.nodesPerRun, chain.runs,
-                p.get("makespan"), p.get("edges_at_their_mean"), p.get("instances_at_their_mean"), p.get("start"),
-                p.get("end"));
+        return String.format("%d-node chain in edge p50s (%d runs, %d timed in µs): makespan p50 %.2f ≈ edges at their"
+                + " mean %.2f + instances at their mean %.2f + start %.2f + end %.2f; from the run records' ms times"
+                + " %.2f%n", chain.nodesPerRun, chain.runs, chain.runsTimedInUs, p.get("makespan"),
+                p.get("edges_at_their_mean"), p.get("instances_at_their_mean"), p.get("start"), p.get("end"),
+                Report.round(chain.makespanOfRecords.ms(50) / chain.edge.ms(50)));
     }
 }

@@ -89,6 +89,10 @@ final class Report {
             o.put("chain10_makespan_max_ms", round(c.makespan.maxMs()));
             o.put("chain10_requested_to_first_started_p50_ms", round(c.requestedToFirstStarted.ms(50)));
             o.put("chain10_last_terminated_to_settled_p50_ms", round(c.lastTerminatedToSettled.ms(50)));
+            // how the makespan was timed, and what the run records' ms times make of it
+            o.put("chain10_runs_timed_in_us", c.runsTimedInUs);
+            o.put("chain10_makespan_of_run_records_p50_ms", round(c.makespanOfRecords.ms(50)));
+            o.put("chain10_makespan_of_run_records_in_edge_p50s", round(c.makespanOfRecords.ms(50) / c.edge.ms(50)));
             ObjectNode parts = o.putObject("chain10_in_edge_p50s");
             ChainParts.of(c).forEach(parts::put);
         });
@@ -378,7 +382,8 @@ final class Report {
                 + "  Kreq/task: Kafka requests per task instance, the bench's own left out.%n"));
         t.append(String.format("  CPU: this process's threads by role (the embedded broker is in broker+other) and redis-server.%n"));
         if (!sweep.isEmpty()) {
-            t.append(String.format("%nChain makespan (run requested → settled) by node count%n"));
+            t.append(String.format("%nChain makespan (run requested → settled; µs from the bench's start call to the settle's"
+                    + " report, each run alone) by node count%n"));
             for (ShapeResult s : sweep) {
                 t.append(String.format("  %3d nodes  p50 %7.1f ms  max %7.1f ms  (%d runs)   edge p50 %.3f, mean %.3f ms   requested"
                         + " → first started p50 %.3f ms, last terminated → settled p50 %.3f ms%n", s.nodesPerRun,

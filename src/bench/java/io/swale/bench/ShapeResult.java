@@ -26,12 +26,19 @@ final class ShapeResult {
     final EdgeTail tail = StepTrace.emptyTail();
     /** The slowest of those edges leg by leg, summarized once the shape is measured; empty when none was traced. */
     Optional<EdgeTail.Summary> slowestEdges = Optional.empty();
-    /** run record requested → settled, ms resolution (the scheduler's clock). */
+    /**
+     * requested → settled: from the bench's start call to the settle's report, µs, for runs timed one at a time
+     * ({@link SettleStamps}); from the run record's two times, ms resolution, otherwise.
+     */
     final Dist makespan = new Dist();
-    /** run record requested (ms resolution) → its first instance started: the run's start before its first edge. */
+    /** requested → the run's first instance started: the run's start before its first edge (timed as above). */
     final Dist requestedToFirstStarted = new Dist();
-    /** its last instance terminated → run record settled (ms resolution): the run's end after its last edge. */
+    /** its last instance terminated → settled: the run's end after its last edge (timed as above). */
     final Dist lastTerminatedToSettled = new Dist();
+    /** The run record's requested → settled, ms resolution, for every run: the makespan as earlier builds timed it. */
+    final Dist makespanOfRecords = new Dist();
+    /** How many runs {@link #makespan} timed in µs. */
+    int runsTimedInUs;
     /** first ready → last terminated of the shape. */
     double spanS;
     /** start call → last run seen settled by the bench. */

@@ -49,10 +49,14 @@ final class ShapeRunner {
     /** Of those, the run reads while waiting for runs to settle, left out of the application's {@code get} calls. */
     private long ownGets;
     private final Map<String, String> hashes = new HashMap<>();
+    private final SettleStamps settles;
+    /** The runs of the shape being measured that were timed one at a time: requested and settled, epoch µs. */
+    private final Map<Partition, long[]> timedInUs = new HashMap<>();
 
     ShapeRunner(DefinitionCatalog catalog, Adoption adoption, GraphRuns graphRuns, UnifiedJedis pool, String keyPrefix,
-            KafkaRequests kafka) {
+            KafkaRequests kafka, SettleStamps settles) {
         this.kafka = kafka;
+        this.settles = settles;
         this.catalog = catalog;
         this.adoption = adoption;
         this.graphRuns = graphRuns;
@@ -106,8 +110,11 @@ final class ShapeRunner {
         return measure(name, toml, runs, sequential, (graph, partitions) -> {
             if (sequential) {
                 for (Partition p : partitions) {
+                    long requestedUs = SettleStamps.nowUs();
                     graphRuns.startRuns(graph, List.of(p));
                     awaitSettled(graph, List.of(p), timeoutMs);
+                    settles.settledSince(graph, requestedUs)
+                            .ifPresent(settledUs -> timedInUs.put(p, new long[] {requestedUs, settledUs}));
                 }
             } else {
                 graphRuns.startRuns(graph, partitions);
@@ -146,6 +153,7 @@ final class ShapeRunner {
         Map<String, ContextSwitches.ThreadCount> switches0 = ContextSwitches.snapshot(redisPids);
         java.util.Optional<StepTrace> trace = traceSteps ? java.util.Optional.of(StepTrace.start())
                 : java.util.Optional.empty();
+        timedInUs.clear();
         long t0 = System.nanoTime();
         try {
             driver.drive(graph.name(), partitions);
@@ -265,11 +273,20 @@ final class ShapeRunner {
                             });
                 }
                 lastEnded = Math.max(lastEnded, runLastEnded);
-                r.requestedToFirstStarted.recordUs(runFirstStarted - run.requestedAtMs() * 1000);
-                if (run.settledAtMs().isPresent()) {
-                    long settled = run.settledAtMs().get();
-                    r.makespan.recordUs((settled - run.requestedAtMs()) * 1000);
-                    r.lastTerminatedToSettled.recordUs(settled * 1000 - runLastEnded);
+                run.settledAtMs().ifPresent(settled -> r.makespanOfRecords.recordUs((settled - run.requestedAtMs()) * 1000));
+                long[] timed = timedInUs.get(batch.get(i));
+                if (timed != null) {
+                    r.runsTimedInUs++;
+                    r.requestedToFirstStarted.recordUs(runFirstStarted - timed[0]);
+                    r.makespan.recordUs(timed[1] - timed[0]);
+                    r.lastTerminatedToSettled.recordUs(timed[1] - runLastEnded);
+                } else {
+                    r.requestedToFirstStarted.recordUs(runFirstStarted - run.requestedAtMs() * 1000);
+                    if (run.settledAtMs().isPresent()) {
+                        long settled = run.settledAtMs().get();
+                        r.makespan.recordUs((settled - run.requestedAtMs()) * 1000);
+                        r.lastTerminatedToSettled.recordUs(settled * 1000 - runLastEnded);
+                    }
                 }
                 steps.ifPresent(t -> t.addLegs(stamps.keySet(), k.partition().key(), lastUpstream, r.steps,
                         r.tail));

@@ -1,0 +1,35 @@
+package io.swale.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.swale.task.SwaleMetrics;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SettleStampsTest {
+
+    @Test
+    void aSettleIsStampedForItsGraphAndStillCounted() {
+        List<String> counted = new ArrayList<>();
+        SwaleMetrics service = new SwaleMetrics() {
+            @Override
+            public void runSettled(String graph, String state) {
+                counted.add(graph + ":" + state);
+            }
+        };
+        SettleStamps stamps = new SettleStamps();
+        SwaleMetrics wrapped = (SwaleMetrics) stamps.recorder().postProcessAfterInitialization(service, "swaleMetrics");
+        long before = SettleStamps.nowUs();
+
+        wrapped.runSettled("g", "complete");
+        wrapped.runStarted("h");
+
+        assertThat(counted).containsExactly("g:complete");
+        assertThat(stamps.settledSince("g", before)).hasValueSatisfying(us -> assertThat(us).isBetween(before,
+                SettleStamps.nowUs()));
+        assertThat(stamps.settledSince("h", before)).as("a start is no settle").isEmpty();
+        assertThat(stamps.settledSince("g", SettleStamps.nowUs() + 1_000_000)).as("settled before that").isEmpty();
+        assertThat(stamps.recorder().postProcessAfterInitialization("other bean", "x")).isEqualTo("other bean");
+    }
+}
