@@ -93,9 +93,20 @@ public final class RunReruns {
             if (record == null) {
                 return new RerunOutcome.NoRecord(nodeName);
             }
+            String next = key.runId(nodeName, record.rerun() + 1);
+            if (RunRecords.isActive(view, next)) {
+                // refused before anything is put: a rerun that answers "active" has no effect (spec §10)
+                return new RerunOutcome.Active(next);
+            }
             SortedMap<String, Long> expected = new TreeMap<>(run.expectedReruns());
-            if (record.succeeded() && run.isCurrent(nodeName, record)) {
-                MappedReruns.expectScope(graph, records, expected, nodeName);
+            if (run.isCurrent(nodeName, record)) {
+                if (record.succeeded()) {
+                    MappedReruns.expectScope(graph, records, expected, nodeName);
+                } else {
+                    // a failed or cancelled record stays current without it, and the reconciler, should the
+                    // submission below fail, would find the node failed, not ready to rerun
+                    expected.merge(nodeName, record.rerun() + 1, Math::max);
+                }
             }
             GraphRunRecord draft = new GraphRunRecord(run.definition(), run.requestedAtMs(), RunState.ACTIVE,
                     Optional.empty(), expected);
@@ -110,7 +121,7 @@ public final class RunReruns {
             // expectation it answers (spec §14 #18), as a mapped node's rerun does: should the submission then fail,
             // the reconciler submits the node, and a retry of the request answers what it did, not a second rerun
             if (!draft.equals(run)) {
-                Optional<TaskStore.RequestWrite> write = request.apply(key.runId(nodeName, record.rerun() + 1));
+                Optional<TaskStore.RequestWrite> write = request.apply(next);
                 boolean committed = write.isPresent()
                         ? tasks.compareAndPutRun(key, view.version(), draft, write.get())
                         : runs.compareAndPut(key, view.version(), draft);

@@ -67,4 +67,75 @@ class RerunRequestOnceIT {
             assertThat(h.runs.read(key).orElseThrow().instances()).doesNotContainKey(key.runId("a", 2));
         }
     }
+    /**
+     * As above for a failed node, whose failed record stays current unless the rerun expects a new one: was, the
+     * request record said the rerun a-r1 was submitted, the reconciler found a failed and settled the run failed
+     * again, and a-r1 never ran.
+     */
+    @Test
+    void aFailedNodesRerunWhoseSubmissionFailedRunsOnceTheReconcilerPasses() throws Exception {
+        AtomicBoolean failSubmit = new AtomicBoolean();
+        try (RunHarness h = new RunHarness(UnaryOperator.identity(), t -> RunHarness.before(TaskStore.class, t,
+                (method, args) -> {
+                    if (method.equals("submit") && failSubmit.getAndSet(false)) {
+                        throw new JedisConnectionException("Connection reset");
+                    }
+                }))) {
+            String g = RunHarness.graphName("rerunfailed");
+            RunKey key = h.runWithFailedRoot(g);
+            String hash = h.runs.read(key).orElseThrow().run().definition();
+            h.graphRuns.onTaskTerminated(key, "a");
+            assertThat(h.runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.FAILED);
+            Requests requests = new Requests(h.graphRuns, h.reruns, h.cancellation,
+                    new RedisRequestStore(h.pool, h.prefix), h.runs, h.clock);
+            RequestId id = new RequestId("rerun-failed");
+            AdminRequest rerun = new AdminRequest.Rerun(g, Partition.of("p"), "a");
+
+            failSubmit.set(true);
+            assertThatThrownBy(() -> requests.handle(Optional.of(id), rerun))
+                    .isInstanceOf(JedisConnectionException.class);
+            h.reconciler(60_000).pass();
+
+            assertThat(h.runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.ACTIVE);
+            assertThat(h.runs.read(key).orElseThrow().instances()).containsKey(key.runId("a", 1));
+            for (String node : List.of("a", "b")) {
+                h.finish(key, node, node.equals("a") ? 1 : 0, NodeStatus.SUCCEEDED, hash);
+                h.graphRuns.onTaskTerminated(key, node);
+            }
+            assertThat(h.runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.COMPLETE);
+            assertThat(requests.handle(Optional.of(id), rerun).outcome())
+                    .isEqualTo(new RequestOutcome.Rerun(key.runId("a", 1)));
+        }
+    }
+
+    /**
+     * A rerun of a node whose next instance is still active (being cancelled) is refused naming it (spec §10), and
+     * leaves the cancelled run as it is: was, the put reactivated the run and recorded the rerun as submitted.
+     */
+    @Test
+    void aRerunOfANodeWhoseNextInstanceIsStillActiveIsRefusedAndChangesNothing() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("reruncancelling");
+            String hash = h.chain(g);
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            h.finish(key, "a", 0, NodeStatus.FAILED, hash);
+            h.graphRuns.onTaskTerminated(key, "a");
+            Requests requests = new Requests(h.graphRuns, h.reruns, h.cancellation,
+                    new RedisRequestStore(h.pool, h.prefix), h.runs, h.clock);
+            AdminRequest rerun = new AdminRequest.Rerun(g, Partition.of("p"), "a");
+            assertThat(requests.handle(Optional.of(new RequestId("first")), rerun).outcome())
+                    .isEqualTo(new RequestOutcome.Rerun(key.runId("a", 1)));
+            // a-r1 is claimed and running when the run is cancelled: it stays active until its worker stops it
+            assertThat(h.tasks.claim(key, key.runId("a", 1), 60_000, "w")).isInstanceOf(TaskStore.Claim.Claimed.class);
+            assertThat(h.cancellation.cancel(g, Partition.of("p"))).isTrue();
+            assertThat(h.runs.read(key).orElseThrow().instances()).containsKey(key.runId("a", 1));
+
+            RequestRecord again = requests.handle(Optional.of(new RequestId("second")), rerun);
+
+            assertThat(again.outcome()).isInstanceOf(RequestOutcome.Refused.class);
+            assertThat(((RequestOutcome.Refused) again.outcome()).reason()).contains(key.runId("a", 1));
+            assertThat(h.runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.CANCELLED);
+        }
+    }
 }
