@@ -18,6 +18,7 @@ import org.apache.kafka.common.errors.RetriableException;
 import redis.clients.jedis.exceptions.JedisBusyException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisClusterOperationException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -43,6 +44,8 @@ public enum ListenerFailure {
             TemplateSyntaxException.class, RenderException.class);
 
     private static final int MAX_DEPTH = 32;
+    private static final List<String> CLUSTER_UNREACHABLE = List.of("No more cluster attempts left",
+            "Cluster retry deadline exceeded", "No reachable node in cluster", "Could not initialize cluster slots cache");
 
     /** Classifies a failure: a permanent cause anywhere wins, then an unavailable one, then catching up. */
     public static ListenerFailure of(Throwable failure) {
@@ -70,6 +73,11 @@ public enum ListenerFailure {
             case JedisConnectionException e -> true;
             case JedisBusyException e -> true;
             case JedisDataException e -> UnavailableReplies.matches(e.getMessage());
+            // a Cluster client gave up on its attempts or found no node: the connection errors it met are attached as
+            // suppressed, not as the cause, and a failover takes longer than its attempts
+            case JedisClusterOperationException e -> CLUSTER_UNREACHABLE.stream()
+                    .anyMatch(m -> String.valueOf(e.getMessage()).startsWith(m))
+                    || java.util.Arrays.stream(e.getSuppressed()).anyMatch(ListenerFailure::unavailable);
             // the pool found no connection in time: every one is busy or Redis does not accept new ones
             case JedisException e -> String.valueOf(e.getMessage()).startsWith("Could not get a resource from the pool");
             case RetriableException e -> true;

@@ -15,6 +15,7 @@ import org.springframework.kafka.KafkaException;
 import org.springframework.kafka.listener.BatchListenerFailedException;
 import org.springframework.kafka.listener.ListenerExecutionFailedException;
 import redis.clients.jedis.exceptions.JedisBusyException;
+import redis.clients.jedis.exceptions.JedisClusterOperationException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -38,6 +39,26 @@ class ListenerFailureTest {
                 .isEqualTo(ListenerFailure.UNAVAILABLE);
         assertThat(ListenerFailure.of(asListenerFailure(new JedisException("Could not get a resource from the pool",
                 new NoSuchElementException("Timeout waiting for idle object"))))).isEqualTo(ListenerFailure.UNAVAILABLE);
+    }
+
+    /**
+     * A Cluster client that ran out of attempts during a failover attaches the connection errors as suppressed, not
+     * as the cause: was UNKNOWN, so a valid trigger was dead-lettered after a few seconds of a failover.
+     */
+    @Test
+    void aRedisClusterOutOfAttemptsIsUnavailable() {
+        JedisClusterOperationException outOfAttempts = new JedisClusterOperationException("No more cluster attempts left.");
+        outOfAttempts.addSuppressed(new JedisConnectionException("Failed to connect to 127.0.0.1:7001.",
+                new ConnectException("Connection refused")));
+        assertThat(ListenerFailure.of(asListenerFailure(outOfAttempts))).isEqualTo(ListenerFailure.UNAVAILABLE);
+        assertThat(ListenerFailure.of(asBatchFailure(new JedisClusterOperationException("Cluster retry deadline exceeded."))))
+                .isEqualTo(ListenerFailure.UNAVAILABLE);
+        assertThat(ListenerFailure.of(new JedisClusterOperationException("No reachable node in cluster.")))
+                .isEqualTo(ListenerFailure.UNAVAILABLE);
+        // keys of two slots in one command is a bug, not an outage
+        assertThat(ListenerFailure.of(new JedisClusterOperationException(
+                "No way to dispatch this command to Redis Cluster because keys have different slots.")))
+                .isEqualTo(ListenerFailure.UNKNOWN);
     }
 
     @Test
