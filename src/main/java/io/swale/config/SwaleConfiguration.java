@@ -330,8 +330,8 @@ public class SwaleConfiguration {
 
     @Bean
     CronPump cronPump(DefinitionStore store, DefinitionCatalog catalog, WatermarkStore watermarks,
-            KafkaTriggerPublisher publisher, Clock clock) {
-        return new CronPump(store, catalog, watermarks, publisher, clock);
+            KafkaTriggerPublisher publisher, Clock clock, SwaleProperties props) {
+        return new CronPump(store, catalog, watermarks, publisher, clock, props.scheduler().cronTick());
     }
 
     @Bean

@@ -15,7 +15,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param delayedPoll How often due retries and continuations are moved back to their pool.
  * @param reapInterval How often expired leases are looked for (cheaper and more frequent than a reconciler
  *     pass).
- * @param cronTick How often the cron pump looks for due firings.
+ * @param cronTick How often the cron pump looks for due firings. A firing stays live for two ticks, and at least
+ *     2 minutes: fired when found that late even under a shorter catch-up window.
  * @param retentionInterval How often the retention pass runs; the sync interval when unset.
  * @param maxTriggerSize A trigger record whose value is larger is dead-lettered at once, unread.
  */

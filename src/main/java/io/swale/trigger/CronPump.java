@@ -6,6 +6,7 @@ import io.swale.run.DefinitionCatalog;
 import io.swale.store.DefinitionStore;
 import io.swale.store.WatermarkStore;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -64,10 +65,18 @@ public final class CronPump {
     private final WatermarkStore watermarks;
     private final TriggerPublisher publisher;
     private final Clock clock;
+    private final Duration liveLateness;
 
     /** A pump started now: without catch-up, firings missed before this moment are dropped. */
     public CronPump(DefinitionStore store, DefinitionCatalog catalog, WatermarkStore watermarks,
             TriggerPublisher publisher, Clock clock) {
+        this(store, catalog, watermarks, publisher, clock, Duration.ZERO);
+    }
+
+    /** As above, for a pump ticked every {@code tick}: a firing stays live for two ticks at least. */
+    public CronPump(DefinitionStore store, DefinitionCatalog catalog, WatermarkStore watermarks,
+            TriggerPublisher publisher, Clock clock, Duration tick) {
+        this.liveLateness = ScheduleEntry.liveLateness(tick);
         this.registry = new ScheduleRegistry(store, catalog, clock.millis());
         this.watermarks = watermarks;
         this.publisher = publisher;
@@ -113,7 +122,7 @@ public final class CronPump {
 
     /** As {@link ScheduleEntry#due}, through the memo. */
     private Optional<Instant> due(ScheduleEntry e, Optional<Long> watermark, long now) {
-        long lower = e.lowerBound(watermark, now);
+        long lower = e.lowerBound(watermark, now, liveLateness);
         Memo m = memos.get(e.graph());
         if (m == null || !m.answers(e.cron(), lower)) {
             m = new Memo(e.cron(), lower, e.cron().next(Instant.ofEpochMilli(lower)));

@@ -18,8 +18,17 @@ import java.util.Optional;
 public record ScheduleEntry(String graph, String definition, CronSchedule cron, Partitioning partitioning,
         Optional<Long> catchupMs, long activeSinceMs) {
 
-    /** How late a firing may come and still be live, whatever the catch-up window. */
+    /** How late a firing may come and still be live, whatever the catch-up window (longer for a slow pump). */
     static final Duration LIVE_LATENESS = Duration.ofMinutes(2);
+
+    /**
+     * How late a firing may come and still be live for a pump that looks every {@code tick}: two ticks at least, so
+     * that a tick slower than the two minutes never finds a firing too old for a short catch-up window to fire it.
+     */
+    public static Duration liveLateness(Duration tick) {
+        Duration twoTicks = tick.multipliedBy(2);
+        return twoTicks.compareTo(LIVE_LATENESS) > 0 ? twoTicks : LIVE_LATENESS;
+    }
 
     public ScheduleEntry {
         Objects.requireNonNull(graph, "graph");
@@ -47,8 +56,13 @@ public record ScheduleEntry(String graph, String definition, CronSchedule cron, 
      * ({@code catchup = "0s"}, say) otherwise skipped every live firing a tick did not catch at once.
      */
     long lowerBound(Optional<Long> watermark, long nowMs) {
+        return lowerBound(watermark, nowMs, LIVE_LATENESS);
+    }
+
+    /** As above, where a firing is live for {@code liveLateness}: longer for a pump that looks less often. */
+    long lowerBound(Optional<Long> watermark, long nowMs, Duration liveLateness) {
         if (catchupMs.isPresent()) {
-            long live = Math.max(nowMs - LIVE_LATENESS.toMillis(), activeSinceMs);
+            long live = Math.max(nowMs - liveLateness.toMillis(), activeSinceMs);
             long windowStart = Math.min(nowMs - catchupMs.get(), live);
             return Math.max(watermark.orElse(windowStart), windowStart);
         }
@@ -57,6 +71,12 @@ public record ScheduleEntry(String graph, String definition, CronSchedule cron, 
 
     /** The oldest occurrence that is due at {@code nowMs}, if any. */
     Optional<Instant> due(Optional<Long> watermark, long nowMs) {
-        return cron.next(Instant.ofEpochMilli(lowerBound(watermark, nowMs))).filter(t -> t.toEpochMilli() <= nowMs);
+        return due(watermark, nowMs, LIVE_LATENESS);
+    }
+
+    /** As above, with a firing live for {@code liveLateness}. */
+    Optional<Instant> due(Optional<Long> watermark, long nowMs, Duration liveLateness) {
+        return cron.next(Instant.ofEpochMilli(lowerBound(watermark, nowMs, liveLateness)))
+                .filter(t -> t.toEpochMilli() <= nowMs);
     }
 }

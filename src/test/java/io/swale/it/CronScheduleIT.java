@@ -73,6 +73,24 @@ class CronScheduleIT extends IntegrationSupport {
         assertThat(watermarks.watermarks()).containsEntry("cron_daily", Instant.parse("2026-09-16T02:00:00Z").toEpochMilli());
     }
 
+    /**
+     * A pump ticked every 5 minutes finds the 02:00 firing at 02:03, past a 1-minute catch-up window: it is live and
+     * fires. Was: a firing was live for a fixed 2 minutes, so a tick landing 3 minutes after every occurrence never
+     * fired the graph at all.
+     */
+    @Test
+    void aPumpTickedEveryFiveMinutesFiresWhatItFindsThreeMinutesLate() {
+        clock.set("2026-10-10T01:00:00Z");
+        publish(dailyGraph("cron_slow", Optional.of("0 2 * * *"), Optional.of("1m")));
+        CronPump slow = new CronPump(definitions, catalog, watermarks, publisher, clock, Duration.ofMinutes(5));
+        assertThat(slow.tick().fired("cron_slow")).isZero();
+
+        clock.set("2026-10-10T02:03:00Z");
+        assertThat(slow.tick().fired("cron_slow")).isEqualTo(1);
+        awaitRun("cron_slow", "20261009");
+        assertThat(slow.tick().fired("cron_slow")).isZero();
+    }
+
     @Test
     void anEditAppliesFromTheNextFiringWithTheNewHash() {
         clock.set("2026-09-20T01:00:00Z");

@@ -84,4 +84,22 @@ class ScheduleEntryTest {
                 Optional.of(Duration.ofDays(400).toMillis()), 0);
         assertThat(e.due(Optional.empty(), ms("2026-09-16T00:00:00Z"))).isEmpty();
     }
+    /**
+     * A pump that ticks every 5 minutes finds an hourly firing 3 minutes late: with a 1-minute catch-up window it is
+     * still live and fires. Was: a firing was live for a fixed 2 minutes, and a tick landing at :03 every hour never
+     * fired the graph at all.
+     */
+    @Test
+    void aSlowPumpFiresALiveOccurrenceItFindsLaterThanTwoMinutes() {
+        ScheduleEntry e = new ScheduleEntry("g", "hash", CronSchedule.parse("0 * * * *"), Partitioning.HOURLY,
+                Optional.of(60_000L), ms("2026-09-16T00:00:00Z"));
+        Duration live = ScheduleEntry.liveLateness(Duration.ofMinutes(5));
+
+        assertThat(live).isEqualTo(Duration.ofMinutes(10));
+        assertThat(e.due(Optional.of(ms("2026-09-16T09:00:00Z")), ms("2026-09-16T10:03:00Z"), live))
+                .contains(Instant.parse("2026-09-16T10:00:00Z"));
+        assertThat(e.due(Optional.of(ms("2026-09-16T08:00:00Z")), ms("2026-09-16T10:03:00Z"), live))
+                .as("09:00 is past the window and no longer live").contains(Instant.parse("2026-09-16T10:00:00Z"));
+        assertThat(ScheduleEntry.liveLateness(Duration.ofSeconds(1))).isEqualTo(ScheduleEntry.LIVE_LATENESS);
+    }
 }
