@@ -93,20 +93,9 @@ public final class RunReruns {
             if (record == null) {
                 return new RerunOutcome.NoRecord(nodeName);
             }
-            String next = key.runId(nodeName, record.rerun() + 1);
-            if (RunRecords.isActive(view, next)) {
-                // refused before anything is put: a rerun that answers "active" has no effect (spec §10)
-                return new RerunOutcome.Active(next);
-            }
             SortedMap<String, Long> expected = new TreeMap<>(run.expectedReruns());
-            if (run.isCurrent(nodeName, record)) {
-                if (record.succeeded()) {
-                    MappedReruns.expectScope(graph, records, expected, nodeName);
-                } else {
-                    // a failed or cancelled record stays current without it, and the reconciler, should the
-                    // submission below fail, would find the node failed, not ready to rerun
-                    expected.merge(nodeName, record.rerun() + 1, Math::max);
-                }
+            if (record.succeeded() && run.isCurrent(nodeName, record)) {
+                MappedReruns.expectScope(graph, records, expected, nodeName);
             }
             GraphRunRecord draft = new GraphRunRecord(run.definition(), run.requestedAtMs(), RunState.ACTIVE,
                     Optional.empty(), expected);
@@ -117,11 +106,14 @@ public final class RunReruns {
             // the expectations on the nodes a rerun takes out leave the graph after it as it is
             Graph after = RunGraphs.of(definitions, withRun(view, draft));
             draft = expectingReplaced(view, graph, after, draft, records);
-            // the put enters the run in the active-runs index atomically, and commits the request record with the
-            // expectation it answers (spec §14 #18), as a mapped node's rerun does: should the submission then fail,
-            // the reconciler submits the node, and a retry of the request answers what it did, not a second rerun
+            // the put enters the run in the active-runs index atomically. When it supersedes the node's record, it
+            // commits the request record with that expectation (spec §14 #18), as a mapped node's rerun does: should
+            // the submission then fail, the reconciler submits the node, and a retry answers what it did.
+            // A failed or cancelled node gets no expectation (spec §7.8): its record commits with the submission,
+            // and a put that only reactivates the run records nothing the reconciler would not carry out
             if (!draft.equals(run)) {
-                Optional<TaskStore.RequestWrite> write = request.apply(next);
+                Optional<TaskStore.RequestWrite> write = draft.isCurrent(nodeName, record)
+                        ? Optional.empty() : request.apply(key.runId(nodeName, record.rerun() + 1));
                 boolean committed = write.isPresent()
                         ? tasks.compareAndPutRun(key, view.version(), draft, write.get())
                         : runs.compareAndPut(key, view.version(), draft);

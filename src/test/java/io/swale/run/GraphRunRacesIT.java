@@ -57,21 +57,14 @@ class GraphRunRacesIT {
         }
     }
 
-    /**
-     * The settle lands after the rerun read the run and before its expectation is put (once put, the expectation
-     * makes the node ready, and a settle from a fresh view submits it instead).
-     */
     @Test
-    void aRerunWhoseRunSettlesBeforeItsPutReadsAgainAndReactivatesTheRun() throws Exception {
-        AtomicReference<Runnable> atPut = new AtomicReference<>(() -> { });
-        try (RunHarness h = new RunHarness(r -> RunHarness.before(RunStore.class, r, (method, args) -> {
-            if (method.equals("compareAndPut")) {
-                atPut.getAndSet(() -> { }).run();
-            }
-        }), t -> t)) {
+    void aRerunWhoseRunSettlesBeforeItsSubmissionReadsAgainAndReactivatesTheRun() throws Exception {
+        AtomicReference<Runnable> atSubmit = new AtomicReference<>(() -> { });
+        try (RunHarness h = runningAtSubmit(atSubmit)) {
             String g = RunHarness.graphName("rerun");
             RunKey key = h.runWithFailedRoot(g);
-            atPut.set(() -> assertThat(
+            // the settle lands after the rerun read the run and before its instance is written
+            atSubmit.set(() -> assertThat(
                     h.graphRuns.advance(h.runs.read(key).orElseThrow(), List.of("a", "b")).settled()).isTrue());
 
             RerunOutcome rerun = h.reruns.rerun(g, key.partition(), "a");

@@ -68,12 +68,13 @@ class RerunRequestOnceIT {
         }
     }
     /**
-     * As above for a failed node, whose failed record stays current unless the rerun expects a new one: was, the
-     * request record said the rerun a-r1 was submitted, the reconciler found a failed and settled the run failed
-     * again, and a-r1 never ran.
+     * A failed node's rerun adds no expectation (spec §7.8), so its request record commits with the submission only:
+     * when that fails, nothing is recorded, the reconciler settles the run failed again, and the client's retry
+     * reruns the node. Was: the record committed with the put that reactivated the run, and the retry was answered
+     * a-r1 "submitted", which never ran.
      */
     @Test
-    void aFailedNodesRerunWhoseSubmissionFailedRunsOnceTheReconcilerPasses() throws Exception {
+    void aFailedNodesRerunWhoseSubmissionFailedIsAppliedByItsRetry() throws Exception {
         AtomicBoolean failSubmit = new AtomicBoolean();
         try (RunHarness h = new RunHarness(UnaryOperator.identity(), t -> RunHarness.before(TaskStore.class, t,
                 (method, args) -> {
@@ -83,7 +84,6 @@ class RerunRequestOnceIT {
                 }))) {
             String g = RunHarness.graphName("rerunfailed");
             RunKey key = h.runWithFailedRoot(g);
-            String hash = h.runs.read(key).orElseThrow().run().definition();
             h.graphRuns.onTaskTerminated(key, "a");
             assertThat(h.runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.FAILED);
             Requests requests = new Requests(h.graphRuns, h.reruns, h.cancellation,
@@ -95,25 +95,25 @@ class RerunRequestOnceIT {
             assertThatThrownBy(() -> requests.handle(Optional.of(id), rerun))
                     .isInstanceOf(JedisConnectionException.class);
             h.reconciler(60_000).pass();
+            assertThat(requests.find(id)).isEmpty();
+            assertThat(h.runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.FAILED);
 
-            assertThat(h.runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.ACTIVE);
+            RequestRecord again = requests.handle(Optional.of(id), rerun);
+
+            assertThat(again.outcome()).isEqualTo(new RequestOutcome.Rerun(key.runId("a", 1)));
+            assertThat(again.replayed()).isFalse();
             assertThat(h.runs.read(key).orElseThrow().instances()).containsKey(key.runId("a", 1));
-            for (String node : List.of("a", "b")) {
-                h.finish(key, node, node.equals("a") ? 1 : 0, NodeStatus.SUCCEEDED, hash);
-                h.graphRuns.onTaskTerminated(key, node);
-            }
-            assertThat(h.runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.COMPLETE);
-            assertThat(requests.handle(Optional.of(id), rerun).outcome())
-                    .isEqualTo(new RequestOutcome.Rerun(key.runId("a", 1)));
+            assertThat(h.runs.read(key).orElseThrow().run().expectedReruns()).doesNotContainKey("a");
         }
     }
 
     /**
-     * A rerun of a node whose next instance is still active (being cancelled) is refused naming it (spec §10), and
-     * leaves the cancelled run as it is: was, the put reactivated the run and recorded the rerun as submitted.
+     * A rerun of a node whose next instance is still active (being cancelled) is refused naming it (spec §7.8 step
+     * 7, §10). Was: the put that reactivated the cancelled run committed the rerun as submitted, and the refusal
+     * found that record in its place.
      */
     @Test
-    void aRerunOfANodeWhoseNextInstanceIsStillActiveIsRefusedAndChangesNothing() throws Exception {
+    void aRerunOfANodeWhoseNextInstanceIsStillActiveIsRecordedRefused() throws Exception {
         try (RunHarness h = new RunHarness()) {
             String g = RunHarness.graphName("reruncancelling");
             String hash = h.chain(g);
@@ -135,7 +135,7 @@ class RerunRequestOnceIT {
 
             assertThat(again.outcome()).isInstanceOf(RequestOutcome.Refused.class);
             assertThat(((RequestOutcome.Refused) again.outcome()).reason()).contains(key.runId("a", 1));
-            assertThat(h.runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.CANCELLED);
+            assertThat(requests.find(new RequestId("second")).orElseThrow().outcome()).isEqualTo(again.outcome());
         }
     }
 }
