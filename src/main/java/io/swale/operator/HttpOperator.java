@@ -100,7 +100,7 @@ public final class HttpOperator implements Operator {
         String what = params.method() + " " + params.url();
         HttpRequest request;
         try {
-            HttpRequest.Builder builder = HttpRequest.newBuilder(new URI(params.url()))
+            HttpRequest.Builder builder = HttpRequest.newBuilder(OperatorUrls.parse(params.url()))
                     .method(params.method(), params.body() == null
                             ? HttpRequest.BodyPublishers.noBody()
                             : HttpRequest.BodyPublishers.ofString(params.body(), StandardCharsets.UTF_8));

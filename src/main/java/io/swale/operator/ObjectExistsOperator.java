@@ -97,7 +97,7 @@ public final class ObjectExistsOperator implements Operator {
 
         URI uri;
         try {
-            uri = new URI(url);
+            uri = OperatorUrls.parse(url);
         } catch (URISyntaxException e) {
             return new OperatorResult.PermanentError("object URL `" + url + "` does not parse: " + e.getMessage());
         }

@@ -63,6 +63,10 @@ class HttpOperatorTest {
         });
         server.createContext("/json", ex -> respond(ex, 200, "  \n{\"rows\": 3, \"key\": \"a/b\"}\n"));
         server.createContext("/text", ex -> respond(ex, 200, "loaded 3 rows\n"));
+        server.createContext("/files", ex -> {
+            seen.set(ex.getRequestURI().getRawPath() + "?" + ex.getRequestURI().getRawQuery());
+            respond(ex, 200, "");
+        });
         server.createContext("/empty", ex -> respond(ex, 200, ""));
         server.createContext("/latin1", ex -> {
             ex.getResponseHeaders().set("Content-Type", "text/plain; charset=ISO-8859-1");
@@ -172,6 +176,17 @@ class HttpOperatorTest {
         assertThat(result).isInstanceOf(OperatorResult.PermanentError.class);
         assertThat(messageOf(result)).contains("GET " + base + "/loop").contains("HTTP status 302")
                 .contains("a redirect to " + base + "/loop that was not followed");
+    }
+
+    /**
+     * A value rendered into a URL as it is (a space, a pipe) is sent percent-encoded, as swale's URL parser does.
+     * Was: "the request cannot be built", a permanent error, for a URL swale fetched.
+     */
+    @Test
+    void aUrlWithRawSpacesIsSentPercentEncoded() {
+        assertThat(run(get("/files/Q3 summary.pdf?tag=a b|c")))
+                .isEqualTo(new OperatorResult.Succeeded(json("{\"status\": 200, \"body\": null}")));
+        assertThat(seen.get()).isEqualTo("/files/Q3%20summary.pdf?tag=a%20b%7Cc");
     }
 
     @Test

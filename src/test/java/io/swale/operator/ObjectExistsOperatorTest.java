@@ -142,11 +142,29 @@ class ObjectExistsOperatorTest {
         assertThat(messageOf(ftp)).contains("ftp://host/file").contains("unsupported scheme `ftp`");
     }
 
+    /**
+     * A rendered value may put a space into the path, as swale's URL parser takes it (encoded, and decoded again
+     * into the file's name or the object's key). Was: "does not parse", a permanent error.
+     */
+    @Test
+    void aFileUrlWithARawSpaceIsCheckedAsItsEncodedForm() throws IOException {
+        Path file = tmp.resolve("Daily Report.csv");
+        Files.writeString(file, "a,b");
+        String url = "file://" + file.toAbsolutePath();
+        assertThat(url).contains(" ");
+
+        OperatorResult result = operator.execute(attempt(params(url)).build());
+
+        assertThat(result).isInstanceOf(OperatorResult.Succeeded.class);
+        assertThat(((OperatorResult.Succeeded) result).output().get("size").asLong()).isEqualTo(3L);
+        assertThat(((OperatorResult.Succeeded) result).output().get("url").asString()).isEqualTo(url);
+    }
+
     @Test
     void urlThatDoesNotParseIsPermanentNamingIt() {
-        OperatorResult spaces = operator.execute(attempt(params("s3://bucket/with space")).build());
+        OperatorResult spaces = operator.execute(attempt(params("s3://my bucket/with space")).build());
         assertThat(spaces).isInstanceOf(OperatorResult.PermanentError.class);
-        assertThat(messageOf(spaces)).contains("s3://bucket/with space").contains("does not parse");
+        assertThat(messageOf(spaces)).contains("s3://my bucket/with space").contains("does not parse");
 
         OperatorResult relative = operator.execute(attempt(params("landing/orders.parquet")).build());
         assertThat(relative).isInstanceOf(OperatorResult.PermanentError.class);
