@@ -1,6 +1,5 @@
 package io.swale.operator;
 
-import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
@@ -12,7 +11,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -80,26 +78,17 @@ final class S3Objects implements AutoCloseable {
         }
     }
 
-    private static ObjectProbe judge(String url, Throwable error) {
+    /**
+     * What a failed HEAD means. Only a 404 is an answer; any other error is transient (spec §8.6), credentials
+     * included: the SDK resolves them at the first call, and a chain that failed there (an STS throttle, an
+     * instance metadata timeout) names them in its message with no I/O error in its causes.
+     */
+    static ObjectProbe judge(String url, Throwable error) {
         if (error instanceof NoSuchKeyException || error instanceof S3Exception s3 && s3.statusCode() == 404) {
             return new ObjectProbe.Absent();
         }
-        if (error instanceof SdkClientException && !hasIoCause(error)
-                && String.valueOf(error.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("credentials")) {
-            return new ObjectProbe.Error(new OperatorResult.PermanentError("object URL `" + url
-                    + "`: the store cannot be opened: " + OperatorJson.describe(error)));
-        }
         String what = error instanceof SdkException ? OperatorJson.describe(error) : error.toString();
         return new ObjectProbe.Error(new OperatorResult.TransientError("object URL `" + url + "`: " + what));
-    }
-
-    private static boolean hasIoCause(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof IOException) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private S3Client build() {
