@@ -1,8 +1,7 @@
 package io.swale.bench;
 
+import io.swale.task.ReconcilePass;
 import io.swale.task.SwaleMetrics;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -29,17 +28,92 @@ final class SettleStamps {
     }
 
     private SwaleMetrics stamping(SwaleMetrics metrics) {
-        return (SwaleMetrics) Proxy.newProxyInstance(SwaleMetrics.class.getClassLoader(),
-                new Class<?>[] {SwaleMetrics.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("runSettled") && args != null && args[0] instanceof String graph) {
-                        lastSettledUs.put(graph, nowUs());
-                    }
-                    try {
-                        return method.invoke(metrics, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        return new Stamping(metrics);
+    }
+
+    /** The service's metrics, each call passed on as it is (no reflection on the hot path), a settle stamped first. */
+    private final class Stamping implements SwaleMetrics {
+        private final SwaleMetrics metrics;
+
+        Stamping(SwaleMetrics metrics) {
+            this.metrics = metrics;
+        }
+
+        @Override
+        public void runSettled(String graph, String state) {
+            lastSettledUs.put(graph, nowUs());
+            metrics.runSettled(graph, state);
+        }
+
+        @Override
+        public void runStarted(String graph) {
+            metrics.runStarted(graph);
+        }
+
+        @Override
+        public void submitted(String pool, long readyToSubmittedMs) {
+            metrics.submitted(pool, readyToSubmittedMs);
+        }
+
+        @Override
+        public void started(String pool, long submittedToStartedMs) {
+            metrics.started(pool, submittedToStartedMs);
+        }
+
+        @Override
+        public void attemptFinished(String pool, String result, long durationNanos) {
+            metrics.attemptFinished(pool, result, durationNanos);
+        }
+
+        @Override
+        public void taskTerminated(String pool, String outcome) {
+            metrics.taskTerminated(pool, outcome);
+        }
+
+        @Override
+        public void reconcilerPass(long durationNanos, ReconcilePass pass) {
+            metrics.reconcilerPass(durationNanos, pass);
+        }
+
+        @Override
+        public void repairFailed(String pass) {
+            metrics.repairFailed(pass);
+        }
+
+        @Override
+        public void deadLetter(String topic) {
+            metrics.deadLetter(topic);
+        }
+
+        @Override
+        public void heartbeatFailed(String pool) {
+            metrics.heartbeatFailed(pool);
+        }
+
+        @Override
+        public void leaseLost(String pool) {
+            metrics.leaseLost(pool);
+        }
+
+        @Override
+        public void settleRetried(String pool) {
+            metrics.settleRetried(pool);
+        }
+
+        @Override
+        public void settleAbandoned(String pool) {
+            metrics.settleAbandoned(pool);
+        }
+
+        @Override
+        public void listenerRetry(String topic, String cause) {
+            metrics.listenerRetry(topic, cause);
+        }
+
+        @Override
+        public void sendLost(String kind, String reason) {
+            metrics.sendLost(kind, reason);
+        }
     }
 
     /** When the graph's last run settled, if that was at or after {@code fromUs}. */

@@ -32,4 +32,19 @@ class SettleStampsTest {
         assertThat(stamps.settledSince("g", SettleStamps.nowUs() + 1_000_000)).as("settled before that").isEmpty();
         assertThat(stamps.recorder().postProcessAfterInitialization("other bean", "x")).isEqualTo("other bean");
     }
+
+    /** A method the wrapper did not pass on would drop its metric silently in every bench. */
+    @Test
+    void everyMetricIsPassedOn() {
+        SwaleMetrics wrapped = (SwaleMetrics) new SettleStamps().recorder()
+                .postProcessAfterInitialization(SwaleMetrics.NONE, "swaleMetrics");
+        for (java.lang.reflect.Method m : SwaleMetrics.class.getDeclaredMethods()) {
+            if (!java.lang.reflect.Modifier.isStatic(m.getModifiers())) {
+                assertThat(java.util.Arrays.stream(wrapped.getClass().getDeclaredMethods())
+                        .anyMatch(w -> w.getName().equals(m.getName())
+                                && java.util.Arrays.equals(w.getParameterTypes(), m.getParameterTypes())))
+                        .as(m.getName()).isTrue();
+            }
+        }
+    }
 }
