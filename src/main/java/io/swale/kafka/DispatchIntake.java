@@ -3,7 +3,7 @@ package io.swale.kafka;
 import io.swale.task.SwaleException;
 import io.swale.task.TaskIdentity;
 import io.swale.task.TaskStep;
-import io.swale.worker.PoolWorker;
+import io.swale.worker.DispatchSlots;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -38,8 +38,9 @@ final class DispatchIntake {
      *
      * @return whether some records went back to the topic
      */
-    boolean take(PoolWorker worker, List<ConsumerRecord<String, byte[]>> records, Consumer<?, ?> consumer,
+    boolean take(DispatchSlots worker, List<ConsumerRecord<String, byte[]>> polled, Consumer<?, ?> consumer,
             long slotWaitMs) {
+        List<ConsumerRecord<String, byte[]>> records = owned(polled, consumer.assignment(), worker.pool());
         long waitUntil = System.nanoTime() + slotWaitMs * 1_000_000;
         int next = 0;
         int claimed = 0;
@@ -104,6 +105,23 @@ final class DispatchIntake {
             return true;
         }
         return false;
+    }
+
+    /**
+     * The records of partitions this consumer still owns. A poll retried after a failure (spring-kafka retries the
+     * same records, polling meanwhile) may hold records of partitions a rebalance gave another replica since: their
+     * next owner reads them from the committed offset, and a seek of a partition not owned throws, which would turn
+     * the retry of an outage into a failure that dead-letters the whole poll.
+     */
+    static List<ConsumerRecord<String, byte[]>> owned(List<ConsumerRecord<String, byte[]>> records,
+            java.util.Set<TopicPartition> assignment, String pool) {
+        List<ConsumerRecord<String, byte[]>> owned = records.stream()
+                .filter(r -> assignment.contains(new TopicPartition(r.topic(), r.partition()))).toList();
+        if (owned.size() < records.size()) {
+            log.info("dispatches of partitions given to another replica left to it pool={} count={}", pool,
+                    records.size() - owned.size());
+        }
+        return owned;
     }
 
     private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(List<ConsumerRecord<String, byte[]>> records) {

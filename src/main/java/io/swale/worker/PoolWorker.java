@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * those slots, so no record is held while an operator runs. A slot is free again once its operator returned;
  * the result is settled beside it. Shutdown is the {@link ShutdownHandOver}'s.
  */
-public final class PoolWorker implements AutoCloseable {
+public final class PoolWorker implements DispatchSlots, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PoolWorker.class);
 
     /** Who this worker is and how long it holds a claim. */
@@ -55,6 +55,7 @@ public final class PoolWorker implements AutoCloseable {
                 runner.settlement());
     }
 
+    @Override
     public String pool() {
         return pool;
     }
@@ -86,11 +87,13 @@ public final class PoolWorker implements AutoCloseable {
      * the first; none once draining. Every reserved slot is either used by {@link #claimAndRun} or returned
      * with {@link #unreserve}.
      */
+    @Override
     public int reserve(int wanted, long waitMs) throws InterruptedException {
         return slots.reserve(wanted, waitMs);
     }
 
     /** Returns reserved slots that no dispatch used. */
+    @Override
     public void unreserve(int count) {
         slots.unreserve(count);
     }
@@ -102,6 +105,7 @@ public final class PoolWorker implements AutoCloseable {
      * returns false: those dispatches are left, uncommitted, for another replica. A failure of
      * {@code afterClaims} is thrown once the claimed attempts are handed off.
      */
+    @Override
     public boolean claimAndRun(List<TaskIdentity> ids, Runnable afterClaims) {
         if (slots.isDraining()) {
             log.info("dispatches left for another replica: shutting down pool={} count={}", pool, ids.size());
