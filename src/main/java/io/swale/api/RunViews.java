@@ -201,7 +201,7 @@ public class RunViews {
     }
 
     /** A schedule as the dialect shows it: names replaced by numbers ({@code mon-fri} → {@code 1-5}). */
-    static String schedule(String expression) {
+    public static String schedule(String expression) {
         try {
             return CronSchedule.parse(expression).normalized();
         } catch (InvalidCronException e) {

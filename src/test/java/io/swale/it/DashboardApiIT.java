@@ -22,6 +22,18 @@ class DashboardApiIT extends IntegrationTest {
     /** One Server-Sent Event as received. */
     record Event(String name, JsonNode data) {}
 
+    /** Spec §4.1: a schedule is shown normalised, on the grid as on the graph's own view. Was: as written. */
+    @Test
+    void theGridShowsTheScheduleNormalised() {
+        String g = unique("gridcron");
+        api.publish("[graph]\nname = \"" + g + "\"\npartition = \"daily\"\nschedule = \"0 9 * * mon-fri\"\n\n"
+                + "[[node]]\nname = \"a\"\noperator = \"noop\"\n[node.params]\n");
+
+        assertThat(api.get("/api/v1/dashboard/graphs/" + g + "/grid").body().get("schedule").asString())
+                .isEqualTo("0 9 * * 1-5");
+        assertThat(api.get("/api/v1/graphs/" + g).body().get("schedule").asString()).isEqualTo("0 9 * * 1-5");
+    }
+
     @Test
     void gridListsPartitionsNewestFirstInPagesWithEachNodeState() {
         String g = unique("grid");

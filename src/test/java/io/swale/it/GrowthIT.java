@@ -91,6 +91,11 @@ class GrowthIT {
         assertThat(attempt(run, "fix").get("endedMs").asLong())
                 .isLessThanOrEqualTo(attempt(run, "check").get("startedMs").asLong());
         assertThat(growths(g, "p")).containsOnlyKeys("decide");
+        // the dashboard's grid shows the run's grown nodes as the run view does; was: the plain definition's only
+        JsonNode cells = api.get("/api/v1/dashboard/graphs/" + g + "/grid").body().get("runs").get(0).get("cells");
+        for (String grown : List.of("fix", "check", "tell")) {
+            assertThat(cells.path(grown).path("state").asString()).as(grown).isEqualTo("succeeded");
+        }
     }
 
     /** Was: the grown node's pool was never created, so its submission was refused on every advance. */

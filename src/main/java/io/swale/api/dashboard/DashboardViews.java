@@ -78,7 +78,8 @@ public class DashboardViews {
         List<Map<String, Object>> rows = new ArrayList<>();
         for (RunView v : page) {
             GraphRunRecord r = v.run();
-            Optional<Graph> g = catalog.find(r.definition()).map(Definition::graph);
+            // the run's effective graph, with the nodes it grew (docs/dynamic-graphs.md §8.7), as the run view has it
+            Optional<Graph> g = catalog.find(r.definition()).map(d -> io.swale.run.RunGraphs.of(d, v));
             Map<String, Object> cells = new LinkedHashMap<>();
             g.ifPresent(def -> {
                 Map<String, NodeRecord> records = RunRecords.byNode(def, v);
@@ -100,7 +101,7 @@ public class DashboardViews {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("graph", graph);
         out.put("definition", adopted.map(GraphRecord::definition).orElse(null));
-        out.put("schedule", current.flatMap(Graph::schedule).orElse(null));
+        out.put("schedule", current.flatMap(Graph::schedule).map(RunViews::schedule).orElse(null));
         out.put("partitioning", current.map(g -> g.partitioning().configName()).orElse(null));
         out.put("nodes", List.copyOf(columns.values()));
         out.put("runsOfGraph", all);
