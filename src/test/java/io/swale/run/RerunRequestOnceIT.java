@@ -27,15 +27,19 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * with the expectation, so the retry reran the node and its scope a second time.
  */
 class RerunRequestOnceIT {
+    /** A harness whose task store fails the next submission once {@code failSubmit} is set, as a lost Redis would. */
+    private static RunHarness failingNextSubmitWhen(AtomicBoolean failSubmit) throws java.io.IOException {
+        return new RunHarness(UnaryOperator.identity(), t -> RunHarness.before(TaskStore.class, t, (method, args) -> {
+            if (method.equals("submit") && failSubmit.getAndSet(false)) {
+                throw new JedisConnectionException("Connection reset");
+            }
+        }));
+    }
+
     @Test
     void aRerunWhoseSubmissionFailedIsAnsweredOnceWhenRetried() throws Exception {
         AtomicBoolean failSubmit = new AtomicBoolean();
-        try (RunHarness h = new RunHarness(UnaryOperator.identity(), t -> RunHarness.before(TaskStore.class, t,
-                (method, args) -> {
-                    if (method.equals("submit") && failSubmit.getAndSet(false)) {
-                        throw new JedisConnectionException("Connection reset");
-                    }
-                }))) {
+        try (RunHarness h = failingNextSubmitWhen(failSubmit)) {
             String g = RunHarness.graphName("rerunonce");
             String hash = h.chain(g);
             RunKey key = h.key(g);
@@ -76,12 +80,7 @@ class RerunRequestOnceIT {
     @Test
     void aFailedNodesRerunWhoseSubmissionFailedIsAppliedByItsRetry() throws Exception {
         AtomicBoolean failSubmit = new AtomicBoolean();
-        try (RunHarness h = new RunHarness(UnaryOperator.identity(), t -> RunHarness.before(TaskStore.class, t,
-                (method, args) -> {
-                    if (method.equals("submit") && failSubmit.getAndSet(false)) {
-                        throw new JedisConnectionException("Connection reset");
-                    }
-                }))) {
+        try (RunHarness h = failingNextSubmitWhen(failSubmit)) {
             String g = RunHarness.graphName("rerunfailed");
             RunKey key = h.runWithFailedRoot(g);
             h.graphRuns.onTaskTerminated(key, "a");
