@@ -121,6 +121,21 @@ final class SettleStamps {
         return Optional.ofNullable(lastSettledUs.get(graph)).filter(us -> us >= fromUs);
     }
 
+    /**
+     * As {@link #settledSince}, waiting up to {@code waitMs} for the report: a reader of the store may see the settled
+     * record before the scheduler, which hears the commit's reply after Redis applied it, reports the settle. The
+     * wait is the bench's; the stamp is the scheduler's.
+     */
+    Optional<Long> awaitSettledSince(String graph, long fromUs, long waitMs) {
+        long deadline = System.nanoTime() + waitMs * 1_000_000;
+        Optional<Long> settled = settledSince(graph, fromUs);
+        while (settled.isEmpty() && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(50_000);
+            settled = settledSince(graph, fromUs);
+        }
+        return settled;
+    }
+
     /** Now in epoch µs, the unit of the instances' stamps. */
     static long nowUs() {
         Instant now = Instant.now();

@@ -113,7 +113,7 @@ final class ShapeRunner {
                     long requestedUs = SettleStamps.nowUs();
                     graphRuns.startRuns(graph, List.of(p));
                     awaitSettled(graph, List.of(p), timeoutMs);
-                    settles.settledSince(graph, requestedUs)
+                    settles.awaitSettledSince(graph, requestedUs, 1_000)
                             .ifPresent(settledUs -> timedInUs.put(p, new long[] {requestedUs, settledUs}));
                 }
             } else {

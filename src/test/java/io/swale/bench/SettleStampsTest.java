@@ -31,6 +31,15 @@ class SettleStampsTest {
         assertThat(stamps.settledSince("h", before)).as("a start is no settle").isEmpty();
         assertThat(stamps.settledSince("g", SettleStamps.nowUs() + 1_000_000)).as("settled before that").isEmpty();
         assertThat(stamps.recorder().postProcessAfterInitialization("other bean", "x")).isEqualTo("other bean");
+        // a settle reported after the bench saw its record is waited for, briefly
+        long later = SettleStamps.nowUs() + 1;
+        Thread reporter = Thread.ofVirtual().start(() -> {
+            java.util.concurrent.locks.LockSupport.parkNanos(20_000_000);
+            wrapped.runSettled("g", "complete");
+        });
+        assertThat(stamps.awaitSettledSince("g", later, 10_000)).hasValueSatisfying(us ->
+                assertThat(us).isGreaterThanOrEqualTo(later));
+        assertThat(stamps.awaitSettledSince("h", later, 1)).isEmpty();
     }
 
     /** A method the wrapper did not pass on would drop its metric silently in every bench. */
