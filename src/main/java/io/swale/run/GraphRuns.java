@@ -95,10 +95,12 @@ public final class GraphRuns {
         Graph graph = definitions.get(hash).graph();
         // a root whose pool is not configured here is left to the reconciler, as any unsubmitted root is: the run
         // is created all the same (spec §7.2), and its other roots go to their workers
-        List<Submission.Request> roots = graph.roots().stream().filter(r -> submission.unknownPool(r).isEmpty())
-                .map(root -> new Submission.Request(root, 0)).toList();
-        Optional<SwaleException.UnknownPool> unknownPool = graph.roots().stream().map(submission::unknownPool)
-                .flatMap(Optional::stream).findFirst();
+        Map<Boolean, List<Node>> configured = graph.roots().stream()
+                .collect(java.util.stream.Collectors.partitioningBy(r -> submission.unknownPool(r).isEmpty()));
+        List<Submission.Request> roots = configured.get(true).stream().map(root -> new Submission.Request(root, 0))
+                .toList();
+        Optional<SwaleException.UnknownPool> unknownPool = configured.get(false).stream().findFirst()
+                .flatMap(submission::unknownPool);
         OptionalLong readyAt = nowUs();
         List<Submission.Batch> batches = partitions.stream()
                 .map(p -> submission.prepare(graph, hash, p, roots, Map.of(), readyAt)).toList();

@@ -133,6 +133,12 @@ public final class RedisRequestStore implements RequestStore {
         return r instanceof Long n && n == 1L;
     }
 
+    /** A request record's arguments to the scripts that write one: its json, handled at, expiry member, TTL ms. */
+    static List<String> recordArgs(RequestRecord r, long ttlMs) {
+        return List.of(RequestCodec.encode(r), Long.toString(r.handledAtMs()), RedisKeys.requestExpiryMember(r.id()),
+                Long.toString(ttlMs));
+    }
+
     @Override
     public boolean putIfAbsent(RequestRecord record) {
         String id = record.id();
@@ -140,9 +146,8 @@ public final class RedisRequestStore implements RequestStore {
             return false;
         }
         int shard = RedisKeys.shardOf(record);
-        Object r = scripts.request.call(redis, List.of(keys.request(shard, id), keys.expiry(shard)), List.of(
-                RequestCodec.encode(record), Long.toString(record.handledAtMs()), RedisKeys.requestExpiryMember(id),
-                Long.toString(ttlMs)));
+        Object r = scripts.request.call(redis, List.of(keys.request(shard, id), keys.expiry(shard)),
+                recordArgs(record, ttlMs));
         return r instanceof Long n && n == 1L;
     }
 }

@@ -29,6 +29,8 @@ public final class RedisRunStore implements RunStore {
     private final ScriptCalls calls;
     private final RedisKeys keys;
     private final RedisScripts scripts = new RedisScripts();
+    /** settle.lua's request-record arguments when none commits with the settle. */
+    static final List<String> NO_REQUEST = List.of("", "", "", "");
 
     public RedisRunStore(UnifiedJedis redis, String prefix) {
         this(redis, prefix, Durability.NONE);
@@ -190,14 +192,28 @@ public final class RedisRunStore implements RunStore {
     }
 
     private List<String> settleKeys(Settle s) {
-        return List.of(keys.run(s.key()), keys.instances(s.key()), keys.expiry(s.key()), keys.activeRuns(s.key()));
+        return settleKeys(keys, s.key());
     }
 
     private static List<String> settleArgs(Settle s) {
-        List<String> args = new ArrayList<>(List.of(s.expected().value(), RunRecordCodec.encode(s.settled()),
-                s.settled().settledAtMs().map(String::valueOf).orElse(""), "run:" + s.key().id(), s.key().id(),
-                "", "", "", ""));
-        args.addAll(s.idleRunIds());
+        return settleArgs(s.expected(), s.settled(), s.key(), NO_REQUEST, s.idleRunIds());
+    }
+
+    /** settle.lua's keys for the run {@code key}; a request record's key follows when one commits with it. */
+    static List<String> settleKeys(RedisKeys keys, RunKey key) {
+        return List.of(keys.run(key), keys.instances(key), keys.expiry(key), keys.activeRuns(key));
+    }
+
+    /**
+     * settle.lua's arguments: the run's, then the request record's ({@link RedisRequestStore#recordArgs}, or
+     * {@link #NO_REQUEST}), then the run ids that must not be active.
+     */
+    static List<String> settleArgs(RunVersion expected, GraphRunRecord settled, RunKey key, List<String> request,
+            List<String> idleRunIds) {
+        List<String> args = new ArrayList<>(List.of(expected.value(), RunRecordCodec.encode(settled),
+                settled.settledAtMs().map(String::valueOf).orElse(""), "run:" + key.id(), key.id()));
+        args.addAll(request);
+        args.addAll(idleRunIds);
         return args;
     }
 

@@ -40,10 +40,7 @@ final class RedisSubmissions {
             RedisRequestStore.reserveOfRun(redis, keys, scripts, key, r, requestTtlMs, "submission");
             k.add(keys.request(RedisKeys.shardOf(r), r.id()));
             k.add(keys.expiry(key));
-            a.add(RequestCodec.encode(r));
-            a.add(Long.toString(r.handledAtMs()));
-            a.add(RedisKeys.requestExpiryMember(r.id()));
-            a.add(Long.toString(requestTtlMs));
+            a.addAll(RedisRequestStore.recordArgs(r, requestTtlMs));
         });
         return outcome((String) calls.durable(scripts.submit, k, a));
     }

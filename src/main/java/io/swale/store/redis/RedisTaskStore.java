@@ -63,11 +63,11 @@ public final class RedisTaskStore implements TaskStore {
         RedisRequestStore.reserveOfRun(redis, keys, scripts, key, r, requestTtlMs, "run record");
         boolean active = next.state() == io.swale.record.RunState.ACTIVE;
         // every key is in the run's shard (RedisKeys.shardOf of a rerun is its run's): one script, one slot
+        List<String> args = new ArrayList<>(List.of(expected.value(), RunRecordCodec.encode(next), active ? "1" : "0",
+                key.id(), Long.toString(System.currentTimeMillis())));
+        args.addAll(RedisRequestStore.recordArgs(r, requestTtlMs));
         Object out = calls.durable(scripts.putRun, List.of(keys.run(key), keys.activeRuns(key),
-                keys.request(RedisKeys.shardOf(r), r.id()), keys.expiry(key)), List.of(expected.value(),
-                RunRecordCodec.encode(next), active ? "1" : "0", key.id(),
-                Long.toString(System.currentTimeMillis()), RequestCodec.encode(r), Long.toString(r.handledAtMs()),
-                RedisKeys.requestExpiryMember(r.id()), Long.toString(requestTtlMs)));
+                keys.request(RedisKeys.shardOf(r), r.id()), keys.expiry(key)), args);
         return out instanceof Long n && n == 1L;
     }
 
@@ -77,11 +77,10 @@ public final class RedisTaskStore implements TaskStore {
         var r = request.record();
         RedisRequestStore.reserveOfRun(redis, keys, scripts, key, r, requestTtlMs, "settled run record");
         // settle.lua with a request record and no instance to check; every key in the run's slot
-        Object out = calls.durable(scripts.settle, List.of(keys.run(key), keys.instances(key), keys.expiry(key),
-                keys.activeRuns(key), keys.request(RedisKeys.shardOf(r), r.id())), List.of(expected.value(),
-                RunRecordCodec.encode(settled), settled.settledAtMs().map(String::valueOf).orElse(""),
-                "run:" + key.id(), key.id(), RequestCodec.encode(r), Long.toString(r.handledAtMs()),
-                RedisKeys.requestExpiryMember(r.id()), Long.toString(requestTtlMs)));
+        List<String> k = new ArrayList<>(RedisRunStore.settleKeys(keys, key));
+        k.add(keys.request(RedisKeys.shardOf(r), r.id()));
+        Object out = calls.durable(scripts.settle, k, RedisRunStore.settleArgs(expected, settled, key,
+                RedisRequestStore.recordArgs(r, requestTtlMs), List.of()));
         return out instanceof Long n && n == 1L;
     }
 
