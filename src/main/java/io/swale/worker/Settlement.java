@@ -42,6 +42,12 @@ public final class Settlement {
     public static final Backoff RETRY = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(2), 0.2);
     /** Tries of a store step failing for a reason that is neither an outage nor permanent. */
     static final int OTHER_TRIES = 3;
+    /**
+     * The longest a step waits for its next (100 years): a longer delay, which an operator may ask for (a duration
+     * is any unsigned 64-bit count of seconds), overflows a millisecond count, and a due time past 10^14 ms is no
+     * longer exact in the store's scripts, whose numbers print with 14 digits.
+     */
+    static final long LONGEST_DELAY_MS = Duration.ofDays(36_525).toMillis();
 
     /** The result could not be settled: its window closed first, or the step kept failing. */
     static final class Abandoned extends RuntimeException {
@@ -87,7 +93,7 @@ public final class Settlement {
                 case OperatorResult.Succeeded s -> steps.end(NodeStatus.SUCCEEDED, Optional.of(s.output()), Optional.empty());
                 case OperatorResult.Failed f -> steps.end(cancelled ? NodeStatus.CANCELLED : NodeStatus.FAILED,
                         Optional.empty(), Optional.of(f.reason()));
-                case OperatorResult.Continue c -> steps.park(c.delay().toMillis(), "", true,
+                case OperatorResult.Continue c -> steps.park(delayMs(c.delay()), "", true,
                         Optional.of(c.state() == null ? JsonNodeFactory.instance.nullNode() : c.state()));
                 case OperatorResult.TransientError t -> {
                     if (claim.attempt() < claim.maxAttempts()) {
@@ -123,6 +129,13 @@ public final class Settlement {
     /** Ends an instance whose run was cancelled while this worker held it (token {@code token}). */
     void endCancelled(TaskIdentity id, long token, String pool) {
         terminations.terminate(id, pool, token, NodeStatus.CANCELLED, Optional.empty(), Optional.of(CANCELLED));
+    }
+
+    private static long delayMs(Duration delay) {
+        if (delay.isNegative()) {
+            return 0;
+        }
+        return delay.compareTo(Duration.ofMillis(LONGEST_DELAY_MS)) > 0 ? LONGEST_DELAY_MS : delay.toMillis();
     }
 
     private static String outcome(OperatorResult result, TaskStore.Claim.Claimed claim) {

@@ -256,4 +256,24 @@ class SettlementRedisIT {
         });
         assertThat(metrics.count("settle-abandoned gpu")).as("the store answered, and refused it").isZero();
     }
+    /**
+     * A step that asks to wait longer than a clock can count (an {@code object_exists} interval of 10^17 s, valid as
+     * a duration) waits the longest a stored time can say; it threw ArithmeticException in the settle, and the
+     * instance stayed running until the reaper took its lease.
+     */
+    @Test
+    void aContinueLongerThanAClockCanCountParksTheInstanceForTheLongestDelay() {
+        Claimed c = claim("far");
+        settlement().settle(c.id(), c.claim(), "gpu", new OperatorResult.Continue(JsonNodeFactory.instance.objectNode(),
+                Duration.ofSeconds(Long.MAX_VALUE)), false, System.nanoTime(), c.lease());
+
+        String stored = pool.hget(new io.swale.store.redis.RedisKeys("s").instances(c.id().runKey()), c.id().runId());
+        JsonNode instance = tools.jackson.databind.json.JsonMapper.shared().readTree(stored);
+        assertThat(instance.path("state").asString()).isEqualTo("waiting");
+        assertThat(instance.path("step").asLong()).isEqualTo(1);
+        assertThat(instance.path("due").isIntegralNumber()).as(stored).isTrue();
+        assertThat(instance.path("due").asLong()).isCloseTo(System.currentTimeMillis() + Settlement.LONGEST_DELAY_MS,
+                org.assertj.core.data.Offset.offset(60_000L));
+        assertThat(events).isEmpty();
+    }
 }
