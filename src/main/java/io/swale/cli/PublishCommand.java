@@ -39,7 +39,7 @@ final class PublishCommand implements Callable<Integer> {
         Remote.Answer a = remote.post("/api/v1/definitions", type, text);
         if (!a.ok()) {
             spec.commandLine().getErr().println("error: " + a.detail());
-            if (a.body() != null && a.body().has("problems")) {
+            if (a.body().has("problems")) {
                 a.body().get("problems").forEach(p -> spec.commandLine().getErr()
                         .println("  " + p.path("kind").asString() + ": " + p.path("message").asString()));
             }

@@ -48,7 +48,7 @@ final class Remote {
     @Option(names = "--token", defaultValue = "${env:SWALE_TOKEN}", description = "bearer token (default $SWALE_TOKEN)")
     String token;
 
-    /** An answer of the service. */
+    /** An answer of the service; {@code body} is a missing node when there was none. */
     record Answer(int status, JsonNode body) {
         boolean ok() {
             return status / 100 == 2;
@@ -56,10 +56,10 @@ final class Remote {
 
         /** The problem's detail, or the body. */
         String detail() {
-            if (body != null && body.hasNonNull("detail")) {
+            if (body.hasNonNull("detail")) {
                 return body.get("detail").asString();
             }
-            return "HTTP " + status + (body == null ? "" : ": " + body);
+            return "HTTP " + status + (body.isMissingNode() ? "" : ": " + body);
         }
     }
 
@@ -107,15 +107,40 @@ final class Remote {
         }
     }
 
-    private static Answer answer(HttpResponse<byte[]> r) {
+    /**
+     * The service's answer. A success must carry JSON: one that does not (a proxy's or another server's page, a
+     * wrong {@code --url}) is no answer of the service's, and a command that read it would report an empty table,
+     * or a wait a settled run, and exit 0.
+     */
+    private Answer answer(HttpResponse<byte[]> r) {
         JsonNode body = null;
         if (r.body().length > 0) {
             try {
                 body = RecordCodec.JSON.readTree(r.body());
             } catch (RuntimeException e) {
-                body = tools.jackson.databind.node.JsonNodeFactory.instance.stringNode(new String(r.body()));
+                body = tools.jackson.databind.node.JsonNodeFactory.instance.stringNode(
+                        new String(r.body(), StandardCharsets.UTF_8));
             }
         }
-        return new Answer(r.statusCode(), body);
+        int status = r.statusCode();
+        if (status / 100 == 2 && status != 204 && (body == null || !(body.isObject() || body.isArray()))) {
+            String text = body == null ? "an empty body" : "`" + abbreviated(body.isString() ? body.asString()
+                    : body.toString()) + "`";
+            throw new NotTheService("the answer of " + r.uri() + " (HTTP " + status + ") is not JSON but " + text
+                    + ": is --url (" + url + ") the Swale service?");
+        }
+        return new Answer(status, body == null ? tools.jackson.databind.node.MissingNode.getInstance() : body);
+    }
+
+    private static String abbreviated(String text) {
+        String line = text.strip().replaceAll("\\s+", " ");
+        return line.length() > 80 ? line.substring(0, 80) + "…" : line;
+    }
+
+    /** A success whose body is not the service's JSON. */
+    static final class NotTheService extends IllegalStateException {
+        NotTheService(String message) {
+            super(message);
+        }
     }
 }

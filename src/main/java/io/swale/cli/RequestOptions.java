@@ -1,14 +1,29 @@
 package io.swale.cli;
 
 import io.swale.graph.Partition;
+import io.swale.request.RequestId;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /** What start, rerun and cancel share: the request id and key checks. */
 final class RequestOptions {
-    @Option(names = "--idempotency-key", description = "request id; a retry with the same id is applied once")
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
     String key;
+
+    /** A bad id is a usage error (exit 2) before anything is sent, as the service would refuse it (spec §5.5). */
+    @Option(names = "--idempotency-key", description = "request id (1 to 64 characters of [A-Za-z0-9_-]); a retry "
+            + "with the same id is applied once")
+    void key(String value) {
+        if (!RequestId.isValid(value)) {
+            throw new ParameterException(command.commandLine(), "--idempotency-key: "
+                    + new RequestId.InvalidRequestIdException(value).getMessage());
+        }
+        this.key = value;
+    }
 
     /** A bad partition key is a usage error (exit 2) before anything is sent. */
     static String partition(CommandSpec spec, String key) {

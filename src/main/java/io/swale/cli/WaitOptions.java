@@ -102,6 +102,11 @@ final class WaitOptions {
                 if (state.equals("active")) {
                     continue;
                 }
+                if (io.swale.record.RunState.fromWireName(state).isEmpty()) {
+                    err.println("error: the service answered for run " + graph + "/" + partition + " with no run state "
+                            + "(`" + state + "`): is --url the Swale service?");
+                    return SwaleCli.FAILED;
+                }
                 it.remove();
                 out.println("run " + graph + "/" + partition + " " + state);
                 for (JsonNode n : a.body().path("nodes")) {
