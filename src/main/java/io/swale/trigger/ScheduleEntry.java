@@ -47,7 +47,8 @@ public record ScheduleEntry(String graph, String definition, CronSchedule cron, 
 
     /**
      * The instant after which the next occurrence fires (spec §4.4). With catch-up: the watermark, or the
-     * window start when there is none, never before the window. Without: the watermark, never before the
+     * window start when there is none, never before the window, which is the one of the moment the entry became
+     * active (adoption, or the pump's start) during its first ticks, and the tick's after them. Without: the watermark, never before the
      * entry became active, so firings missed before that are dropped.
      *
      * <p>The window bounds a replay. It never drops an occurrence that came while the entry was active and is at
@@ -62,8 +63,12 @@ public record ScheduleEntry(String graph, String definition, CronSchedule cron, 
     /** As above, where a firing is live for {@code liveLateness}: longer for a pump that looks less often. */
     long lowerBound(Optional<Long> watermark, long nowMs, Duration liveLateness) {
         if (catchupMs.isPresent()) {
-            long live = Math.max(nowMs - liveLateness.toMillis(), activeSinceMs);
-            long windowStart = Math.min(nowMs - catchupMs.get(), live);
+            long lateness = liveLateness.toMillis();
+            long live = Math.max(nowMs - lateness, activeSinceMs);
+            // §4.4's window is (now − catchup, now] at the moment the entry became active, and the first tick comes
+            // a moment later: until the lateness has passed, the window ends there, not at the tick
+            long windowEnd = nowMs - activeSinceMs <= lateness ? Math.min(activeSinceMs, nowMs) : nowMs;
+            long windowStart = Math.min(windowEnd - catchupMs.get(), live);
             return Math.max(watermark.orElse(windowStart), windowStart);
         }
         return Math.max(watermark.orElse(activeSinceMs), activeSinceMs);

@@ -31,6 +31,27 @@ class ScheduleEntryTest {
         assertThat(e.due(Optional.of(ms("2026-09-15T02:00:00Z")), now + 1_000)).contains(Instant.parse("2026-09-16T02:00:00Z"));
     }
 
+    /**
+     * The same first adoption, seen by the pump's first tick a second later, as a pump sees it: the window is the one
+     * of the moment the schedule became active. Was: (tick − 3d, tick], which left out 13 Sept 02:00, so partition
+     * 20260912 never ran.
+     */
+    @Test
+    void theFirstTicksAfterAnAdoptionReplayTheWindowOfTheAdoption() {
+        ScheduleEntry e = entry(Optional.of(Duration.ofDays(3)), "2026-09-16T01:59:59.950Z");
+        long tick = ms("2026-09-16T02:00:00.950Z");
+        assertThat(e.due(Optional.empty(), tick)).contains(Instant.parse("2026-09-13T02:00:00Z"));
+        assertThat(e.due(Optional.of(ms("2026-09-13T02:00:00Z")), tick)).contains(Instant.parse("2026-09-14T02:00:00Z"));
+        assertThat(e.due(Optional.of(ms("2026-09-15T02:00:00Z")), tick)).contains(Instant.parse("2026-09-16T02:00:00Z"));
+        // a restart after downtime is such a moment too: the window is the one of the pump's start
+        ScheduleEntry restarted = entry(Optional.of(Duration.ofDays(1)), "2026-09-20T01:59:59Z");
+        assertThat(restarted.due(Optional.of(ms("2026-09-15T02:00:00Z")), ms("2026-09-20T02:00:30Z")))
+                .contains(Instant.parse("2026-09-19T02:00:00Z"));
+        // once the first ticks are past (two minutes), the window is the tick's again
+        assertThat(e.due(Optional.of(ms("2026-09-10T02:00:00Z")), ms("2026-09-16T02:02:00Z")))
+                .contains(Instant.parse("2026-09-14T02:00:00Z"));
+    }
+
     @Test
     void aWatermarkOlderThanTheWindowReplaysOnlyTheWindow() {
         ScheduleEntry e = entry(Optional.of(Duration.ofDays(2)), "2026-09-01T00:00:00Z");
