@@ -80,7 +80,11 @@ final class DocumentParser {
                     return YAML_RESOLVED.readTree(resolved.get());
                 }
             }
-            return mapper.readTree(text);
+            JsonNode tree = mapper.readTree(text);
+            if (format == DefinitionFormat.TOML) {
+                refuseWideIntegers(tree);
+            }
+            return tree;
         } catch (JacksonException e) {
             throw new DefinitionParseException("malformed " + format + ": " + explain(e), e);
         } catch (DefinitionParseException e) {
@@ -89,6 +93,32 @@ final class DocumentParser {
             // a parser's own bug (snakeyaml-engine on some long non-BMP strings) is still the text's fault to report
             throw new DefinitionParseException("malformed " + format + ": the parser failed on this text ("
                     + e.getClass().getSimpleName() + ")", e);
+        }
+    }
+
+    /**
+     * TOML's integers are signed 64-bit, and one that does not fit is an error of the document (TOML 1.0: "an error
+     * must be thrown"); Jackson's reader widens it to a BigInteger instead. Walked without recursion: the depth
+     * limit is checked on the tree after this.
+     */
+    private static void refuseWideIntegers(JsonNode tree) {
+        java.util.ArrayDeque<java.util.Map.Entry<String, JsonNode>> open = new java.util.ArrayDeque<>();
+        open.push(java.util.Map.entry("", tree));
+        while (!open.isEmpty()) {
+            var at = open.pop();
+            JsonNode node = at.getValue();
+            if (node.isBigInteger()) {
+                throw new DefinitionParseException("malformed TOML: the integer " + node.bigIntegerValue() + " at `"
+                        + at.getKey() + "` does not fit in 64 bits (a TOML integer lies in -2^63..2^63-1)");
+            }
+            if (node.isObject()) {
+                node.properties().forEach(p -> open.push(java.util.Map.entry(
+                        at.getKey().isEmpty() ? p.getKey() : at.getKey() + "." + p.getKey(), p.getValue())));
+            } else if (node.isArray()) {
+                for (int i = 0; i < node.size(); i++) {
+                    open.push(java.util.Map.entry(at.getKey() + "[" + i + "]", node.get(i)));
+                }
+            }
         }
     }
 

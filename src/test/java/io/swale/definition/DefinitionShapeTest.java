@@ -61,6 +61,18 @@ class DefinitionShapeTest {
                 .isInstanceOf(DefinitionParseException.class).hasMessageContaining("retries");
     }
 
+    /** TOML 1.0: an integer that cannot be held losslessly in 64 bits is an error; it loaded as a BigInteger. */
+    @Test
+    void anIntegerWiderThan64BitsIsAParseErrorWhereverItIs() {
+        for (String value : new String[] {"9223372036854775808", "-9223372036854775809", "0xFFFFFFFFFFFFFFFFF",
+                "0o7777777777777777777777", "[1, {x = 99999999999999999999}]"}) {
+            assertThatThrownBy(() -> TestOperators.loader().load("[graph]\nname = \"g\"\n" + NODE
+                    + "[node.params]\nn = " + value + "\n", DefinitionFormat.TOML))
+                    .as(value).isInstanceOf(DefinitionParseException.class)
+                    .hasMessageContaining("does not fit in 64 bits").hasMessageContaining("node[0].params.n");
+        }
+    }
+
     @Test
     void largestRetriesIsAccepted() {
         Definition d = TestOperators.loader().load("[graph]\nname = \"g\"\n" + NODE + "retries = 4294967295\n",
