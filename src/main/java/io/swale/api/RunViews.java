@@ -232,7 +232,8 @@ public class RunViews {
             if (keys.size() < ask || fresh.isEmpty()) {
                 break;
             }
-            cursor = Optional.of(keys.getLast().partition().key());
+            // the last entry looked at: one dropped above as one too many is for the next read
+            cursor = Optional.of(fresh.getLast().partition().key());
             past = true;
         }
         return out;

@@ -176,6 +176,33 @@ class RunViewsTest {
                 .containsExactly("p1", "p3", "p4");
     }
 
+    /**
+     * The cursor's own entry went between two reads of the index, so the read after it brought one entry too many:
+     * the page goes on from the last entry it looked at. Was: from the one it dropped, which it then skipped as
+     * already listed, so `e` was never listed.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aPageGoesOnFromTheLastEntryItLookedAtWhenTheCursorsEntryWent() {
+        when(runs.graphsWithRuns()).thenReturn(Set.of("g"));
+        List<Partition> ps = List.of("a", "b", "c", "d", "e", "f").stream().map(Partition::of).toList();
+        when(runs.partitions("g", Optional.empty(), 3)).thenReturn(ps.subList(0, 3));
+        // c expired after the first read
+        when(runs.partitions("g", Optional.of("c"), 2)).thenReturn(ps.subList(3, 5));
+        when(runs.partitions("g", Optional.of("d"), 2)).thenReturn(ps.subList(3, 5));
+        when(runs.partitions("g", Optional.of("e"), 2)).thenReturn(ps.subList(4, 6));
+        // b's and d's entries are in the index, their runs are not (a start not written yet)
+        when(runs.runRecords(anyList())).thenAnswer(i -> {
+            Map<RunKey, GraphRunRecord> found = new LinkedHashMap<>();
+            ((List<RunKey>) i.getArgument(0)).stream().filter(k -> !Set.of("b", "d").contains(k.partition().key()))
+                    .forEach(k -> found.put(k, record(RunState.COMPLETE)));
+            return found;
+        });
+
+        assertThat(views.runsOf("g", Optional.empty(), 3)).extracting(m -> m.get("partition"))
+                .containsExactly("a", "c", "e");
+    }
+
     private static GraphRunRecord record(RunState state) {
         return new GraphRunRecord("h", 0, state, Optional.empty(), new TreeMap<>());
     }
