@@ -98,28 +98,45 @@ final class DocumentParser {
 
     /**
      * TOML's integers are signed 64-bit, and one that does not fit is an error of the document (TOML 1.0: "an error
-     * must be thrown"); Jackson's reader widens it to a BigInteger instead. Walked without recursion: the depth
-     * limit is checked on the tree after this.
+     * must be thrown"). Jackson's reader makes a BigInteger of a literal by its digits (a 16-digit hex literal is
+     * one, in range or not), so the value decides. Walked without recursion, and the path is spelled only for the
+     * integer refused: the depth and size limits are checked on the tree after this.
      */
     private static void refuseWideIntegers(JsonNode tree) {
-        java.util.ArrayDeque<java.util.Map.Entry<String, JsonNode>> open = new java.util.ArrayDeque<>();
-        open.push(java.util.Map.entry("", tree));
+        java.util.ArrayDeque<At> open = new java.util.ArrayDeque<>();
+        open.push(new At(tree, null, ""));
         while (!open.isEmpty()) {
-            var at = open.pop();
-            JsonNode node = at.getValue();
-            if (node.isBigInteger()) {
-                throw new DefinitionParseException("malformed TOML: the integer " + node.bigIntegerValue() + " at `"
-                        + at.getKey() + "` does not fit in 64 bits (a TOML integer lies in -2^63..2^63-1)");
+            At at = open.pop();
+            JsonNode node = at.node();
+            if (node.isBigInteger() && node.bigIntegerValue().bitLength() > 63) {
+                throw new DefinitionParseException("malformed TOML: the integer " + abbreviated(
+                        node.bigIntegerValue().toString()) + " at `" + at.path() + "` does not fit in 64 bits (a TOML "
+                        + "integer lies in -2^63..2^63-1)");
             }
             if (node.isObject()) {
-                node.properties().forEach(p -> open.push(java.util.Map.entry(
-                        at.getKey().isEmpty() ? p.getKey() : at.getKey() + "." + p.getKey(), p.getValue())));
+                node.properties().forEach(p -> open.push(new At(p.getValue(), at, "." + p.getKey())));
             } else if (node.isArray()) {
                 for (int i = 0; i < node.size(); i++) {
-                    open.push(java.util.Map.entry(at.getKey() + "[" + i + "]", node.get(i)));
+                    open.push(new At(node.get(i), at, "[" + i + "]"));
                 }
             }
         }
+    }
+
+    /** A node of the walk, with the way to it from the root. */
+    private record At(JsonNode node, At parent, String step) {
+        String path() {
+            java.util.ArrayDeque<String> steps = new java.util.ArrayDeque<>();
+            for (At a = this; a != null; a = a.parent()) {
+                steps.push(a.step());
+            }
+            String joined = String.join("", steps);
+            return abbreviated(joined.startsWith(".") ? joined.substring(1) : joined);
+        }
+    }
+
+    private static String abbreviated(String text) {
+        return text.length() > 200 ? text.substring(0, 100) + "…" + text.substring(text.length() - 100) : text;
     }
 
     private static String explain(JacksonException e) {

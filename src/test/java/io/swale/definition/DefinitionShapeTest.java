@@ -71,6 +71,15 @@ class DefinitionShapeTest {
                     .as(value).isInstanceOf(DefinitionParseException.class)
                     .hasMessageContaining("does not fit in 64 bits").hasMessageContaining("node[0].params.n");
         }
+        // Jackson reads 16 hex digits as a BigInteger whatever their value: in range, they load
+        Definition d = TestOperators.loader().load("[graph]\nname = \"g\"\n" + NODE + "[node.params]\n"
+                + "most = 0x7FFFFFFFFFFFFFFF\nzeros = 0x00000000DEADBEEF\noctal = 0o0000000000000000000000017\n"
+                + "binary = 0b" + "0".repeat(60) + "101\n", DefinitionFormat.TOML);
+        var params = d.graph().nodes().getFirst().params();
+        assertThat(params.get("most").asLong()).isEqualTo(Long.MAX_VALUE);
+        assertThat(params.get("zeros").asLong()).isEqualTo(0xDEADBEEFL);
+        assertThat(params.get("octal").asLong()).isEqualTo(15);
+        assertThat(params.get("binary").asLong()).isEqualTo(5);
     }
 
     @Test
