@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
 @Command(name = "swale", mixinStandardHelpOptions = true, versionProvider = SwaleCli.Version.class,
         description = "Swale: partitioned asset graphs on Kafka and Redis.",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:success", "1:failure or refusal; a failed run (run, --wait)", "2:bad arguments",
+        exitCodeList = {"0:success", "1:failure or refusal; a failed run (run, --wait); an answer that is not the service's JSON", "2:bad arguments",
                 "3:a cancelled run (--wait)", "4:--timeout passed before the runs settled",
                 "130:interrupted (Ctrl-C); `run` cancels its run first"},
         subcommands = {ValidateCommand.class, RunCommand.class, PublishCommand.class, StartCommand.class,
