@@ -66,20 +66,21 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
         }
     }
 
-    private static void configure(ConfigurableApplicationContext context, ConfigurableEnvironment env,
+    static void configure(ConfigurableApplicationContext context, ConfigurableEnvironment env,
             EmbeddedServers infra, Runnable closeServers) {
         Map<String, Object> props = new LinkedHashMap<>();
         props.put("spring.kafka.bootstrap-servers", infra.kafkaBootstrap());
         props.put("spring.data.redis.host", "127.0.0.1");
         props.put("spring.data.redis.port", infra.redisPort());
-        props.put("swale.auto-create-pools", env.getProperty("swale.auto-create-pools", "true"));
-        props.put("swale.examples", env.getProperty("swale.examples", "examples"));
-        props.put("server.address", env.getProperty("server.address", "127.0.0.1"));
         // swale.local-profile=false keeps the embedded infrastructure without the local profile's openness
-        // (used to test security outside local on embedded Kafka and Redis).
+        // (used to test security outside local on embedded Kafka and Redis): no loopback binding, no pools on
+        // demand, no examples, unless set
         boolean localProfile = env.getProperty("swale.local-profile", Boolean.class, true);
         if (localProfile) {
+            props.put("swale.auto-create-pools", env.getProperty("swale.auto-create-pools", "true"));
+            props.put("swale.examples", env.getProperty("swale.examples", "examples"));
             // application-local.yml is read before this initializer adds the profile: repeat what it says.
+            props.put("server.address", env.getProperty("server.address", "127.0.0.1"));
             props.put("management.endpoint.health.show-details", "always");
         }
         env.getPropertySources().addFirst(new MapPropertySource("swaleEmbedded", props));
@@ -151,9 +152,13 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
     }
 
     static boolean wantsEmbedded(ConfigurableEnvironment env) {
-        String explicit = env.getProperty("swale.embedded", "auto");
-        if (!"auto".equals(explicit)) {
+        String explicit = env.getProperty("swale.embedded", "auto").strip();
+        if (explicit.equalsIgnoreCase("true") || explicit.equalsIgnoreCase("false")) {
             return Boolean.parseBoolean(explicit);
+        }
+        if (!explicit.equalsIgnoreCase("auto")) {
+            // read as false, a typo would send the clients to a Kafka and a Redis that are not there
+            throw new IllegalStateException("swale.embedded=" + explicit + " is none of auto, true and false");
         }
         // any Redis setting (a Sentinel or Cluster one too, in any relaxed form or as an environment variable)
         // means a Redis is meant: local mode would silently put the store on an embedded one instead

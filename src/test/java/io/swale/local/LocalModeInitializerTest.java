@@ -105,4 +105,65 @@ class LocalModeInitializerTest {
         assertThat(LocalModeInitializer.wantsEmbedded(env(Map.of("swale.embedded", "true",
                 "spring.data.redis.host", "r"), Map.of()))).isTrue();
     }
+    /** Was: any value but `auto` was read as a boolean, so `AUTO`, `yes` or `1` meant "never embed". */
+    @Test
+    void swaleEmbeddedIsAutoTrueOrFalseInAnyCaseAndAnythingElseStopsTheStart() {
+        assertThat(LocalModeInitializer.wantsEmbedded(env(Map.of("swale.embedded", "AUTO"), Map.of()))).isTrue();
+        assertThat(LocalModeInitializer.wantsEmbedded(env(Map.of("swale.embedded", " TRUE ",
+                "spring.data.redis.host", "r"), Map.of()))).isTrue();
+        assertThat(LocalModeInitializer.wantsEmbedded(env(Map.of("swale.embedded", "False"), Map.of()))).isFalse();
+        for (String value : List.of("yes", "1", "on", "")) {
+            assertThatThrownBy(() -> LocalModeInitializer.wantsEmbedded(env(Map.of("swale.embedded", value), Map.of())))
+                    .as(value).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("swale.embedded=" + value).hasMessageContaining("auto, true and false");
+        }
+    }
+
+    private static final class NoServers implements EmbeddedServers {
+        @Override
+        public String kafkaBootstrap() {
+            return "127.0.0.1:1";
+        }
+
+        @Override
+        public int redisPort() {
+            return 1;
+        }
+
+        @Override
+        public void awaitRedis() {}
+
+        @Override
+        public void awaitKafka() {}
+
+        @Override
+        public void close() {}
+    }
+
+    /**
+     * swale.local-profile=false keeps the embedded servers without the local profile's openness. Was: it still bound
+     * to loopback only, created pools on demand and published the examples folder.
+     */
+    @Test
+    void withoutTheLocalProfileNeitherLoopbackNorPoolsOnDemandNorExamples() {
+        try (GenericApplicationContext context = new GenericApplicationContext()) {
+            context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test",
+                    Map.of("swale.local-profile", "false")));
+            LocalModeInitializer.configure(context, context.getEnvironment(), new NoServers(), () -> {});
+            var env = context.getEnvironment();
+            assertThat(env.getProperty("spring.kafka.bootstrap-servers")).isEqualTo("127.0.0.1:1");
+            assertThat(env.getProperty("server.address")).isNull();
+            assertThat(env.getProperty("swale.auto-create-pools")).isNull();
+            assertThat(env.getProperty("swale.examples")).isNull();
+            assertThat(env.getActiveProfiles()).doesNotContain("local");
+        }
+        try (GenericApplicationContext context = new GenericApplicationContext()) {
+            LocalModeInitializer.configure(context, context.getEnvironment(), new NoServers(), () -> {});
+            var env = context.getEnvironment();
+            assertThat(env.getProperty("server.address")).isEqualTo("127.0.0.1");
+            assertThat(env.getProperty("swale.auto-create-pools")).isEqualTo("true");
+            assertThat(env.getProperty("swale.examples")).isEqualTo("examples");
+            assertThat(env.getActiveProfiles()).contains("local");
+        }
+    }
 }
