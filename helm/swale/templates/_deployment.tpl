@@ -153,6 +153,9 @@ spec:
             periodSeconds: {{ $v.probes.startup.periodSeconds }}
             failureThreshold: {{ $v.probes.startup.failureThreshold }}
             timeoutSeconds: {{ $v.probes.startup.timeoutSeconds }}
+            {{- if hasKey $v.probes.startup "initialDelaySeconds" }}
+            initialDelaySeconds: {{ $v.probes.startup.initialDelaySeconds }}
+            {{- end }}
           livenessProbe:
             httpGet:
               path: /actuator/health/liveness
@@ -160,6 +163,9 @@ spec:
             periodSeconds: {{ $v.probes.liveness.periodSeconds }}
             failureThreshold: {{ $v.probes.liveness.failureThreshold }}
             timeoutSeconds: {{ $v.probes.liveness.timeoutSeconds }}
+            {{- if hasKey $v.probes.liveness "initialDelaySeconds" }}
+            initialDelaySeconds: {{ $v.probes.liveness.initialDelaySeconds }}
+            {{- end }}
           readinessProbe:
             httpGet:
               path: /actuator/health/readiness
@@ -167,6 +173,9 @@ spec:
             periodSeconds: {{ $v.probes.readiness.periodSeconds }}
             failureThreshold: {{ $v.probes.readiness.failureThreshold }}
             timeoutSeconds: {{ $v.probes.readiness.timeoutSeconds }}
+            {{- if hasKey $v.probes.readiness "initialDelaySeconds" }}
+            initialDelaySeconds: {{ $v.probes.readiness.initialDelaySeconds }}
+            {{- end }}
           resources:
             {{- toYaml $spec.resources | nindent 12 }}
           volumeMounts:

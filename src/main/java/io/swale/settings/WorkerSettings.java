@@ -19,8 +19,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     the rest of its poll back and pauses until one frees up. Short attempts end within it, so the listener
  *     keeps its prefetched dispatches instead of fetching them again.
  * @param lease How long a claim holds an instance without a heartbeat.
- * @param heartbeat How often a running attempt renews its lease; shorter than the lease, a quarter of it when
- *     unset. A renewal that fails is tried again every cancel-poll, so a store outage shorter than
+ * @param heartbeat How often a running attempt renews its lease; shorter than the lease, a third of it when
+ *     unset (20 s for the default lease, as spec §8.2 has it). A renewal that fails is tried again every cancel-poll, so a store outage shorter than
  *     {@code lease − heartbeat} loses no claim.
  * @param cancelPoll How often a running attempt checks its cancel flag (and retries a failed renewal).
  * @param retryInitial The first retry's delay; later ones grow from it.
@@ -50,7 +50,8 @@ public record WorkerSettings(
         notNegative("swale.worker.slot-wait", slotWait);
         positive("swale.worker.lease", lease);
         positive("swale.worker.cancel-poll", cancelPoll);
-        heartbeat = positive("swale.worker.heartbeat", heartbeat == null ? lease.dividedBy(4) : heartbeat);
+        // spec §8.2: a 60 s lease is extended every 20 s
+        heartbeat = positive("swale.worker.heartbeat", heartbeat == null ? lease.dividedBy(3) : heartbeat);
         if (heartbeat.compareTo(lease) >= 0) {
             throw new IllegalArgumentException("swale.worker.heartbeat must be shorter than swale.worker.lease (" + lease
                     + "), got " + heartbeat);

@@ -48,7 +48,7 @@ class PropertiesBindingTest {
                 Duration.ofSeconds(60), Duration.ofMillis(200), Duration.ofSeconds(5), Duration.ofSeconds(1),
                 Duration.ofSeconds(30), DataSize.ofKilobytes(256)));
         assertThat(p.worker()).isEqualTo(new WorkerSettings(List.of(), 64, Duration.ofMillis(200),
-                Duration.ofSeconds(60), Duration.ofSeconds(15), Duration.ofSeconds(1), Duration.ofSeconds(1),
+                Duration.ofSeconds(60), Duration.ofSeconds(20), Duration.ofSeconds(1), Duration.ofSeconds(1),
                 Duration.ofMinutes(5), 0.2, Duration.ofSeconds(30), ""));
         assertThat(p.worker().serves("any")).isTrue();
         assertThat(p.s3().endpointValue()).isEmpty();
@@ -70,7 +70,7 @@ class PropertiesBindingTest {
                 "swale.pools.gpu.slots", "2", "swale.pools.cpu.slots", "8", "swale.scheduler.retention-interval", "1d",
                 "swale.roles", "pool,api", "swale.worker.pools", "gpu"));
         assertThat(p.worker().lease()).isEqualTo(Duration.ofSeconds(3));
-        assertThat(p.worker().heartbeat()).as("a quarter of the lease when unset").isEqualTo(Duration.ofMillis(750));
+        assertThat(p.worker().heartbeat()).as("a third of the lease when unset").isEqualTo(Duration.ofSeconds(1));
         assertThat(p.worker().serves("gpu")).isTrue();
         assertThat(p.worker().serves("cpu")).isFalse();
         assertThat(p.pools()).containsEntry("gpu", new PoolSettings(2)).containsEntry("cpu", new PoolSettings(8));
