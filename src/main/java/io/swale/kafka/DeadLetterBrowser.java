@@ -54,7 +54,10 @@ public final class DeadLetterBrowser {
                 ends.put(tp, o[1]);
             }
         });
-        read(starts, ends, limit, out);
+        if (!read(starts, ends, limit, out)) {
+            // the first `limit` letters may lie in a partition not read yet: a short list would be a wrong answer
+            throw unread(topic);
+        }
         out.sort(Comparator.comparingLong(DeadLetter::timestampMs).thenComparing(DeadLetter::id));
         return Optional.of(out.size() > limit ? out.subList(0, limit) : out);
     }
@@ -122,8 +125,16 @@ public final class DeadLetterBrowser {
             return Optional.empty();
         }
         List<DeadLetter> out = new ArrayList<>();
-        read(Map.of(tp, offset), Map.of(tp, offset + 1), 1, out);
+        if (!read(Map.of(tp, offset), Map.of(tp, offset + 1), 1, out)) {
+            // the letter is there (its offset is in range) but was not read in time: not "no such letter"
+            throw unread(topic);
+        }
         return out.stream().filter(l -> l.offset() == offset).findFirst();
+    }
+
+    private KafkaInspector.KafkaQueryException unread(String topic) {
+        return new KafkaInspector.KafkaQueryException("the dead letters of " + topic + " were not all read within "
+                + deadline.toMillis() + " ms (swale.ops.kafka-timeout)", null);
     }
 
     /** Reads into {@code out}; false when the deadline passed before every partition was read. */
