@@ -3,10 +3,14 @@ package io.swale.periodic;
 import io.swale.run.RetentionPass;
 import io.swale.settings.SwaleProperties;
 import java.time.Duration;
+import java.util.Optional;
 import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 
 /** The retention pass (spec §12). */
 public class RetentionJob extends SingletonJob {
+    private static final String LOCK = "retention";
+    private static final Duration LOCK_AT_MOST_FOR = Duration.ofMinutes(10);
+
     private final RetentionPass retention;
 
     public RetentionJob(LockingTaskExecutor locks, SwaleProperties props, RetentionPass retention) {
@@ -16,12 +20,24 @@ public class RetentionJob extends SingletonJob {
 
     @Override
     protected String lockName() {
-        return "retention";
+        return LOCK;
     }
 
     @Override
     protected Duration lockAtMostFor() {
-        return Duration.ofMinutes(10);
+        return LOCK_AT_MOST_FOR;
+    }
+
+    /** A pass now, under the periodic pass's lock; empty when a pass holds it (on this replica or another). */
+    public static Optional<RetentionPass.Report> runNow(LockingTaskExecutor locks, RetentionPass retention) {
+        try {
+            var result = locks.executeWithLock(retention::run, lock(LOCK, LOCK_AT_MOST_FOR));
+            return result.wasExecuted() ? Optional.of(result.getResult()) : Optional.empty();
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException("retention pass failed", e);
+        }
     }
 
     @Override

@@ -46,6 +46,9 @@ class RetentionIT extends IntegrationSupport {
     @Autowired
     private SwaleProperties props;
 
+    @Autowired
+    private net.javacrumbs.shedlock.core.LockingTaskExecutor locks;
+
     @Test
     void expiresSettledRunsDropsStaleEntriesAndStartsAgainAtRerunZero() {
         clock.set(T0);
@@ -97,6 +100,36 @@ class RetentionIT extends IntegrationSupport {
         assertThat(fresh.instances().keySet())
                 .containsExactlyInAnyOrder("ret_graph-20260101-extract-r0", "ret_graph-20260101-load-r0");
         assertThat(fresh.nodeRecords().values()).allMatch(r -> r.rerun() == 0);
+    }
+
+    /** Interfaces §2 lists retention among the further endpoints: a pass on demand, with its report. */
+    @Test
+    void aPassOnDemandRemovesWhatTheWindowLetsGoAndSaysSo() throws Throwable {
+        clock.set("2026-03-01T00:00:00Z");
+        publish(dailyGraph("ret_api", java.util.Optional.empty(), java.util.Optional.empty()));
+        graphRuns.startRuns("ret_api", List.of(Partition.of("20260301")));
+        awaitSettled("ret_api", "20260301", RunState.COMPLETE);
+
+        clock.set("2026-05-01T00:00:00Z");
+        Answer early = post("/api/v1/retention", "");
+        assertThat(early.status()).isEqualTo(200);
+        assertThat(run("ret_api", "20260301")).as("inside the window").isPresent();
+
+        clock.set("2026-07-01T00:00:00Z");
+        Answer pass = post("/api/v1/retention", "");
+        assertThat(pass.status()).isEqualTo(200);
+        assertThat(pass.body().get("runs").asInt()).isPositive();
+        assertThat(pass.body().get("error").isNull()).isTrue();
+        assertThat(pass.body().get("retention").asString()).isEqualTo(props.retentionPeriod().toString());
+        assertThat(run("ret_api", "20260301")).isEmpty();
+
+        // while a pass holds the lock (the periodic one, or another replica's), a request is told to try again
+        var held = locks.executeWithLock(() -> post("/api/v1/retention", ""),
+                new net.javacrumbs.shedlock.core.LockConfiguration(java.time.Instant.now(), "retention",
+                        Duration.ofMinutes(1), Duration.ZERO));
+        assertThat(held.wasExecuted()).isTrue();
+        assertThat(held.getResult().status()).isEqualTo(503);
+        assertThat(held.getResult().body().get("detail").asString()).contains("retention pass is running");
     }
 
     @Test

@@ -1,0 +1,45 @@
+package io.swale.api;
+
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swale.periodic.RetentionJob;
+import io.swale.run.RetentionPass;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import net.javacrumbs.shedlock.core.LockingTaskExecutor;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * A retention pass on demand (spec §12; interfaces §2 lists retention among the further endpoints): what the periodic
+ * pass would remove now, removed now, with its report.
+ */
+@RestController
+public class RetentionController {
+    private final LockingTaskExecutor locks;
+    private final RetentionPass retention;
+
+    public RetentionController(LockingTaskExecutor locks, RetentionPass retention) {
+        this.locks = locks;
+        this.retention = retention;
+    }
+
+    @PostMapping("/api/v1/retention")
+    @Operation(summary = "Runs a retention pass now: settled runs and request records older than the retention window "
+            + "are removed, oldest first, as the periodic pass does")
+    @ApiResponse(responseCode = "200", description = "`{\"runs\",\"requests\",\"stale\",\"error\",\"retention\"}`: "
+            + "what the pass removed, the stale entries it dropped, and why it stopped early (null when it did not)")
+    @ApiResponse(responseCode = "503", ref = OpenApiConfiguration.UNAVAILABLE)
+    public Map<String, Object> pass() {
+        RetentionPass.Report report = RetentionJob.runNow(locks, retention).orElseThrow(() -> new ApiErrors.Unavailable(
+                "a retention pass is running (the periodic one, or another request's): its removals are its own",
+                null));
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("runs", report.runs());
+        out.put("requests", report.requests());
+        out.put("stale", report.stale());
+        out.put("error", report.error().orElse(null));
+        out.put("retention", retention.retention().toString());
+        return out;
+    }
+}
