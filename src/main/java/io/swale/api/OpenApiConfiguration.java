@@ -46,7 +46,7 @@ public class OpenApiConfiguration {
                         .addResponses("NotFound", problem("The graph, run, node, pool, channel or record does not exist", false))
                         .addResponses("Conflict", problem("Refused: the run is not active, or the request conflicts", false))
                         .addResponses("RerunRefused", problem("`outcome` is active (with `runId`), not_ready or "
-                                + "no_record (with `node`)", false))
+                                + "no_record (with `node`), or refused (a cancel that came later overtook the rerun)", false))
                         .addResponses("Unprocessable", problem("Invalid definition (`problems` lists every fault), "
                                 + "or an Idempotency-Key reused for another request", false))
                         .addResponses("Unavailable", problem("A transient failure (Redis, Kafka, contention): "

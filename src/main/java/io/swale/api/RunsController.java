@@ -89,7 +89,7 @@ public class RunsController {
                 throw new ApiErrors.BadRequest("partitions[" + i + "]", "a partition key is a string, found "
                         + (value == null ? "null" : value.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)));
             }
-            partitions.add(Paths.partition(value.asString()));
+            partitions.add(Paths.partition("partitions[" + i + "]", value.asString()));
         }
         return RequestAnswers.of(requests.handle(Paths.idempotencyKey(key), new AdminRequest.Start(graph, partitions)));
     }

@@ -101,7 +101,10 @@ class ApiErrorsIT extends IntegrationTest {
         api.publish(Graphs.failing(g, "/nonexistent/never"));
         SwaleClient.Response badPartition = api.start(g, "2026-09-15");
         assertThat(badPartition.status()).isEqualTo(400);
-        assertThat(badPartition.body().get("field").asString()).isEqualTo("partition");
+        // the field names the key in the body (was `partition`, a field no start request has)
+        assertThat(badPartition.body().get("field").asString()).isEqualTo("partitions[0]");
+        assertThat(api.postJson("/api/v1/graphs/" + g + "/runs", "{\"partitions\":[\"p\",\"2026-09-15\"]}").body()
+                .get("field").asString()).isEqualTo("partitions[1]");
         assertThat(api.get("/api/v1/graphs/" + g + "/runs").body().size()).isZero();
         assertThat(api.postJson("/api/v1/graphs/" + g + "/runs", "{\"partitions\":[]}").status()).isEqualTo(400);
         assertThat(api.postJson("/api/v1/graphs/" + g + "/runs", "{not json").status()).isEqualTo(400);
