@@ -158,13 +158,19 @@ class DeployEnvironmentIT {
             SwaleInstance scheduler = started.getFirst();
             SwaleInstance api = started.getLast();
 
-            // The scheduler adopts at once what is published to it; the API starts and reads the run.
+            // The API is the api role's alone; what it publishes the scheduler adopts at its next sync pass, and the
+            // API starts and reads the run.
             String hello = Files.readString(DeployEnvironments.ROOT.resolve("examples/hello.toml"));
-            var published = scheduler.post("/api/v1/definitions", "application/toml", hello);
+            assertThat(scheduler.post("/api/v1/definitions", "application/toml", hello).statusCode()).isEqualTo(404);
+            var published = api.post("/api/v1/definitions", "application/toml", hello);
             assertThat(published.statusCode()).as(published.body()).isEqualTo(201);
-            var start = api.post("/api/v1/graphs/hello/runs", "application/json", "{\"partitions\":[\"none\"]}");
-            assertThat(start.statusCode()).as(start.body()).isEqualTo(200);
-            assertThat(start.body()).contains("\"none\"");
+            await("hello adopted and started").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .untilAsserted(() -> {
+                        var start = api.post("/api/v1/graphs/hello/runs", "application/json",
+                                "{\"partitions\":[\"none\"]}");
+                        assertThat(start.statusCode()).as(start.body()).isEqualTo(200);
+                        assertThat(start.body()).contains("\"none\"");
+                    });
 
             await("hello/none complete").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                     .untilAsserted(() -> {
@@ -188,6 +194,8 @@ class DeployEnvironmentIT {
         env.put("SPRING_DATA_REDIS_PORT", String.valueOf(infra.redisPort));
         env.put("SERVER_PORT", "0");
         env.put("SERVER_ADDRESS", "127.0.0.1");
+        // a published definition is adopted within a second rather than the deploy files' sync interval
+        env.put("SWALE_SCHEDULER_SYNC_INTERVAL", "1s");
         return env;
     }
 
