@@ -20,8 +20,8 @@ import tools.jackson.databind.JsonNode;
 final class WaitOptions {
     // the exit codes of start and rerun, for their help (annotation values must be constants)
     static final String EXIT_OK = "0:the request was applied; with --wait, every run complete";
-    static final String EXIT_FAILED = "1:refused or failed; with --wait, a run failed or the service refused a poll (4xx); an answer "
-            + "that is not the service's JSON";
+    static final String EXIT_FAILED = "1:refused or failed; with --wait, a run failed or the service refused a poll "
+            + "(4xx); an answer that is not the service's JSON";
     static final String EXIT_USAGE = "2:bad arguments";
     static final String EXIT_CANCELLED = "3:with --wait, a run was cancelled";
     static final String EXIT_TIMED_OUT = "4:--timeout passed first (the runs go on)";
