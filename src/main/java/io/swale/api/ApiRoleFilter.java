@@ -19,22 +19,25 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Ingress send it and nowhere else, and a read open to anonymous callers is not open on every pod.
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE + 5)
+@Order(Ordered.HIGHEST_PRECEDENCE + 15)
 public class ApiRoleFilter extends OncePerRequestFilter {
-    /** What every replica serves, whatever its roles: probes, Actuator (metrics), and the error page. */
-    private static final List<String> EVERY_ROLE = List.of("/actuator", "/livez", "/readyz", "/error");
-
     private final boolean servesApi;
     private final List<String> roles;
+    /** What every replica serves, whatever its roles: probes, Actuator (metrics), and the error page. */
+    private final List<String> everyRole;
 
     @org.springframework.beans.factory.annotation.Autowired
-    public ApiRoleFilter(SwaleProperties props) {
-        this(props.roles());
+    public ApiRoleFilter(SwaleProperties props,
+            @org.springframework.beans.factory.annotation.Value("${management.endpoints.web.base-path:/actuator}")
+            String actuator) {
+        this(props.roles(), actuator);
     }
 
-    ApiRoleFilter(List<String> roles) {
+    ApiRoleFilter(List<String> roles, String actuator) {
         this.roles = List.copyOf(roles);
         this.servesApi = roles.contains("api");
+        this.everyRole = List.of(actuator.endsWith("/") ? actuator.substring(0, actuator.length() - 1) : actuator,
+                "/livez", "/readyz", "/error");
     }
 
     @Override
@@ -43,7 +46,7 @@ public class ApiRoleFilter extends OncePerRequestFilter {
             return true;
         }
         String path = request.getRequestURI().substring(request.getContextPath().length());
-        return EVERY_ROLE.stream().anyMatch(p -> path.equals(p) || path.startsWith(p + "/"));
+        return everyRole.stream().anyMatch(p -> path.equals(p) || path.startsWith(p + "/"));
     }
 
     @Override

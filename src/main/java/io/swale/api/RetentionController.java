@@ -6,7 +6,9 @@ import io.swale.periodic.RetentionJob;
 import io.swale.run.RetentionPass;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import net.javacrumbs.shedlock.core.LockingTaskExecutor;
+import org.springframework.dao.DataAccessException;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -29,9 +31,17 @@ public class RetentionController {
             + "are removed, oldest first, as the periodic pass does")
     @ApiResponse(responseCode = "200", description = "`{\"runs\",\"requests\",\"stale\",\"error\",\"retention\"}`: "
             + "what the pass removed, the stale entries it dropped, and why it stopped early (null when it did not)")
+    @ApiResponse(responseCode = "401", ref = OpenApiConfiguration.UNAUTHORIZED)
     @ApiResponse(responseCode = "503", ref = OpenApiConfiguration.UNAVAILABLE)
     public Map<String, Object> pass() {
-        RetentionPass.Report report = RetentionJob.runNow(locks, retention).orElseThrow(() -> new ApiErrors.Unavailable(
+        Optional<RetentionPass.Report> ran;
+        try {
+            ran = RetentionJob.runNow(locks, retention);
+        } catch (DataAccessException e) {
+            // the lock's store (Redis, through Spring Data) did not answer: nothing was removed
+            throw new ApiErrors.Unavailable("Redis did not answer the retention pass's lock: " + e.getMessage(), e);
+        }
+        RetentionPass.Report report = ran.orElseThrow(() -> new ApiErrors.Unavailable(
                 "a retention pass is running (the periodic one, or another request's): its removals are its own",
                 null));
         Map<String, Object> out = new LinkedHashMap<>();

@@ -169,6 +169,15 @@ public final class DeadLetterBrowser {
                         consumer.pause(List.of(tp));
                     }
                 }
+                // a partition read past its end has no more letters, though its last offset brought none (a control
+                // record, or records deleted since the offsets were read): done, not late
+                for (var it = remaining.entrySet().iterator(); it.hasNext(); ) {
+                    var e = it.next();
+                    if (consumer.position(e.getKey()) >= e.getValue()) {
+                        it.remove();
+                        consumer.pause(List.of(e.getKey()));
+                    }
+                }
             }
             return remaining.isEmpty();
         }

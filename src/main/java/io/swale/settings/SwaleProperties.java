@@ -19,7 +19,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * Everything under {@code swale.*}, bound once at start-up through the constructor. A bad value fails the
  * start with a message naming the property; an absent group ({@code swale.kafka}, …) gets its defaults.
  *
- * @param roles Roles this process runs: scheduler, pool, api.
+ * @param roles Roles this process runs: scheduler, pool, api. Without api, a process serves only its probes and
+ *     Actuator, not the admin API or the dashboard.
  * @param pools Pools by name; swale.pools.NAME.slots is the slots of pool NAME per worker replica (default 4):
  *     operators running at once, each attempt's result settled beside them.
  *     The default pool is there even when unlisted, with swale.default-slots.

@@ -16,7 +16,7 @@ class ApiRoleFilterTest {
     private static boolean passed(List<String> roles, String path) throws Exception {
         AtomicBoolean reached = new AtomicBoolean();
         MockHttpServletResponse response = new MockHttpServletResponse();
-        new ApiRoleFilter(roles).doFilter(new MockHttpServletRequest("GET", path), response, (q, r) -> reached.set(true));
+        new ApiRoleFilter(roles, "/actuator").doFilter(new MockHttpServletRequest("GET", path), response, (q, r) -> reached.set(true));
         if (!reached.get()) {
             assertThat(response.getStatus()).isEqualTo(404);
             assertThat(response.getContentAsString()).contains("swale.roles").contains("pool");
@@ -34,6 +34,19 @@ class ApiRoleFilterTest {
                 "/readyz", "/error")) {
             assertThat(passed(List.of("pool"), path)).as(path).isTrue();
         }
+    }
+
+    @Test
+    void actuatorIsWhereManagementPutsIt() throws Exception {
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        AtomicBoolean reached = new AtomicBoolean();
+        new ApiRoleFilter(List.of("pool"), "/manage/").doFilter(new MockHttpServletRequest("GET", "/manage/health"),
+                response, (q, r) -> reached.set(true));
+        assertThat(reached).isTrue();
+        new ApiRoleFilter(List.of("pool"), "/manage").doFilter(new MockHttpServletRequest("GET", "/actuator/health"),
+                response, (q, r) -> reached.set(false));
+        assertThat(reached).as("/actuator is not Actuator's path here").isTrue();
+        assertThat(response.getStatus()).isEqualTo(404);
     }
 
     @Test
