@@ -6,5 +6,14 @@ for _, run in ipairs(expired) do
   for _, name in ipairs(free_grant(run)) do freed[#freed + 1] = name end
 end
 local out = {tostring(#expired)}
-for _, p in ipairs(wake(now, tonumber(ARGV[1]), freed)) do out[#out + 1] = p end
+local wake_ms = tonumber(ARGV[1])
+-- a waiter woken but not back (its dispatch lost, its worker died) is woken again after wakeMs wherever it waits:
+-- the scan of the oldest waiters in wake() does not reach one behind many older ones. Read before that scan, so
+-- that a waiter it wakes now is not woken twice in this pass.
+local woken = redis.call('HGETALL', WOKEN)
+for _, p in ipairs(wake(now, wake_ms, freed)) do out[#out + 1] = p end
+for i = 1, #woken, 2 do
+  local run, at = woken[i], woken[i + 1]
+  if redis.call('HGET', WOKEN, run) == at and now - tonumber(at) >= wake_ms then wake_one(now, wake_ms, run, out) end
+end
 return out

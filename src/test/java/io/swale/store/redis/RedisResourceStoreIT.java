@@ -169,6 +169,26 @@ class RedisResourceStoreIT {
         assertThat(grant("next", "x")).isInstanceOf(Grant.Granted.class);
     }
 
+    /**
+     * docs/resources.md: a waiter woken but not back is woken again after the wake interval by the reap pass. Was:
+     * only if it was among the 256 oldest waiters, so one behind many older ones waited for the reconciler.
+     */
+    @Test
+    void aWokenWaiterThatDidNotComeBackIsWokenAgainWhereverItWaits() {
+        ResourceStore quick = new RedisResourceStore(redis, p, 100);
+        assertThat(grant("t-holder", "t")).isInstanceOf(Grant.Granted.class);
+        for (int i = 0; i < 300; i++) {
+            assertThat(grant("old" + i, "t")).isInstanceOf(Grant.Waiting.class);
+        }
+        assertThat(grant("b-holder", "b")).isInstanceOf(Grant.Granted.class);
+        assertThat(grant("w", "b")).isInstanceOf(Grant.Waiting.class);
+        // its wake is sent, and lost
+        assertThat(quick.release(new Holder("b-holder", "g-b-holder"), false).wake()).containsExactly("dispatch-w");
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> quick.reap(100).wake().contains("dispatch-w"));
+        assertThat(grant("w", "b")).isInstanceOf(Grant.Granted.class);
+    }
+
     @Test
     void aCancelledWaiterLeavesEveryQueue() {
         assertThat(grant("a", "x")).isInstanceOf(Grant.Granted.class);
