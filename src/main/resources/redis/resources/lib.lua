@@ -87,7 +87,10 @@ end
 
 -- the dispatches of the oldest waiters (at most 256 looked at) that may be granted now and were not woken
 -- within wake_ms; each is marked woken now
-local function wake_one(now, wake_ms, run, out)
+-- seen: the waiters this pass looked at already, so that none is woken twice in one pass
+local function wake_one(now, wake_ms, run, out, seen)
+    if seen[run] then return end
+    seen[run] = true
     local w = redis.call('HGET', WAITER, run)
     if w then
       local parts = split(w)
@@ -104,18 +107,19 @@ end
 
 -- the waiters that may be granted now: the first few of each name in names (a release's or reap's), then
 -- the oldest 256 of all
-local function wake(now, wake_ms, names)
+local function wake(now, wake_ms, names, seen)
   local out = {}
+  seen = seen or {}
   for _, name in ipairs(names or {}) do
     local free = capacity(name) - held(name)
     if free > 0 then
       local heads = redis.call('ZRANGEBYLEX', WAIT, '(' .. name .. '\0', '(' .. name .. '\1', 'LIMIT', 0, math.min(free, 64))
       for _, m in ipairs(heads) do
         local run = string.sub(m, string.len(name) + 18)
-        wake_one(now, wake_ms, run, out)
+        wake_one(now, wake_ms, run, out, seen)
       end
     end
   end
-  for _, run in ipairs(redis.call('ZRANGE', QUEUE, 0, 255)) do wake_one(now, wake_ms, run, out) end
+  for _, run in ipairs(redis.call('ZRANGE', QUEUE, 0, 255)) do wake_one(now, wake_ms, run, out, seen) end
   return out
 end

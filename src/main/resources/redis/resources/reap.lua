@@ -7,13 +7,12 @@ for _, run in ipairs(expired) do
 end
 local out = {tostring(#expired)}
 local wake_ms = tonumber(ARGV[1])
+local seen = {}
+for _, p in ipairs(wake(now, wake_ms, freed, seen)) do out[#out + 1] = p end
 -- a waiter woken but not back (its dispatch lost, its worker died) is woken again after wakeMs wherever it waits:
--- the scan of the oldest waiters in wake() does not reach one behind many older ones. Read before that scan, so
--- that a waiter it wakes now is not woken twice in this pass.
+-- the scan of the oldest waiters in wake() does not reach one behind many older ones
 local woken = redis.call('HGETALL', WOKEN)
-for _, p in ipairs(wake(now, wake_ms, freed)) do out[#out + 1] = p end
 for i = 1, #woken, 2 do
-  local run, at = woken[i], woken[i + 1]
-  if redis.call('HGET', WOKEN, run) == at and now - tonumber(at) >= wake_ms then wake_one(now, wake_ms, run, out) end
+  if now - tonumber(woken[i + 1]) >= wake_ms then wake_one(now, wake_ms, woken[i], out, seen) end
 end
 return out
