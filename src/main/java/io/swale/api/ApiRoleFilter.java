@@ -8,6 +8,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
@@ -26,9 +28,9 @@ public class ApiRoleFilter extends OncePerRequestFilter {
     /** What every replica serves, whatever its roles: probes, Actuator (metrics), and the error page. */
     private final List<String> everyRole;
 
-    @org.springframework.beans.factory.annotation.Autowired
+    @Autowired
     public ApiRoleFilter(SwaleProperties props,
-            @org.springframework.beans.factory.annotation.Value("${management.endpoints.web.base-path:/actuator}")
+            @Value("${management.endpoints.web.base-path:/actuator}")
             String actuator) {
         this(props.roles(), actuator);
     }

@@ -2,6 +2,7 @@ package io.swale.cli;
 
 import io.swale.definition.Durations;
 import io.swale.definition.InvalidDurationException;
+import io.swale.record.RunState;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -103,7 +104,7 @@ final class WaitOptions {
                 if (state.equals("active")) {
                     continue;
                 }
-                if (io.swale.record.RunState.fromWireName(state).isEmpty()) {
+                if (RunState.fromWireName(state).isEmpty()) {
                     err.println("error: the service answered for run " + graph + "/" + partition + " with no run state "
                             + "(`" + state + "`): is --url the Swale service?");
                     return SwaleCli.FAILED;

@@ -1,6 +1,7 @@
 package io.swale.definition;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -103,7 +104,7 @@ final class DocumentParser {
      * integer refused: the depth and size limits are checked on the tree after this.
      */
     private static void refuseWideIntegers(JsonNode tree) {
-        java.util.ArrayDeque<At> open = new java.util.ArrayDeque<>();
+        ArrayDeque<At> open = new ArrayDeque<>();
         open.push(new At(tree, null, ""));
         while (!open.isEmpty()) {
             At at = open.pop();
@@ -126,7 +127,7 @@ final class DocumentParser {
     /** A node of the walk, with the way to it from the root. */
     private record At(JsonNode node, At parent, String step) {
         String path() {
-            java.util.ArrayDeque<String> steps = new java.util.ArrayDeque<>();
+            ArrayDeque<String> steps = new ArrayDeque<>();
             for (At a = this; a != null; a = a.parent()) {
                 steps.push(a.step());
             }

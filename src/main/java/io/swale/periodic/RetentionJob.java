@@ -30,14 +30,7 @@ public class RetentionJob extends SingletonJob {
 
     /** A pass now, under the periodic pass's lock; empty when a pass holds it (on this replica or another). */
     public static Optional<RetentionPass.Report> runNow(LockingTaskExecutor locks, RetentionPass retention) {
-        try {
-            var result = locks.executeWithLock(retention::run, lock(LOCK, LOCK_AT_MOST_FOR));
-            return result.wasExecuted() ? Optional.of(result.getResult()) : Optional.empty();
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new IllegalStateException("retention pass failed", e);
-        }
+        return underLock(locks, LOCK, LOCK_AT_MOST_FOR, retention::run);
     }
 
     @Override

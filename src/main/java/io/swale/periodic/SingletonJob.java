@@ -2,6 +2,8 @@ package io.swale.periodic;
 
 import io.swale.settings.SwaleProperties;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Supplier;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockingTaskExecutor;
@@ -45,6 +47,18 @@ public abstract class SingletonJob implements Job {
      * once stay correct, so a pass that outlasts it only costs work.
      */
     static final Duration TASK_PATH_LOCK = Duration.ofSeconds(15);
+
+    /** {@code work} now under the lock {@code name}; empty when another holds it (on this replica or another). */
+    static <T> Optional<T> underLock(LockingTaskExecutor locks, String name, Duration atMostFor, Supplier<T> work) {
+        try {
+            LockingTaskExecutor.TaskResult<T> r = locks.executeWithLock(work::get, lock(name, atMostFor));
+            return r.wasExecuted() ? Optional.of(r.getResult()) : Optional.empty();
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(name + " pass failed", e);
+        }
+    }
 
     protected abstract String lockName();
 

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import net.javacrumbs.shedlock.core.LockingTaskExecutor;
-import net.javacrumbs.shedlock.core.LockingTaskExecutor.TaskResult;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
@@ -42,10 +41,10 @@ public class SyncService {
         this.adoption = adoption;
         this.locks = locks;
         this.directory = directory;
-        this.untilLocked = Retry.of("sync-lock", RetryConfig.<TaskResult<Adoption.Report>>custom()
+        this.untilLocked = Retry.of("sync-lock", RetryConfig.<Optional<Adoption.Report>>custom()
                 .maxAttempts((int) Math.max(1, wait.toMillis() / WAIT_STEP.toMillis()))
                 .waitDuration(WAIT_STEP)
-                .retryOnResult(r -> !r.wasExecuted())
+                .retryOnResult(Optional::isEmpty)
                 .retryOnException(e -> false)
                 .build());
     }
@@ -62,17 +61,6 @@ public class SyncService {
      * change, else by the next periodic pass (swale.scheduler.sync-interval).
      */
     public Optional<Adoption.Report> sync() {
-        TaskResult<Adoption.Report> result = untilLocked.executeSupplier(this::tryPass);
-        return result.wasExecuted() ? Optional.of(result.getResult()) : Optional.empty();
-    }
-
-    private TaskResult<Adoption.Report> tryPass() {
-        try {
-            return locks.executeWithLock(this::pass, SingletonJob.lock(LOCK, LOCK_AT_MOST_FOR));
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new IllegalStateException("sync pass failed", e);
-        }
+        return untilLocked.executeSupplier(() -> SingletonJob.underLock(locks, LOCK, LOCK_AT_MOST_FOR, this::pass));
     }
 }
