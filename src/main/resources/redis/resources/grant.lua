@@ -1,17 +1,33 @@
--- ARGV: runId, grantId, ttlMs, payload, name... -> {'granted', waitedMs} | {'waiting', blockingName, firstWaitMs}
+-- ARGV: runId, grantId, ttlMs, wakeMs, payload, name...
+-- -> {'granted', waitedMs, dispatch to wake...} | {'waiting', blockingName, firstWaitMs, dispatch to wake...}
 local now = now_ms()
-local run, gid, ttl, payload = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
+local run, gid, ttl, wake_ms, payload = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
 local names = {}
-for i = 5, #ARGV do names[#names + 1] = ARGV[i] end
+for i = 6, #ARGV do names[#names + 1] = ARGV[i] end
 local g = redis.call('HGET', GRANT, run)
 local holding = false
+-- the names of an expired grant of this instance that this ask frees before the reap does: their waiters are woken
+local freed = {}
 if g then
-  if split(g)[1] == gid then return {'granted', '0'} end
-  if tonumber(redis.call('ZSCORE', DEADLINE, run) or '0') > now then
+  local live = tonumber(redis.call('ZSCORE', DEADLINE, run) or '0') > now
+  if live and split(g)[1] == gid then
+    -- the same grant asked for again (a retried call, or a dispatch whose claim's outcome was unknown): it lasts
+    -- one lease from now, as a renewal would make it
+    redis.call('ZADD', DEADLINE, now + ttl, run)
+    return {'granted', '0'}
+  end
+  if live then
     holding = true -- another grant of this instance is live: wait in line until it is released or expires
   else
-    free_grant(run)
+    freed = free_grant(run)
   end
+end
+-- the reply, then the waiters that the freed names let in (never this instance, which has just asked)
+local function with_wakes(out)
+  if #freed > 0 then
+    for _, p in ipairs(wake(now, wake_ms, freed, {[run] = true})) do out[#out + 1] = p end
+  end
+  return out
 end
 local w = redis.call('HGET', WAITER, run)
 local first = nil
@@ -43,7 +59,7 @@ if blocking then
   redis.call('HSET', SEEN, run, now)
   -- the wake (if any) was answered: a later release may wake it again at once
   redis.call('HDEL', WOKEN, run)
-  return {'waiting', blocking, tostring(first)}
+  return with_wakes({'waiting', blocking, tostring(first)})
 end
 leave(run)
 for _, name in ipairs(names) do redis.call('HINCRBY', COUNT, name, 1) end
@@ -51,4 +67,4 @@ redis.call('HSET', GRANT, run, gid .. '\n' .. table.concat(names, '\n'))
 redis.call('ZADD', DEADLINE, now + ttl, run)
 local waited = 0
 if first then waited = now - first end
-return {'granted', tostring(waited)}
+return with_wakes({'granted', tostring(waited)})

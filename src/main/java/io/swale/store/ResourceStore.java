@@ -13,11 +13,33 @@ import java.util.Objects;
 public interface ResourceStore {
     /** The outcome of asking for leases. */
     sealed interface Grant {
+        /**
+         * The dispatches of other waiters that may be granted now, marked woken: the ask freed an expired grant of
+         * its own instance that the reap had not freed yet.
+         */
+        List<String> wake();
+
         /** Every lease is held; {@code waitedMs} since the instance first waited (0 when it did not). */
-        record Granted(long waitedMs) implements Grant {}
+        record Granted(long waitedMs, List<String> wake) implements Grant {
+            public Granted {
+                wake = List.copyOf(wake);
+            }
+
+            public Granted(long waitedMs) {
+                this(waitedMs, List.of());
+            }
+        }
 
         /** Nothing is held; the instance waits in line on every name, {@code blockedBy} the first that refused. */
-        record Waiting(String blockedBy, long sinceMs) implements Grant {}
+        record Waiting(String blockedBy, long sinceMs, List<String> wake) implements Grant {
+            public Waiting {
+                wake = List.copyOf(wake);
+            }
+
+            public Waiting(String blockedBy, long sinceMs) {
+                this(blockedBy, sinceMs, List.of());
+            }
+        }
     }
 
     /** A grant this worker holds, fenced by its grant id. */
@@ -66,7 +88,8 @@ public interface ResourceStore {
 
     /**
      * Takes one lease of every name for {@code runId} under {@code grantId} until now + {@code ttlMs}, all or
-     * nothing, if the instance is first in line on each (docs/resources.md, fairness); else queues it.
+     * nothing, if the instance is first in line on each (docs/resources.md, fairness); else queues it. Asked again
+     * under the grant id it holds, the grant is answered as granted and lasts until now + {@code ttlMs}.
      */
     Grant grant(String runId, String grantId, List<String> names, long ttlMs, String dispatch);
 

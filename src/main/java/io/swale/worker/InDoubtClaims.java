@@ -3,6 +3,7 @@ package io.swale.worker;
 import io.swale.task.TaskIdentity;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -15,12 +16,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * that never ran). An entry is forgotten once its dispatch is claimed again, or after {@code maxAgeNanos}, when
  * its lease has long expired and the dispatch went elsewhere.
  *
+ * <p>The leases granted for such a claim are kept, not released: were they freed, the dispatch that comes back would
+ * queue behind the waiters they let in, while the claim that did commit burned its lease unrun. It asks again under
+ * the same grant id, which Redis grants again at once while that grant lives (docs/resources.md).
+ *
  * <p>A claim id starts with a random prefix of this worker's incarnation: a worker restarted under the same
  * configured id, given its predecessor's dispatches again, must not have its claims taken for the predecessor's
  * and answered with attempts that a killed process left running.
  */
 final class InDoubtClaims {
-    private record Entry(String claimId, long sinceNanos) {}
+    private record Entry(String claimId, Optional<String> grantId, long sinceNanos) {}
 
     private final String incarnation = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36) + ".";
     private final AtomicLong next = new AtomicLong();
@@ -37,11 +42,22 @@ final class InDoubtClaims {
         return e != null ? e.claimId() : incarnation + Long.toString(next.incrementAndGet(), 36);
     }
 
-    /** The claims of a call that failed, each with the id it was asked under. */
+    /** The grant id of the leases held for the claim in doubt of {@code id}, if it has any; the entry stays. */
+    Optional<String> grantIdFor(TaskIdentity id) {
+        Entry e = entries.get(id);
+        return e != null ? e.grantId() : Optional.empty();
+    }
+
+    /** The claims of a call that failed, each with the id it was asked under; none held leases. */
     void failed(List<TaskIdentity> ids, List<String> claimIds, long nowNanos) {
+        failed(ids, claimIds, java.util.Collections.nCopies(ids.size(), Optional.empty()), nowNanos);
+    }
+
+    /** The claims of a call that failed, each with the id it was asked under and the grant id of its leases. */
+    void failed(List<TaskIdentity> ids, List<String> claimIds, List<Optional<String>> grantIds, long nowNanos) {
         entries.values().removeIf(e -> nowNanos - e.sinceNanos() > maxAgeNanos);
         for (int i = 0; i < ids.size(); i++) {
-            entries.put(ids.get(i), new Entry(claimIds.get(i), nowNanos));
+            entries.put(ids.get(i), new Entry(claimIds.get(i), grantIds.get(i), nowNanos));
         }
     }
 }

@@ -4,6 +4,7 @@ import io.swale.operator.Cancellation;
 import io.swale.store.ResourceStore;
 import io.swale.task.TaskIdentity;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What stands between a dispatch and its claim when its node has {@code leases} (docs/resources.md): the
@@ -31,7 +32,7 @@ public interface LeaseGate {
     /** A gate for workers that never lease. */
     LeaseGate NONE = new LeaseGate() {
         @Override
-        public Admission admit(String pool, TaskIdentity id) {
+        public Admission admit(String pool, TaskIdentity id, Optional<String> grantId) {
             return new Admission.Free();
         }
 
@@ -42,7 +43,16 @@ public interface LeaseGate {
         public void release(ResourceStore.Holder holder) {}
     };
 
-    Admission admit(String pool, TaskIdentity id);
+    /** As {@link #admit(String, TaskIdentity, Optional)} under a new grant id. */
+    default Admission admit(String pool, TaskIdentity id) {
+        return admit(pool, id, Optional.empty());
+    }
+
+    /**
+     * Takes the leases of the instance's node, or queues it for them. {@code grantId}: the id of a grant this worker
+     * may hold already (its claim's outcome unknown), which is granted again at once while it lives.
+     */
+    Admission admit(String pool, TaskIdentity id, Optional<String> grantId);
 
     /** Renews the grant at each heartbeat until released; a lost grant cancels the attempt. */
     void hold(Admission.Granted grant, Cancellation cancellation);

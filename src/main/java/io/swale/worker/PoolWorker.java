@@ -7,6 +7,7 @@ import io.swale.task.TaskIdentity;
 import io.swale.task.TaskStep;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -142,9 +143,9 @@ public final class PoolWorker implements DispatchSlots, AutoCloseable {
             }
             claims = claiming.isEmpty() ? List.of() : tasks.claimAll(requests, settings.leaseMs(), settings.workerId());
         } catch (RuntimeException e) {
-            inDoubt.failed(claiming, claimIds, System.nanoTime());
+            // the leases stay with the claims in doubt (InDoubtClaims): each expires unless its dispatch comes back
+            inDoubt.failed(claiming, claimIds, claimingAs.stream().map(PoolWorker::grantId).toList(), System.nanoTime());
             slots.unreserve(claiming.size());
-            claimingAs.forEach(this::releaseIfGranted);
             throw e;
         }
         // what was claimed runs whatever afterClaims does: a claim never handed off would hold its slot for good
@@ -185,13 +186,18 @@ public final class PoolWorker implements DispatchSlots, AutoCloseable {
         List<LeaseGate.Admission> out = new java.util.ArrayList<>(ids.size());
         try {
             for (TaskIdentity id : ids) {
-                out.add(gate.admit(pool, id));
+                out.add(gate.admit(pool, id, inDoubt.grantIdFor(id)));
             }
         } catch (RuntimeException e) {
             out.forEach(this::releaseIfGranted);
             throw e;
         }
         return out;
+    }
+
+    private static Optional<String> grantId(LeaseGate.Admission admission) {
+        return admission instanceof LeaseGate.Admission.Granted g ? Optional.of(g.holder().grantId())
+                : Optional.empty();
     }
 
     private void releaseIfGranted(LeaseGate.Admission admission) {
@@ -206,8 +212,8 @@ public final class PoolWorker implements DispatchSlots, AutoCloseable {
         try {
             if (runner.run(r.id(), r.claim(), pool, r.claimedAtNanos(), r.cancellation(),
                     as instanceof LeaseGate.Admission.Refused why
-                            ? java.util.Optional.of(new io.swale.operator.OperatorResult.Failed(why.reason()))
-                            : java.util.Optional.empty(), operatorReturned)) {
+                            ? Optional.of(new io.swale.operator.OperatorResult.Failed(why.reason()))
+                            : Optional.empty(), operatorReturned)) {
                 // its resource leases first: dispatched again while this replica still held them, the instance
                 // would queue behind its own grant
                 released = true;

@@ -98,8 +98,8 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
     }
 
     @Override
-    public Admission admit(String pool, TaskIdentity id) {
-        Admission admission = decide(pool, id);
+    public Admission admit(String pool, TaskIdentity id, Optional<String> grantId) {
+        Admission admission = decide(pool, id, grantId);
         if (admission instanceof Admission.Refused) {
             // a waiter refused now (its definition gone, a name no longer declared) would otherwise keep its
             // place in line for good: the refusal fails the instance, so it waits for nothing any more
@@ -113,7 +113,7 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
         return admission;
     }
 
-    private Admission decide(String pool, TaskIdentity id) {
+    private Admission decide(String pool, TaskIdentity id, Optional<String> grantId) {
         Optional<Definition> definition;
         try {
             definition = definitions.apply(id.definition());
@@ -163,10 +163,20 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
                 }
             }
         }
-        ResourceStore.Holder holder = new ResourceStore.Holder(id.runId(), UUID.randomUUID().toString());
+        ResourceStore.Holder holder = new ResourceStore.Holder(id.runId(),
+                grantId.orElseGet(() -> UUID.randomUUID().toString()));
         long asked = System.nanoTime();
-        return switch (store.grant(holder.runId(), holder.grantId(), names, settings.leaseMs(),
-                new LeaseWaiter(pool, id).encode())) {
+        ResourceStore.Grant grant = store.grant(holder.runId(), holder.grantId(), names, settings.leaseMs(),
+                new LeaseWaiter(pool, id).encode());
+        if (!grant.wake().isEmpty()) {
+            try {
+                wake(grant.wake());
+            } catch (RuntimeException e) {
+                // marked woken but not sent: the reap wakes them again after the wake interval
+                log.warn("waiters let in by an expired grant not dispatched runId={} error={}", id.runId(), e.toString());
+            }
+        }
+        return switch (grant) {
             case ResourceStore.Grant.Granted g -> {
                 // by the lease as written: a templated name (`agent:{{ partition }}`) is one series, not one a day
                 templates.stream().distinct().forEach(t -> waitTimes.waited(t, g.waitedMs()));

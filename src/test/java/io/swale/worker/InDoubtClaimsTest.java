@@ -22,6 +22,20 @@ class InDoubtClaimsTest {
     }
 
     @Test
+    void theGrantOfAClaimInDoubtIsAskedForAgainUntilTheClaimIsAskedAgain() {
+        InDoubtClaims claims = new InDoubtClaims(MAX_AGE);
+        TaskIdentity a = identity("a");
+        TaskIdentity b = identity("b");
+        claims.failed(List.of(a, b), List.of(claims.claimIdFor(a), claims.claimIdFor(b)),
+                List.of(Optional.of("grant-a"), Optional.empty()), 0);
+        assertThat(claims.grantIdFor(a)).contains("grant-a");
+        assertThat(claims.grantIdFor(a)).as("still there: its dispatch may wait in line first").contains("grant-a");
+        assertThat(claims.grantIdFor(b)).isEmpty();
+        claims.claimIdFor(a);
+        assertThat(claims.grantIdFor(a)).isEmpty();
+    }
+
+    @Test
     void anEntryOlderThanItsMaxAgeIsForgotten() {
         InDoubtClaims claims = new InDoubtClaims(MAX_AGE);
         TaskIdentity a = identity("a");

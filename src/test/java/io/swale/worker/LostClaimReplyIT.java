@@ -4,21 +4,31 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.swale.definition.CronCheck;
+import io.swale.definition.Definition;
+import io.swale.definition.DefinitionFormat;
+import io.swale.definition.DefinitionLoader;
 import io.swale.graph.Partition;
 import io.swale.operator.OperatorRegistry;
 import io.swale.store.InstanceStatus;
 import io.swale.store.PendingInstance;
+import io.swale.store.ResourceStore;
 import io.swale.store.TaskInput;
 import io.swale.store.TaskInstance;
 import io.swale.store.TaskStore;
+import io.swale.store.redis.RedisResourceStore;
 import io.swale.store.redis.RedisRunStore;
 import io.swale.store.redis.RedisTaskStore;
+import io.swale.task.LeaseWaiter;
 import io.swale.task.TaskIdentity;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -75,6 +85,61 @@ class LostClaimReplyIT {
 
             await().atMost(Duration.ofSeconds(20)).until(() -> instance(id).status() == InstanceStatus.SUCCEEDED);
             assertThat(instance(id).attempt()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * The same with a lease: the grant taken for the claim in doubt is kept, so the dispatch that comes back is
+     * granted again at once. Were it released, an instance asking meanwhile would take the resource, and the
+     * claimed attempt, its dispatch waiting in line behind it, would burn its lease unrun.
+     */
+    @Test
+    void theLeasesOfAClaimWhoseReplyWasLostStayWithItsAttempt() throws Exception {
+        Definition definition = new DefinitionLoader(OperatorRegistry.builtIn(), CronCheck.FIVE_FIELDS).load("""
+                [graph]
+                name = "leased"
+                [[node]]
+                name = "a"
+                operator = "noop"
+                leases = ["warehouse"]
+                """, DefinitionFormat.TOML);
+        TaskIdentity id = new TaskIdentity("leased", Partition.of("p"), "a", Optional.empty(), definition.hash(), 0);
+        TaskIdentity other = new TaskIdentity("leased", Partition.of("q"), "a", Optional.empty(), definition.hash(), 0);
+        redis.tasks.submit(id.runKey(), id.runId(), new PendingInstance("a", Optional.empty(), definition.hash(), 0,
+                "default", 1), new TaskInput("noop", JsonNodeFactory.instance.objectNode(), Map.of(), Map.of()));
+        RedisResourceStore resources = new RedisResourceStore(redis.pool, "l", 60_000);
+        List<TaskIdentity> dispatched = new CopyOnWriteArrayList<>();
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+        try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(redis.port);
+                UnifiedJedis viaProxy = new JedisPooled(new HostAndPort("127.0.0.1", proxy.port()),
+                        DefaultJedisClientConfig.builder().timeoutMillis(400).build());
+                ResourceGate gate = new ResourceGate(resources, redis.tasks, hash -> Optional.of(definition),
+                        (pool, d) -> dispatched.add(d), new ResourceGate.Settings(RedisWorkers.LEASE.toMillis(),
+                                Duration.ofSeconds(10), false, Map.of()), name -> false, (name, ms) -> { }, ticker)) {
+            RedisTaskStore store = new RedisTaskStore(viaProxy, "l");
+            assertThat(store.claim(id.runKey(), "nobody", RedisWorkers.LEASE.toMillis(), "w1"))
+                    .isEqualTo(new TaskStore.Claim.Refused("unknown"));
+            PoolWorker worker = redis.worker("default", 1, store, OperatorRegistry.builtIn(), (p, i) -> { }, gate);
+
+            assertThat(worker.reserve(1, 0)).isEqualTo(1);
+            proxy.dropNextReply();
+            assertThatThrownBy(() -> worker.claimAndRun(List.of(id), () -> { }))
+                    .isInstanceOf(JedisConnectionException.class);
+            assertThat(instance(id).status()).isEqualTo(InstanceStatus.RUNNING);
+            // another instance asks for the warehouse before the poll comes back: it waits
+            assertThat(resources.grant(other.runId(), "g-other", List.of("warehouse"), 60_000,
+                    new LeaseWaiter("default", other).encode())).isInstanceOf(ResourceStore.Grant.Waiting.class);
+
+            assertThat(worker.reserve(1, 0)).isEqualTo(1);
+            assertThat(worker.claimAndRun(List.of(id), () -> { })).isTrue();
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> instance(id).status() == InstanceStatus.SUCCEEDED);
+            assertThat(instance(id).attempt()).isEqualTo(1);
+            // its release lets the waiter in
+            await().atMost(Duration.ofSeconds(20)).until(() -> dispatched.contains(other));
+            assertThat(resources.resources().get("warehouse").holders()).isEmpty();
+        } finally {
+            ticker.shutdownNow();
         }
     }
 

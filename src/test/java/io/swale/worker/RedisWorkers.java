@@ -43,12 +43,19 @@ final class RedisWorkers implements AutoCloseable {
 
     /** Worker {@code w1} of {@code poolName} on {@code store}, running {@code operators}. */
     PoolWorker worker(String poolName, int slots, TaskStore store, OperatorRegistry operators, Dispatcher dispatcher) {
+        return worker(poolName, slots, store, operators, dispatcher, LeaseGate.NONE);
+    }
+
+    /** As above, taking the leases of each dispatch's node through {@code gate} before its claim. */
+    PoolWorker worker(String poolName, int slots, TaskStore store, OperatorRegistry operators, Dispatcher dispatcher,
+            LeaseGate gate) {
         Settlement settlement = new Settlement(store, new Terminations(store, (id, status) -> { }, letter -> { },
                 Clock.systemUTC(), metrics), Backoff.DEFAULT, metrics, ListenerFailure::isOutage);
         AttemptRunner runner = new AttemptRunner(operators, new LeaseKeeper(store, ticker,
                 new LeaseKeeper.Timing(LEASE, Duration.ofSeconds(15), Duration.ofSeconds(1)), metrics), settlement,
                 Map.of(), metrics);
-        return new PoolWorker(poolName, slots, store, runner, dispatcher, new PoolWorker.Settings("w1", LEASE.toMillis()));
+        return new PoolWorker(poolName, slots, store, runner, dispatcher, new PoolWorker.Settings("w1", LEASE.toMillis()),
+                gate);
     }
 
     @Override

@@ -34,6 +34,7 @@ class ResourceGateRenewalTest {
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
     private final AtomicBoolean redisDown = new AtomicBoolean();
     private final AtomicInteger renewals = new AtomicInteger();
+    private volatile List<String> grantWakes = List.of();
     private final Definition definition = new DefinitionLoader(OperatorRegistry.builtIn(), CronCheck.FIVE_FIELDS).load("""
             [graph]
             name = "leased"
@@ -52,7 +53,7 @@ class ResourceGateRenewalTest {
     private ResourceStore store() {
         return (ResourceStore) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {ResourceStore.class},
                 (proxy, method, args) -> switch (method.getName()) {
-                    case "grant" -> new ResourceStore.Grant.Granted(0);
+                    case "grant" -> new ResourceStore.Grant.Granted(0, grantWakes);
                     case "leave" -> new ResourceStore.Released(false, List.of());
                     case "renew" -> {
                         renewals.incrementAndGet();
@@ -94,6 +95,22 @@ class ResourceGateRenewalTest {
         // ten renewals take about 2.5 leases
         await().atMost(Duration.ofSeconds(10)).until(() -> renewals.get() >= 10);
         assertThat(cancellation.isCancelled()).isFalse();
+    }
+
+    /** An ask that freed its instance's own expired grant answers the waiters that lets in: they are sent again. */
+    @Test
+    void theWaitersThatAnAskLetsInAreDispatchedAgain() {
+        TaskIdentity waiter = new TaskIdentity("leased", Partition.of("q"), "a", Optional.empty(), definition.hash(), 0);
+        grantWakes = List.of(new io.swale.task.LeaseWaiter("default", waiter).encode());
+        List<TaskIdentity> dispatched = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ResourceGate gate = new ResourceGate(store(), new FakeTaskStore(new java.util.concurrent.atomic.AtomicLong(),
+                Duration.ofMinutes(1)), hash -> Optional.of(definition), (pool, id) -> dispatched.add(id),
+                new ResourceGate.Settings(LEASE_MS, Duration.ofMillis(100), false, Map.of()), name -> false,
+                (name, ms) -> { }, ticker);
+        TaskIdentity id = new TaskIdentity("leased", Partition.of("p"), "a", Optional.empty(), definition.hash(), 0);
+
+        assertThat(gate.admit("default", id)).isInstanceOf(LeaseGate.Admission.Granted.class);
+        assertThat(dispatched).containsExactly(waiter);
     }
 
     /**

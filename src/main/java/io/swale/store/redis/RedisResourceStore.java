@@ -61,11 +61,13 @@ public final class RedisResourceStore implements ResourceStore {
 
     @Override
     public Grant grant(String runId, String grantId, List<String> names, long ttlMs, String dispatch) {
-        List<String> args = new ArrayList<>(List.of(runId, grantId, Long.toString(ttlMs), dispatch));
+        List<String> args = new ArrayList<>(List.of(runId, grantId, Long.toString(ttlMs), Long.toString(wakeMs),
+                dispatch));
         args.addAll(names);
         List<?> r = (List<?>) grant.call(redis, keys, args);
-        return "granted".equals(r.get(0)) ? new Grant.Granted(Long.parseLong((String) r.get(1)))
-                : new Grant.Waiting((String) r.get(1), Long.parseLong((String) r.get(2)));
+        return "granted".equals(r.get(0))
+                ? new Grant.Granted(Long.parseLong((String) r.get(1)), strings(r.subList(2, r.size())))
+                : new Grant.Waiting((String) r.get(1), Long.parseLong((String) r.get(2)), strings(r.subList(3, r.size())));
     }
 
     @Override

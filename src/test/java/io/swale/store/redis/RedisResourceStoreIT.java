@@ -170,6 +170,45 @@ class RedisResourceStoreIT {
     }
 
     /**
+     * An instance whose grant expired asks again before the reap has freed it: the ask frees it, and the waiter it
+     * held back is woken by that ask (its reply), not left for the reap's scan or a later release.
+     */
+    @Test
+    void anAskThatFreesItsOwnExpiredGrantWakesTheWaiterItHeldBack() {
+        assertThat(store.grant("dead", "g1", List.of("x"), 1, "d-dead")).isInstanceOf(Grant.Granted.class);
+        assertThat(grant("next", "x")).isInstanceOf(Grant.Waiting.class);
+        long deadline = store.resources().get("x").holders().getFirst().deadlineMs();
+        await().atMost(Duration.ofSeconds(5)).until(() -> serverMs() > deadline);
+
+        Grant again = store.grant("dead", "g2", List.of("x"), 60_000, "d-dead");
+
+        assertThat(again).isInstanceOf(Grant.Waiting.class);
+        assertThat(again.wake()).containsExactly("dispatch-next");
+        assertThat(store.resources().get("x").held()).isZero();
+        assertThat(grant("next", "x")).isInstanceOf(Grant.Granted.class);
+    }
+
+    /**
+     * The same grant asked for again (a claim whose outcome was unknown, its dispatch back): granted again while it
+     * lives, for one lease from now; once expired, it is freed and asked for as anyone's, behind those waiting.
+     */
+    @Test
+    void aGrantAskedAgainUnderItsIdLastsOneLeaseFromNowWhileItLivesAndIsFreedOnceExpired() {
+        assertThat(store.grant("a", "g", List.of("x"), 60_000, "d-a")).isInstanceOf(Grant.Granted.class);
+        assertThat(store.grant("a", "g", List.of("x"), 120_000, "d-a")).isEqualTo(new Grant.Granted(0));
+        assertThat(store.resources().get("x").holders().getFirst().deadlineMs()).isGreaterThan(serverMs() + 100_000);
+        assertThat(store.resources().get("x").held()).isEqualTo(1);
+
+        assertThat(store.grant("b", "g", List.of("y"), 1, "d-b")).isInstanceOf(Grant.Granted.class);
+        assertThat(grant("next", "y")).isInstanceOf(Grant.Waiting.class);
+        long deadline = store.resources().get("y").holders().getFirst().deadlineMs();
+        await().atMost(Duration.ofSeconds(5)).until(() -> serverMs() > deadline);
+        Grant expired = store.grant("b", "g", List.of("y"), 60_000, "d-b");
+        assertThat(expired).isInstanceOf(Grant.Waiting.class);
+        assertThat(expired.wake()).containsExactly("dispatch-next");
+    }
+
+    /**
      * docs/resources.md: a waiter woken but not back is woken again after the wake interval by the reap pass. Was:
      * only if it was among the 256 oldest waiters, so one behind many older ones waited for the reconciler.
      */
