@@ -6,6 +6,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import io.swale.config.ConfiguredPools;
 import io.swale.definition.Definition;
 import io.swale.definition.DefinitionFormat;
+import io.swale.definition.DefinitionLoader;
 import io.swale.definition.ShellWarnings;
 import io.swale.kafka.PoolTopics;
 import io.swale.periodic.SyncService;
@@ -63,7 +64,7 @@ public class DefinitionsController {
     public Map<String, Object> publish(HttpServletRequest request,
             @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType) {
         DefinitionCatalog.Published p = catalog.publish(body(request), DefinitionFormat.fromContentType(contentType),
-                this::createTopics);
+                loader(), this::createTopics);
         if (props.hasRole("scheduler")) {
             // A scheduler replica adopts at once rather than at the next sync interval.
             try {
@@ -86,7 +87,6 @@ public class DefinitionsController {
 
     /** The topics of every pool the definition gets served, before it is stored: a failure stores nothing. */
     private void createTopics(Definition d) {
-        strictLeases(d);
         for (String pool : d.graph().pools()) {
             if (!pools.willServe(pool)) {
                 continue;
@@ -100,15 +100,9 @@ public class DefinitionsController {
         }
     }
 
-    /** In strict mode, a literal lease on a resource with no declared capacity is a fault: nothing is stored. */
-    private void strictLeases(Definition d) {
-        if (!resources.strict()) {
-            return;
-        }
-        var faults = io.swale.definition.LeaseChecks.undeclared(d.graph().nodes(), declared::declares);
-        if (!faults.isEmpty()) {
-            throw new io.swale.definition.InvalidDefinitionException(faults);
-        }
+    /** In strict mode, a literal lease on a resource with no declared capacity is one more fault of the definition. */
+    private DefinitionLoader loader() {
+        return resources.strict() ? catalog.loader().withDeclaredResources(declared::declares) : catalog.loader();
     }
 
     @PostMapping("/validate")
@@ -120,8 +114,7 @@ public class DefinitionsController {
     @ApiResponse(responseCode = "422", ref = OpenApiConfiguration.UNPROCESSABLE)
     public Map<String, Object> validate(HttpServletRequest request,
             @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType) {
-        Definition d = catalog.loader().load(body(request), DefinitionFormat.fromContentType(contentType));
-        strictLeases(d);
+        Definition d = loader().load(body(request), DefinitionFormat.fromContentType(contentType));
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("graph", d.graph().name());
         out.put("nodes", d.graph().nodes().size());

@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Predicate;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -18,15 +20,31 @@ public final class DefinitionLoader {
     private final OperatorCatalog operators;
     private final CronCheck cron;
     private final DefinitionLimits limits;
+    private final Optional<Predicate<String>> declaredResources;
 
     public DefinitionLoader(OperatorCatalog operators, CronCheck cron) {
         this(operators, cron, DefinitionLimits.DEFAULT);
     }
 
     public DefinitionLoader(OperatorCatalog operators, CronCheck cron, DefinitionLimits limits) {
+        this(operators, cron, limits, Optional.empty());
+    }
+
+    private DefinitionLoader(OperatorCatalog operators, CronCheck cron, DefinitionLimits limits,
+            Optional<Predicate<String>> declaredResources) {
         this.operators = Objects.requireNonNull(operators, "operators");
         this.cron = Objects.requireNonNull(cron, "cron");
         this.limits = Objects.requireNonNull(limits, "limits");
+        this.declaredResources = declaredResources;
+    }
+
+    /**
+     * This loader in strict resource mode: a literal lease on a name that {@code declared} does not know is a fault
+     * too, reported with every other (docs/resources.md). For publish and validate only: a stored definition loads
+     * whatever capacities are declared now.
+     */
+    public DefinitionLoader withDeclaredResources(Predicate<String> declared) {
+        return new DefinitionLoader(operators, cron, limits, Optional.of(declared));
     }
 
     public DefinitionLimits limits() {
@@ -88,7 +106,12 @@ public final class DefinitionLoader {
         faults.addAll(LimitChecks.poolNames(raw, limits));
         faults.addAll(FileChecks.check(raw));
         faults.addAll(GraphChecks.check(raw, cron));
-        faults.addAll(LeaseChecks.check(raw));
+        List<Fault> leaseFaults = LeaseChecks.check(raw);
+        faults.addAll(leaseFaults);
+        if (leaseFaults.isEmpty()) {
+            // a name that is no name is not asked about
+            declaredResources.ifPresent(declared -> faults.addAll(LeaseChecks.undeclared(raw.nodes(), declared)));
+        }
         faults.addAll(MapChecks.check(raw));
         if (withinLimits) {
             // the params checks recurse and cost per node: only within the limits

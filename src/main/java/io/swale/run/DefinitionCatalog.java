@@ -111,7 +111,13 @@ public final class DefinitionCatalog {
      * needs (its pools' topics) and, by throwing, leaves nothing stored, so a publish is all or nothing.
      */
     public Published publish(byte[] text, DefinitionFormat format, java.util.function.Consumer<Definition> beforeStore) {
-        Definition d = loader.load(text, format);
+        return publish(text, format, loader, beforeStore);
+    }
+
+    /** As above, checked by {@code checkedBy} (this catalog's loader in strict resource mode, say). */
+    public Published publish(byte[] text, DefinitionFormat format, DefinitionLoader checkedBy,
+            java.util.function.Consumer<Definition> beforeStore) {
+        Definition d = checkedBy.load(text, format);
         String graph = d.graph().name();
         for (Map.Entry<String, String> other : store.currentPointers().entrySet()) {
             if (other.getKey().equals(graph)) {

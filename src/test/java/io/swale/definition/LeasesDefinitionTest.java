@@ -144,4 +144,30 @@ class LeasesDefinitionTest {
                 m -> assertThat(m).contains("node `a`", "`warehouse`", "no declared capacity"),
                 m -> assertThat(m).contains("node `b`", "`gpu`"));
     }
+
+    @Test
+    void inStrictModeAnUndeclaredLiteralLeaseIsOneMoreFaultAndATemplatedOneIsNotAskedAbout() {
+        String text = """
+                [graph]
+                name = "g"
+                [[node]]
+                name = "load"
+                operator = "noop"
+                after = ["missing"]
+                leases = ["warehouse", "mart", "agent:{{ partition }}"]
+                """;
+        List<String> asked = new java.util.ArrayList<>();
+        DefinitionLoader strict = TestOperators.loader().withDeclaredResources(name -> {
+            asked.add(name);
+            return name.equals("warehouse");
+        });
+        assertThatThrownBy(() -> strict.load(text, DefinitionFormat.TOML))
+                .isInstanceOfSatisfying(InvalidDefinitionException.class, e -> assertThat(e.faults())
+                        .extracting(Fault::kind).containsExactlyInAnyOrder(FaultKind.UNDECLARED_RESOURCE,
+                                FaultKind.UNKNOWN_NODE));
+        assertThat(asked).containsExactly("warehouse", "mart");
+        assertThatThrownBy(() -> TestOperators.loader().load(text, DefinitionFormat.TOML))
+                .isInstanceOfSatisfying(InvalidDefinitionException.class, e -> assertThat(e.faults())
+                        .extracting(Fault::kind).containsExactly(FaultKind.UNKNOWN_NODE));
+    }
 }

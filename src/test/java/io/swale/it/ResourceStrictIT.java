@@ -48,4 +48,26 @@ class ResourceStrictIT {
         assertThat(api.put("/api/v1/resources/" + res, "{\"capacity\": 1}").status()).isEqualTo(200);
         assertThat(api.publish(toml).status()).isEqualTo(201);
     }
+
+    /** docs/resources.md: all faults at once. Was: the undeclared resource in a second 422, once the others were mended. */
+    @Test
+    void anUndeclaredResourceIsReportedWithTheDefinitionsOtherFaults() {
+        SwaleClient api = new SwaleClient(port);
+        String res = IntegrationTest.unique("undeclared");
+        String toml = """
+                [graph]
+                name = "%s"
+                [[node]]
+                name = "load"
+                operator = "noop"
+                after = ["missing"]
+                leases = ["%s"]
+                """.formatted(IntegrationTest.unique("strict"), res);
+        for (SwaleClient.Response r : java.util.List.of(api.post("/api/v1/definitions/validate", "application/toml",
+                toml), api.publish(toml))) {
+            assertThat(r.status()).isEqualTo(422);
+            assertThat(r.body().get("problems").valueStream().map(p -> p.get("kind").asString()))
+                    .contains("UndeclaredResource").hasSize(2);
+        }
+    }
 }
