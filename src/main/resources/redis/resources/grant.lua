@@ -6,7 +6,8 @@ local names = {}
 for i = 6, #ARGV do names[#names + 1] = ARGV[i] end
 local g = redis.call('HGET', GRANT, run)
 local holding = false
--- the names of an expired grant of this instance that this ask frees before the reap does: their waiters are woken
+-- the names whose waiters this ask may let in: those of an expired grant of this instance that it frees before the
+-- reap does, and the lines a waiter leaves when it asks for other names
 local freed = {}
 if g then
   local live = tonumber(redis.call('ZSCORE', DEADLINE, run) or '0') > now
@@ -49,7 +50,11 @@ if blocking then
       if same and stored[i + 1] ~= name then same = false end
     end
     if not same then
-      for i = 2, #stored do redis.call('ZREM', WAIT, member(stored[i], first, run)) end
+      -- the lines it leaves may have held back their next waiters: they are looked at too
+      for i = 2, #stored do
+        redis.call('ZREM', WAIT, member(stored[i], first, run))
+        freed[#freed + 1] = stored[i]
+      end
       for _, name in ipairs(names) do redis.call('ZADD', WAIT, 0, member(name, first, run)) end
       redis.call('HSET', WAITER, run, first .. '\n' .. table.concat(names, '\n'))
     end
@@ -61,7 +66,12 @@ if blocking then
   redis.call('HDEL', WOKEN, run)
   return with_wakes({'waiting', blocking, tostring(first)})
 end
-leave(run)
+-- a line it leaves for a name it does not take now (it asks for other names) may have held back its next waiters
+local taking = {}
+for _, name in ipairs(names) do taking[name] = true end
+for _, name in ipairs(leave(run)) do
+  if not taking[name] then freed[#freed + 1] = name end
+end
 for _, name in ipairs(names) do redis.call('HINCRBY', COUNT, name, 1) end
 redis.call('HSET', GRANT, run, gid .. '\n' .. table.concat(names, '\n'))
 redis.call('ZADD', DEADLINE, now + ttl, run)

@@ -84,6 +84,34 @@ class RedisResourceStoreIT {
     }
 
     /**
+     * A woken waiter that asks for other names leaves the line it headed: the waiter behind it there is woken by that
+     * ask, whether the ask is granted or waits. Was: left for the reap's scan of the oldest waiters.
+     */
+    @Test
+    void aWaiterThatLeavesALineForOtherNamesWakesTheNextInThatLine() {
+        for (String other : List.of("host:free", "host:busy")) {
+            String a = "a-" + other;
+            assertThat(grant("holder-" + other, a)).isInstanceOf(Grant.Granted.class);
+            assertThat(grant("w-" + other, a)).isInstanceOf(Grant.Waiting.class);
+            long since = waitingSince("w-" + other);
+            await().atMost(Duration.ofSeconds(5)).until(() -> serverMs() > since);
+            assertThat(grant("behind-" + other, a)).isInstanceOf(Grant.Waiting.class);
+            assertThat(release("holder-" + other).wake()).containsExactly("dispatch-w-" + other);
+            // `behind` is not let in while `w` heads the line: it moves to `other`, and asks again
+            assertThat(grant("behind-" + other, a)).isInstanceOf(Grant.Waiting.class);
+        }
+        assertThat(grant("holds-busy", "host:busy")).isInstanceOf(Grant.Granted.class);
+
+        Grant granted = grant("w-host:free", "host:free");
+        Grant waiting = grant("w-host:busy", "host:busy");
+
+        assertThat(granted).isInstanceOf(Grant.Granted.class);
+        assertThat(granted.wake()).containsExactly("dispatch-behind-host:free");
+        assertThat(waiting).isInstanceOf(Grant.Waiting.class);
+        assertThat(waiting.wake()).containsExactly("dispatch-behind-host:busy");
+    }
+
+    /**
      * A waiter far down the oldest-first order may head the line of a resource nobody holds: the check looks at
      * it too, since there it blocks every newcomer.
      */
