@@ -44,6 +44,9 @@ final class InDoubtClaims {
 
     /** The grant id of the leases held for the claim in doubt of {@code id}, if it has any; the entry stays. */
     Optional<String> grantIdFor(TaskIdentity id) {
+        if (entries.isEmpty()) {
+            return Optional.empty(); // asked for every dispatch: no hash of its identity when nothing is in doubt
+        }
         Entry e = entries.get(id);
         return e != null ? e.grantId() : Optional.empty();
     }
