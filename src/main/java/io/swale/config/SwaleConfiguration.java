@@ -35,6 +35,7 @@ import io.swale.run.RunReruns;
 import io.swale.run.Submission;
 import io.swale.settings.LimitsSettings;
 import io.swale.settings.RedisSettings;
+import io.swale.settings.ResourcesProperties;
 import io.swale.settings.SwaleProperties;
 import io.swale.store.DefinitionStore;
 import io.swale.store.ExpiryStore;
@@ -60,6 +61,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
 import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
 import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;
@@ -279,9 +282,13 @@ public class SwaleConfiguration {
 
     @Bean
     Terminations terminations(TaskStore tasks, KafkaEventPublisher events, KafkaDeadLetters deadLetters, Clock clock,
-            SwaleMetrics metrics, DefinitionCatalog catalog, RunStore runs, ConfiguredPools pools) {
+            SwaleMetrics metrics, DefinitionCatalog catalog, RunStore runs, ConfiguredPools pools,
+            ResourcesProperties resources, ObjectProvider<ResourceConfiguration.DeclaredResources> declared) {
+        // strict resource mode checks a growth's literal leases as publish checks a definition's
+        Optional<Predicate<String>> strict = resources.strict()
+                ? Optional.of(declared.getObject()::declares) : Optional.empty();
         return new Terminations(tasks, events, deadLetters, clock, metrics,
-                new io.swale.run.DeclaredGrowth(catalog, runs, pools));
+                new io.swale.run.DeclaredGrowth(catalog, runs, pools, strict));
     }
 
     @Bean

@@ -40,8 +40,8 @@ public final class DefinitionLoader {
 
     /**
      * This loader in strict resource mode: a literal lease on a name that {@code declared} does not know is a fault
-     * too, reported with every other (docs/resources.md). For publish and validate only: a stored definition loads
-     * whatever capacities are declared now.
+     * too, reported with every other (docs/resources.md), in a definition and in a growth. For publish, validate and
+     * growth only: a stored definition loads whatever capacities are declared now.
      */
     public DefinitionLoader withDeclaredResources(Predicate<String> declared) {
         return new DefinitionLoader(operators, cron, limits, Optional.of(declared));
@@ -96,7 +96,7 @@ public final class DefinitionLoader {
      * growth, is {@code current} (docs/dynamic-graphs.md §8.2).
      */
     public Growths.Check checkGrowth(Graph current, String by, long rerun, JsonNode grow) {
-        return Growths.check(current, by, rerun, grow, operators, limits);
+        return Growths.check(current, by, rerun, grow, operators, limits, declaredResources);
     }
 
     private Graph check(RawDefinition raw, List<Fault> limitFaults) {

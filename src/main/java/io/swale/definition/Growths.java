@@ -74,6 +74,12 @@ public final class Growths {
      */
     public static Check check(Graph current, String by, long rerun, JsonNode grow, OperatorCatalog operators,
             DefinitionLimits limits) {
+        return check(current, by, rerun, grow, operators, limits, Optional.empty());
+    }
+
+    /** As above; with {@code declaredResources} (strict resource mode), a grown node's undeclared literal lease is a fault. */
+    public static Check check(Graph current, String by, long rerun, JsonNode grow, OperatorCatalog operators,
+            DefinitionLimits limits, Optional<java.util.function.Predicate<String>> declaredResources) {
         Objects.requireNonNull(grow, "grow");
         List<Fault> faults = new ArrayList<>();
         String who = "the growth of `" + by + "`";
@@ -134,7 +140,12 @@ public final class Growths {
         LimitChecks.nodeCount(raw, limits).ifPresent(checks::add);
         checks.addAll(LimitChecks.poolNames(raw, limits));
         checks.addAll(GraphChecks.check(raw, expression -> Optional.empty()));
-        checks.addAll(LeaseChecks.check(raw));
+        List<Fault> leaseFaults = LeaseChecks.check(raw);
+        checks.addAll(leaseFaults);
+        if (leaseFaults.isEmpty()) {
+            // only the grown nodes: the run's own nodes passed at publish, under the capacities declared then
+            declaredResources.ifPresent(declared -> checks.addAll(LeaseChecks.undeclared(grown, declared)));
+        }
         checks.addAll(MapChecks.check(raw));
         checks.addAll(OperatorChecks.check(raw, operators));
         for (Fault f : checks) {

@@ -1,6 +1,7 @@
 package io.swale.run;
 
 import io.swale.definition.Definition;
+import io.swale.definition.DefinitionLoader;
 import io.swale.definition.Growths;
 import io.swale.graph.Graph;
 import io.swale.graph.ItemName;
@@ -11,6 +12,7 @@ import io.swale.task.GrowthPlanner;
 import io.swale.task.TaskIdentity;
 import java.util.LinkedHashSet;
 import java.util.Optional;
+import java.util.function.Predicate;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -24,11 +26,19 @@ public final class DeclaredGrowth implements GrowthPlanner {
     private final DefinitionCatalog definitions;
     private final RunStore runs;
     private final PoolCatalog pools;
+    private final Optional<Predicate<String>> declaredResources;
 
     public DeclaredGrowth(DefinitionCatalog definitions, RunStore runs, PoolCatalog pools) {
+        this(definitions, runs, pools, Optional.empty());
+    }
+
+    /** As above; with {@code declaredResources} (strict resource mode), a grown node may lease only declared names. */
+    public DeclaredGrowth(DefinitionCatalog definitions, RunStore runs, PoolCatalog pools,
+            Optional<Predicate<String>> declaredResources) {
         this.definitions = definitions;
         this.runs = runs;
         this.pools = pools;
+        this.declaredResources = declaredResources;
     }
 
     @Override
@@ -48,7 +58,9 @@ public final class DeclaredGrowth implements GrowthPlanner {
             return new Plan.Fail("InvalidGrowth: node `" + identity.node() + "` is no longer part of the run's graph"
                     + " (the growth that added it was replaced), so it cannot grow it");
         }
-        return switch (definitions.loader().checkGrowth(current, identity.node(), identity.rerun(), grow.get())) {
+        DefinitionLoader loader = declaredResources.map(definitions.loader()::withDeclaredResources)
+                .orElse(definitions.loader());
+        return switch (loader.checkGrowth(current, identity.node(), identity.rerun(), grow.get())) {
             case Growths.Check.Valid v -> {
                 createPools(current, v.graph());
                 yield new Plan.Grow(v.stored());

@@ -159,4 +159,23 @@ class GrowthChecksTest {
             assertThat(((Growths.Check.Invalid) c).error()).as(grow).isNotBlank();
         }
     }
+
+    /** Strict resource mode checks a growth as publish checks a definition: an undeclared literal lease is a fault. */
+    @Test
+    void inStrictModeAGrownNodesUndeclaredLiteralLeaseIsAFault() {
+        String grow = """
+                {"node": [{"name": "fix", "operator": "noop", "leases": ["warehouse", "mart", "agent:{{ partition }}"]}]}""";
+        List<String> asked = new java.util.ArrayList<>();
+        DefinitionLoader strict = LOADER.withDeclaredResources(name -> {
+            asked.add(name);
+            return name.equals("warehouse");
+        });
+
+        Growths.Check c = strict.checkGrowth(RUN, "decide", 0, json(grow));
+
+        assertThat(c).isInstanceOfSatisfying(Growths.Check.Invalid.class, i -> assertThat(i.error())
+                .contains("UndeclaredResource", "node `fix` leases `mart`").doesNotContain("warehouse"));
+        assertThat(asked).containsExactly("warehouse", "mart");
+        assertThat(LOADER.checkGrowth(RUN, "decide", 0, json(grow))).isInstanceOf(Growths.Check.Valid.class);
+    }
 }
