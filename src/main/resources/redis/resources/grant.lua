@@ -9,15 +9,15 @@ local holding = false
 -- the names whose waiters this ask may let in: those of an expired grant of this instance that it frees before the
 -- reap does, and the lines a waiter leaves when it asks for other names
 local freed = {}
+local again = false
 if g then
   local live = tonumber(redis.call('ZSCORE', DEADLINE, run) or '0') > now
   if live and split(g)[1] == gid then
     -- the same grant asked for again (a retried call, or a dispatch whose claim's outcome was unknown): it lasts
     -- one lease from now, as a renewal would make it
     redis.call('ZADD', DEADLINE, now + ttl, run)
-    return {'granted', '0'}
-  end
-  if live then
+    again = true
+  elseif live then
     holding = true -- another grant of this instance is live: wait in line until it is released or expires
   else
     freed = free_grant(run)
@@ -29,6 +29,22 @@ local function with_wakes(out)
     for _, p in ipairs(wake(now, wake_ms, freed, {[run] = true})) do out[#out + 1] = p end
   end
   return out
+end
+-- a line left for a name not held now may have held back its next waiters
+local function leave_lines(held)
+  local taking = {}
+  for _, name in ipairs(held) do taking[name] = true end
+  for _, name in ipairs(leave(run)) do
+    if not taking[name] then freed[#freed + 1] = name end
+  end
+end
+if again then
+  -- another dispatch of the instance may have queued behind this grant meanwhile: its place in line goes
+  local parts = split(g)
+  local held = {}
+  for i = 2, #parts do held[#held + 1] = parts[i] end
+  leave_lines(held)
+  return with_wakes({'granted', '0'})
 end
 local w = redis.call('HGET', WAITER, run)
 local first = nil
@@ -66,12 +82,7 @@ if blocking then
   redis.call('HDEL', WOKEN, run)
   return with_wakes({'waiting', blocking, tostring(first)})
 end
--- a line it leaves for a name it does not take now (it asks for other names) may have held back its next waiters
-local taking = {}
-for _, name in ipairs(names) do taking[name] = true end
-for _, name in ipairs(leave(run)) do
-  if not taking[name] then freed[#freed + 1] = name end
-end
+leave_lines(names)
 for _, name in ipairs(names) do redis.call('HINCRBY', COUNT, name, 1) end
 redis.call('HSET', GRANT, run, gid .. '\n' .. table.concat(names, '\n'))
 redis.call('ZADD', DEADLINE, now + ttl, run)

@@ -108,10 +108,8 @@ public final class DefinitionLoader {
         faults.addAll(GraphChecks.check(raw, cron));
         List<Fault> leaseFaults = LeaseChecks.check(raw);
         faults.addAll(leaseFaults);
-        if (leaseFaults.isEmpty()) {
-            // a name that is no name is not asked about
-            declaredResources.ifPresent(declared -> faults.addAll(LeaseChecks.undeclared(raw.nodes(), declared)));
-        }
+        declaredResources.ifPresent(
+                declared -> faults.addAll(LeaseChecks.undeclared(raw.nodes(), leaseFaults, declared)));
         faults.addAll(MapChecks.check(raw));
         if (withinLimits) {
             // the params checks recurse and cost per node: only within the limits

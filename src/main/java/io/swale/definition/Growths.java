@@ -142,10 +142,8 @@ public final class Growths {
         checks.addAll(GraphChecks.check(raw, expression -> Optional.empty()));
         List<Fault> leaseFaults = LeaseChecks.check(raw);
         checks.addAll(leaseFaults);
-        if (leaseFaults.isEmpty()) {
-            // only the grown nodes: the run's own nodes passed at publish, under the capacities declared then
-            declaredResources.ifPresent(declared -> checks.addAll(LeaseChecks.undeclared(grown, declared)));
-        }
+        // only the grown nodes: the run's own nodes passed at publish, under the capacities declared then
+        declaredResources.ifPresent(declared -> checks.addAll(LeaseChecks.undeclared(grown, leaseFaults, declared)));
         checks.addAll(MapChecks.check(raw));
         checks.addAll(OperatorChecks.check(raw, operators));
         for (Fault f : checks) {

@@ -30,6 +30,23 @@ public final class LeaseChecks {
     }
 
     /**
+     * The faults of strict mode for the nodes of {@code nodes} that have no fault in {@code leaseFaults} (a name that
+     * is no name is not asked about).
+     */
+    static List<Fault> undeclared(Iterable<Node> nodes, List<Fault> leaseFaults,
+            java.util.function.Predicate<String> declared) {
+        java.util.Set<String> faulty = new java.util.HashSet<>();
+        leaseFaults.forEach(f -> f.node().ifPresent(faulty::add));
+        List<Node> sound = new ArrayList<>();
+        nodes.forEach(n -> {
+            if (!faulty.contains(n.name())) {
+                sound.add(n);
+            }
+        });
+        return undeclared(sound, declared);
+    }
+
+    /**
      * The faults of strict mode: a literal lease on a resource with no declared capacity.
      *
      * @param declared whether a resource name has a declared capacity

@@ -30,10 +30,19 @@ final class InDoubtClaims {
     private final String incarnation = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36) + ".";
     private final AtomicLong next = new AtomicLong();
     private final Map<TaskIdentity, Entry> entries = new ConcurrentHashMap<>();
+    // when each kept grant was first kept: claims that keep failing must not pin it past one lease
+    private final Map<String, Long> keptSince = new ConcurrentHashMap<>();
     private final long maxAgeNanos;
+    private final long grantMaxAgeNanos;
 
     InDoubtClaims(long maxAgeNanos) {
+        this(maxAgeNanos, maxAgeNanos);
+    }
+
+    /** {@code grantMaxAgeNanos}: how long a grant is asked for again after its claim was first in doubt. */
+    InDoubtClaims(long maxAgeNanos, long grantMaxAgeNanos) {
         this.maxAgeNanos = maxAgeNanos;
+        this.grantMaxAgeNanos = grantMaxAgeNanos;
     }
 
     /** The id to claim {@code id} under: the one in doubt, if any, else a new one. */
@@ -42,13 +51,23 @@ final class InDoubtClaims {
         return e != null ? e.claimId() : incarnation + Long.toString(next.incrementAndGet(), 36);
     }
 
-    /** The grant id of the leases held for the claim in doubt of {@code id}, if it has any; the entry stays. */
-    Optional<String> grantIdFor(TaskIdentity id) {
+    boolean isEmpty() {
+        return entries.isEmpty();
+    }
+
+    /**
+     * The grant id of the leases held for the claim in doubt of {@code id}, if it has any and was first kept within
+     * the grant's max age; the entry stays.
+     */
+    Optional<String> grantIdFor(TaskIdentity id, long nowNanos) {
         if (entries.isEmpty()) {
             return Optional.empty(); // asked for every dispatch: no hash of its identity when nothing is in doubt
         }
         Entry e = entries.get(id);
-        return e != null ? e.grantId() : Optional.empty();
+        return e == null ? Optional.empty() : e.grantId().filter(g -> {
+            Long since = keptSince.get(g);
+            return since != null && nowNanos - since <= grantMaxAgeNanos;
+        });
     }
 
     /** The claims of a call that failed, each with the id it was asked under; none held leases. */
@@ -59,8 +78,10 @@ final class InDoubtClaims {
     /** The claims of a call that failed, each with the id it was asked under and the grant id of its leases. */
     void failed(List<TaskIdentity> ids, List<String> claimIds, List<Optional<String>> grantIds, long nowNanos) {
         entries.values().removeIf(e -> nowNanos - e.sinceNanos() > maxAgeNanos);
+        keptSince.values().removeIf(since -> nowNanos - since > maxAgeNanos);
         for (int i = 0; i < ids.size(); i++) {
             entries.put(ids.get(i), new Entry(claimIds.get(i), grantIds.get(i), nowNanos));
+            grantIds.get(i).ifPresent(g -> keptSince.putIfAbsent(g, nowNanos));
         }
     }
 }

@@ -50,7 +50,8 @@ public final class PoolWorker implements DispatchSlots, AutoCloseable {
         this.runner = runner;
         this.settings = settings;
         // kept past the lease twice over: by then the reaper has ended an attempt that nobody ran
-        this.inDoubt = new InDoubtClaims(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(2 * settings.leaseMs()));
+        this.inDoubt = new InDoubtClaims(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(2 * settings.leaseMs()),
+                java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(settings.leaseMs()));
         this.slots = new WorkerSlots(pool, slots, this::runAttempt);
         this.handOver = new ShutdownHandOver(pool, settings.workerId(), this.slots, tasks, dispatcher,
                 runner.settlement());
@@ -184,9 +185,15 @@ public final class PoolWorker implements DispatchSlots, AutoCloseable {
 
     private List<LeaseGate.Admission> admit(List<TaskIdentity> ids) {
         List<LeaseGate.Admission> out = new java.util.ArrayList<>(ids.size());
+        boolean anyInDoubt = !inDoubt.isEmpty();
+        java.util.Set<TaskIdentity> seen = new java.util.HashSet<>();
+        long now = System.nanoTime();
         try {
             for (TaskIdentity id : ids) {
-                out.add(gate.admit(pool, id, inDoubt.grantIdFor(id)));
+                // a grant kept for a claim in doubt is asked for by one dispatch of the instance: a second copy in
+                // the poll, granted too, would be refused at its claim and release the grant the first runs under
+                Optional<String> kept = anyInDoubt && seen.add(id) ? inDoubt.grantIdFor(id, now) : Optional.empty();
+                out.add(gate.admit(pool, id, kept));
             }
         } catch (RuntimeException e) {
             out.forEach(this::releaseIfGranted);

@@ -102,9 +102,10 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
         Admission admission = decide(pool, id, grantId);
         if (admission instanceof Admission.Refused) {
             // a waiter refused now (its definition gone, a name no longer declared) would otherwise keep its
-            // place in line for good: the refusal fails the instance, so it waits for nothing any more
+            // place in line for good: the refusal fails the instance, so it waits for nothing any more; a grant
+            // kept for its claim in doubt goes too
             try {
-                wake(store.leave(id.runId()).wake());
+                wake(store.release(new ResourceStore.Holder(id.runId(), grantId.orElse("")), true).wake());
             } catch (RuntimeException e) {
                 log.warn("refused instance still in a lease queue, the stale-waiter check drops it runId={} error={}",
                         id.runId(), e.toString());

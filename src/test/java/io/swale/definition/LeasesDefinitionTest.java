@@ -170,4 +170,25 @@ class LeasesDefinitionTest {
                 .isInstanceOfSatisfying(InvalidDefinitionException.class, e -> assertThat(e.faults())
                         .extracting(Fault::kind).containsExactly(FaultKind.UNKNOWN_NODE));
     }
+
+    @Test
+    void inStrictModeANodesBadLeaseDoesNotHideAnotherNodesUndeclaredOne() {
+        String text = """
+                [graph]
+                name = "g"
+                [[node]]
+                name = "bad"
+                operator = "noop"
+                leases = ["agent:{{ nope"]
+                [[node]]
+                name = "load"
+                operator = "noop"
+                leases = ["mart"]
+                """;
+        assertThatThrownBy(() -> TestOperators.loader().withDeclaredResources(name -> false).load(text, DefinitionFormat.TOML))
+                .isInstanceOfSatisfying(InvalidDefinitionException.class, e -> assertThat(e.faults())
+                        .extracting(Fault::kind, f -> f.node().orElseThrow()).containsExactlyInAnyOrder(
+                                org.assertj.core.groups.Tuple.tuple(FaultKind.INVALID_LEASE, "bad"),
+                                org.assertj.core.groups.Tuple.tuple(FaultKind.UNDECLARED_RESOURCE, "load")));
+    }
 }

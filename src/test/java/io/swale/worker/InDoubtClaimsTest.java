@@ -28,11 +28,26 @@ class InDoubtClaimsTest {
         TaskIdentity b = identity("b");
         claims.failed(List.of(a, b), List.of(claims.claimIdFor(a), claims.claimIdFor(b)),
                 List.of(Optional.of("grant-a"), Optional.empty()), 0);
-        assertThat(claims.grantIdFor(a)).contains("grant-a");
-        assertThat(claims.grantIdFor(a)).as("still there: its dispatch may wait in line first").contains("grant-a");
-        assertThat(claims.grantIdFor(b)).isEmpty();
+        assertThat(claims.grantIdFor(a, 1)).contains("grant-a");
+        assertThat(claims.grantIdFor(a, 2)).as("still there: its dispatch may wait in line first").contains("grant-a");
+        assertThat(claims.grantIdFor(b, 2)).isEmpty();
         claims.claimIdFor(a);
-        assertThat(claims.grantIdFor(a)).isEmpty();
+        assertThat(claims.grantIdFor(a, 3)).isEmpty();
+    }
+
+    /** Claims that keep failing keep a grant for one grant max age from the first failure, not for ever. */
+    @Test
+    void aGrantIsAskedForAgainOnlyWithinItsMaxAgeFromWhenItWasFirstKept() {
+        InDoubtClaims claims = new InDoubtClaims(MAX_AGE, 100);
+        TaskIdentity a = identity("a");
+        String claimId = claims.claimIdFor(a);
+        claims.failed(List.of(a), List.of(claimId), List.of(Optional.of("g")), 0);
+        assertThat(claims.grantIdFor(a, 60)).contains("g");
+        // asked again under it, and failed again
+        claims.failed(List.of(a), List.of(claims.claimIdFor(a)), List.of(Optional.of("g")), 60);
+        assertThat(claims.grantIdFor(a, 100)).contains("g");
+        assertThat(claims.grantIdFor(a, 101)).isEmpty();
+        assertThat(claims.claimIdFor(a)).as("the claim id stays in doubt").isEqualTo(claimId);
     }
 
     @Test

@@ -100,13 +100,15 @@ class LostClaimReplyIT {
                 name = "leased"
                 [[node]]
                 name = "a"
-                operator = "noop"
+                operator = "shell"
+                params = { command = "sleep 1" }
                 leases = ["warehouse"]
                 """, DefinitionFormat.TOML);
         TaskIdentity id = new TaskIdentity("leased", Partition.of("p"), "a", Optional.empty(), definition.hash(), 0);
         TaskIdentity other = new TaskIdentity("leased", Partition.of("q"), "a", Optional.empty(), definition.hash(), 0);
         redis.tasks.submit(id.runKey(), id.runId(), new PendingInstance("a", Optional.empty(), definition.hash(), 0,
-                "default", 1), new TaskInput("noop", JsonNodeFactory.instance.objectNode(), Map.of(), Map.of()));
+                "default", 1), new TaskInput("shell", JsonNodeFactory.instance.objectNode().put("command", "sleep 1"),
+                Map.of(), Map.of()));
         RedisResourceStore resources = new RedisResourceStore(redis.pool, "l", 60_000);
         List<TaskIdentity> dispatched = new CopyOnWriteArrayList<>();
         ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
@@ -119,7 +121,7 @@ class LostClaimReplyIT {
             RedisTaskStore store = new RedisTaskStore(viaProxy, "l");
             assertThat(store.claim(id.runKey(), "nobody", RedisWorkers.LEASE.toMillis(), "w1"))
                     .isEqualTo(new TaskStore.Claim.Refused("unknown"));
-            PoolWorker worker = redis.worker("default", 1, store, OperatorRegistry.builtIn(), (p, i) -> { }, gate);
+            PoolWorker worker = redis.worker("default", 2, store, OperatorRegistry.builtIn(), (p, i) -> { }, gate);
 
             assertThat(worker.reserve(1, 0)).isEqualTo(1);
             proxy.dropNextReply();
@@ -130,8 +132,13 @@ class LostClaimReplyIT {
             assertThat(resources.grant(other.runId(), "g-other", List.of("warehouse"), 60_000,
                     new LeaseWaiter("default", other).encode())).isInstanceOf(ResourceStore.Grant.Waiting.class);
 
-            assertThat(worker.reserve(1, 0)).isEqualTo(1);
-            assertThat(worker.claimAndRun(List.of(id), () -> { })).isTrue();
+            // the poll comes back with the dispatch twice (one sent again by the reconciler, say): one copy asks
+            // under the kept grant and runs; the other, refused at its claim, must not release the grant
+            assertThat(worker.reserve(2, 0)).isEqualTo(2);
+            assertThat(worker.claimAndRun(List.of(id, id), () -> { })).isTrue();
+            assertThat(resources.resources().get("warehouse").holders()).extracting(ResourceStore.HeldBy::runId)
+                    .containsExactly(id.runId());
+            assertThat(dispatched).isEmpty();
 
             await().atMost(Duration.ofSeconds(20)).until(() -> instance(id).status() == InstanceStatus.SUCCEEDED);
             assertThat(instance(id).attempt()).isEqualTo(1);

@@ -35,6 +35,7 @@ class ResourceGateRenewalTest {
     private final AtomicBoolean redisDown = new AtomicBoolean();
     private final AtomicInteger renewals = new AtomicInteger();
     private volatile List<String> grantWakes = List.of();
+    private final List<ResourceStore.Holder> released = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Definition definition = new DefinitionLoader(OperatorRegistry.builtIn(), CronCheck.FIVE_FIELDS).load("""
             [graph]
             name = "leased"
@@ -54,7 +55,12 @@ class ResourceGateRenewalTest {
         return (ResourceStore) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {ResourceStore.class},
                 (proxy, method, args) -> switch (method.getName()) {
                     case "grant" -> new ResourceStore.Grant.Granted(0, grantWakes);
-                    case "leave" -> new ResourceStore.Released(false, List.of());
+                    case "leave", "release" -> {
+                        if (method.getName().equals("release")) {
+                            released.add((ResourceStore.Holder) args[0]);
+                        }
+                        yield new ResourceStore.Released(false, List.of());
+                    }
                     case "renew" -> {
                         renewals.incrementAndGet();
                         if (redisDown.get()) {
@@ -129,5 +135,9 @@ class ResourceGateRenewalTest {
 
         assertThat(admission).isInstanceOf(LeaseGate.Admission.Refused.class);
         assertThat(((LeaseGate.Admission.Refused) admission).reason()).contains("`fix` is no longer part of the run's graph");
+        // a grant kept for its claim in doubt is freed with its place in line
+        assertThat(gate.admit("default", id, Optional.of("kept"))).isInstanceOf(LeaseGate.Admission.Refused.class);
+        assertThat(released).containsExactly(new ResourceStore.Holder(id.runId(), ""),
+                new ResourceStore.Holder(id.runId(), "kept"));
     }
 }

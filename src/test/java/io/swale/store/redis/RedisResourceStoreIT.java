@@ -226,6 +226,12 @@ class RedisResourceStoreIT {
         assertThat(store.grant("a", "g", List.of("x"), 120_000, "d-a")).isEqualTo(new Grant.Granted(0));
         assertThat(store.resources().get("x").holders().getFirst().deadlineMs()).isGreaterThan(serverMs() + 100_000);
         assertThat(store.resources().get("x").held()).isEqualTo(1);
+        // another dispatch of `a` waited in line behind its own grant meanwhile: asked again, the grant takes it out
+        assertThat(store.grant("a", "other", List.of("x"), 60_000, "d-a")).isInstanceOf(Grant.Waiting.class);
+        assertThat(grant("behind", "x")).isInstanceOf(Grant.Waiting.class);
+        assertThat(store.grant("a", "g", List.of("x"), 60_000, "d-a")).isEqualTo(new Grant.Granted(0));
+        assertThat(store.resources().get("x").waiting()).extracting(ResourceStore.WaitedBy::runId)
+                .containsExactly("behind");
 
         assertThat(store.grant("b", "g", List.of("y"), 1, "d-b")).isInstanceOf(Grant.Granted.class);
         assertThat(grant("next", "y")).isInstanceOf(Grant.Waiting.class);
