@@ -123,14 +123,18 @@ public final class DefinitionCatalog {
             if (other.getKey().equals(graph)) {
                 continue;
             }
-            Optional<Definition> otherDef = find(other.getValue());
-            if (otherDef.isEmpty()) {
-                continue;
+            Definition otherDef;
+            try {
+                otherDef = get(other.getValue());
+            } catch (SwaleException.UnknownDefinition e) {
+                continue; // a missing definition is skipped; one that does not load fails the publish (spec §1.9)
+            } catch (UnloadableDefinitionException e) {
+                throw UnloadableDefinitionException.blockingPublish(other.getKey(), e);
             }
             for (Node n : d.graph().nodes()) {
                 if (n.produces().isPresent()) {
                     String asset = n.produces().get();
-                    boolean clash = otherDef.get().graph().nodes().stream()
+                    boolean clash = otherDef.graph().nodes().stream()
                             .anyMatch(o -> o.produces().filter(asset::equals).isPresent());
                     if (clash) {
                         throw new SwaleException.AssetConflict(n.name(), asset, other.getKey());

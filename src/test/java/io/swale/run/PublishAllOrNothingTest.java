@@ -48,4 +48,33 @@ class PublishAllOrNothingTest {
         assertThat(prepared).containsExactly("p");
         assertThat(writes).containsExactly("putText", "movePointer");
     }
+
+    /** Spec §1.9: another graph's missing definition is skipped; one that fails to load fails the publish. */
+    @Test
+    void anotherGraphsDefinitionThatDoesNotLoadFailsThePublishAndAMissingOneIsSkipped() {
+        java.util.Map<String, String> pointers = new TreeMap<>(java.util.Map.of("missing", "h-missing"));
+        DefinitionStore others = (DefinitionStore) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {DefinitionStore.class}, (proxy, method, args) -> switch (method.getName()) {
+                    case "currentPointers" -> new TreeMap<>(pointers);
+                    case "text" -> args[0].equals("h-broken")
+                            ? java.util.Optional.of(new DefinitionStore.StoredText("[graph\n", "toml"))
+                            : java.util.Optional.empty();
+                    case "putText", "movePointer" -> {
+                        writes.add(method.getName());
+                        yield method.getReturnType() == boolean.class ? Boolean.TRUE : null;
+                    }
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+        DefinitionCatalog withOthers = new DefinitionCatalog(others,
+                new DefinitionLoader(OperatorRegistry.builtIn(), CronCheck.FIVE_FIELDS));
+        pointers.put("broken", "h-broken");
+
+        assertThatThrownBy(() -> withOthers.publish(TOML, DefinitionFormat.TOML))
+                .isInstanceOfSatisfying(UnloadableDefinitionException.class, e -> assertThat(e.hash()).isEqualTo("h-broken"));
+        assertThat(writes).isEmpty();
+
+        pointers.remove("broken");
+        assertThat(withOthers.publish(TOML, DefinitionFormat.TOML).changed()).isTrue();
+        assertThat(writes).containsExactly("putText", "movePointer");
+    }
 }

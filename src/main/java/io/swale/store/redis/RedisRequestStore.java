@@ -39,9 +39,14 @@ public final class RedisRequestStore implements RequestStore {
         this.ttlMs = ttlMs(retention);
     }
 
-    /** The TTL of a request record, ms; 0 (none) for a window too long to be one. */
+    /**
+     * The TTL of a request record, ms: twice the window, a safety net should no retention pass run, which leaves
+     * the record to the pass (spec §12: it counts the requests it removes, by the window of the day); 0 (none) for
+     * a window too long to have one.
+     */
     static long ttlMs(Duration retention) {
-        return retention.isNegative() || retention.compareTo(LONGEST_TTL) > 0 ? 0 : retention.toMillis();
+        return retention.isNegative() || retention.compareTo(LONGEST_TTL.dividedBy(2)) > 0 ? 0
+                : retention.multipliedBy(2).toMillis();
     }
 
     @Override
