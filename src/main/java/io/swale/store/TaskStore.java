@@ -200,6 +200,26 @@ public interface TaskStore {
     /** A waiting instance whose delay is over becomes pending again; returns it when it did. */
     Optional<TaskInstance> releaseDue(RunKey key, String runId);
 
+    /** What {@link #releaseDueOrEarly} did. */
+    sealed interface DueRelease {
+        /** The instance is pending again. */
+        record Released(TaskInstance instance) implements DueRelease {}
+
+        /** Still waiting: its delay is not over by the clock of its own shard. */
+        record Early() implements DueRelease {}
+
+        /** Not waiting (done, running, cancelled, gone): nothing to release. */
+        record NotWaiting() implements DueRelease {}
+    }
+
+    /**
+     * As {@link #releaseDue}, telling an instance whose delay is not over yet from one that waits no more: on a
+     * Cluster the shard that reads the due entries and the instance's shard may have clocks apart.
+     */
+    default DueRelease releaseDueOrEarly(RunKey key, String runId) {
+        return releaseDue(key, runId).<DueRelease>map(DueRelease.Released::new).orElseGet(DueRelease.NotWaiting::new);
+    }
+
     /**
      * Marks a pending instance dispatched again if its last dispatch is old enough, and answers whether the
      * caller should dispatch it: after {@code staleMs} the first time, then after twice the previous wait each

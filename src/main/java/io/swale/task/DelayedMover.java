@@ -33,11 +33,17 @@ public final class DelayedMover {
         int moved = 0;
         for (TaskStore.Delayed d : tasks.dueDelayed(500)) {
             try {
-                Optional<TaskInstance> released = tasks.releaseDue(d.key(), d.runId());
-                released.ifPresent(i -> dispatcher.dispatch(i.pool(), new TaskIdentity(d.key().graph(),
-                        d.key().partition(), i.node(), i.asset(), i.definition(), i.rerun())));
+                TaskStore.DueRelease release = tasks.releaseDueOrEarly(d.key(), d.runId());
+                if (release instanceof TaskStore.DueRelease.Early) {
+                    // due by the clock that read the entries, not yet by the instance's shard: read again next pass
+                    continue;
+                }
+                if (release instanceof TaskStore.DueRelease.Released(TaskInstance i)) {
+                    dispatcher.dispatch(i.pool(), new TaskIdentity(d.key().graph(), d.key().partition(), i.node(),
+                            i.asset(), i.definition(), i.rerun()));
+                    moved++;
+                }
                 tasks.removeDelayed(d.key(), d.runId(), d.dueMs());
-                moved += released.isPresent() ? 1 : 0;
             } catch (RuntimeException e) {
                 failures.rethrowOutage(e);
                 failures.failed(PASS, d.key(), Optional.empty(), Optional.of(d.runId()), e);

@@ -14,6 +14,7 @@ import io.swale.store.redis.RedisKeys;
 import io.swale.task.DelayedMover;
 import io.swale.task.ReconcilePass;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -122,7 +123,7 @@ class RepairIsolationIT {
     void theDelayedMoverGoesOnPastABadEntryAndKeepsARePark() throws Exception {
         AtomicReference<Runnable> atRelease = new AtomicReference<>(() -> { });
         try (RunHarness h = new RunHarness(r -> r, t -> RunHarness.before(TaskStore.class, t, (method, args) -> {
-            if (method.equals("releaseDue")) {
+            if (method.equals("releaseDueOrEarly")) {
                 atRelease.getAndSet(() -> { }).run();
             }
         }))) {
@@ -153,11 +154,40 @@ class RepairIsolationIT {
         }
     }
 
+    /**
+     * On a Cluster, the shard whose clock read the due entries may run ahead of the instance's: an instance whose
+     * shard finds it not yet due keeps its entry, read again at the next pass. Was: the entry was removed, and the
+     * instance waited for the reconciler.
+     */
+    @Test
+    void theDelayedMoverKeepsTheEntryOfAnInstanceItsShardFindsNotYetDue() throws Exception {
+        try (RunHarness h = new RunHarness(r -> r, t -> t)) {
+            String g = RunHarness.graphName("early");
+            String hash = h.oneNode(g);
+            RedisKeys keys = new RedisKeys(h.prefix);
+            RunKey key = new RunKey(g, Partition.of("p1"));
+            h.graphRuns.startRun(hash, key.partition());
+            String runId = key.runId("a", 0);
+            long token = ((TaskStore.Claim.Claimed) h.tasks.claim(key, runId, 60_000, "w1")).token();
+            assertThat(h.tasks.park(key, runId, token, 3_600_000, "boom", false, Optional.empty()))
+                    .isInstanceOf(TaskStore.Park.Waiting.class);
+            // as the clock of the shard that reads the due entries, an hour ahead, would find it
+            h.tasks.scheduleDelayed(key, runId, 1);
+            h.dispatches.clear();
+
+            assertThat(new DelayedMover(h.tasks, h.dispatcher, h.failures).moveDue()).isZero();
+
+            assertThat(h.pool.zscore(keys.delayed(key), key.id() + "|" + runId)).isEqualTo(1.0);
+            assertThat(dispatchesOf(h, key)).isZero();
+            assertThat(h.tasks.releaseDueOrEarly(key, runId)).isInstanceOf(TaskStore.DueRelease.Early.class);
+        }
+    }
+
     /** An outage is no fault of the run: the pass ends there, nothing is blamed on the run, the entry keeps its time. */
     @Test
     void anOutageEndsTheDelayedPassWithoutBlamingTheRun() throws Exception {
         try (RunHarness h = new RunHarness(r -> r, t -> RunHarness.before(TaskStore.class, t, (method, args) -> {
-            if (method.equals("releaseDue")) {
+            if (method.equals("releaseDueOrEarly")) {
                 throw new JedisConnectionException("Failed to connect to any host resolved for DNS name");
             }
         }))) {

@@ -254,8 +254,18 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public Optional<TaskInstance> releaseDue(RunKey key, String runId) {
+        return releaseDueOrEarly(key, runId) instanceof DueRelease.Released r ? Optional.of(r.instance())
+                : Optional.empty();
+    }
+
+    @Override
+    public DueRelease releaseDueOrEarly(RunKey key, String runId) {
         List<?> r = (List<?>) call(scripts.release, List.of(keys.instances(key)), List.of(runId));
-        return "released".equals(r.get(0)) ? Optional.of(InstanceCodec.decode(runId, (String) r.get(1))) : Optional.empty();
+        return switch ((String) r.get(0)) {
+            case "released" -> new DueRelease.Released(InstanceCodec.decode(runId, (String) r.get(1)));
+            case "early" -> new DueRelease.Early();
+            default -> new DueRelease.NotWaiting();
+        };
     }
 
     @Override
