@@ -45,6 +45,7 @@ public final class Submission {
     private final PoolCatalog pools;
     private final SwaleMetrics metrics;
     private final Clock clock;
+    private final InDoubtSubmissions inDoubt = new InDoubtSubmissions();
 
     public Submission(TaskStore tasks, Dispatcher dispatcher, PoolCatalog pools, SwaleMetrics metrics, Clock clock) {
         this.tasks = tasks;
@@ -106,8 +107,13 @@ public final class Submission {
         PendingInstance instance = new PendingInstance(node.name(), node.produces(), definition, rerun, node.pool(),
                 node.maxAttempts(), OptionalLong.of(ready));
         TaskStep.reached(TaskStep.Kind.SUBMITTING, identity);
-        TaskStore.Submit outcome = tasks.submit(key, runId, instance, TaskInputs.of(graph, node, current),
-                request.apply(runId));
+        TaskStore.Submit outcome;
+        try {
+            outcome = tasks.submit(key, runId, instance, TaskInputs.of(graph, node, current), request.apply(runId));
+        } catch (RuntimeException e) {
+            inDoubt.failed(List.of(identity), System.nanoTime());
+            throw e;
+        }
         TaskStep.reached(TaskStep.Kind.SUBMITTED, identity);
         return switch (outcome) {
             case NEW -> {
@@ -116,10 +122,22 @@ public final class Submission {
                 log.debug("submitted graph={} partition={} node={} runId={}", graph.name(), partition, node.name(), runId);
                 yield new Result(runId, true);
             }
-            case EXISTS -> new Result(runId, false);
+            case EXISTS -> {
+                dispatchIfInDoubt(node.pool(), identity);
+                yield new Result(runId, false);
+            }
             case INACTIVE -> new Result(runId, false, true);
             case MISMATCH -> throw new SwaleException.InputMismatch(runId);
         };
+    }
+
+    /** An instance that exists already is dispatched again if an earlier submission of it failed (InDoubtSubmissions). */
+    private void dispatchIfInDoubt(String pool, TaskIdentity identity) {
+        if (inDoubt.answered(identity)) {
+            log.info("dispatched again: its submission's answer was lost graph={} partition={} node={} runId={}",
+                    identity.graph(), identity.partition(), identity.node(), identity.runId());
+            dispatcher.dispatch(pool, identity);
+        }
     }
 
     /** A node to submit at a rerun count. */
@@ -136,7 +154,13 @@ public final class Submission {
             return List.of();
         }
         batch.identities().forEach(id -> TaskStep.reached(TaskStep.Kind.SUBMITTING, id));
-        List<TaskStore.Submit> outcomes = tasks.submitAll(batch.key(), batch.submits());
+        List<TaskStore.Submit> outcomes;
+        try {
+            outcomes = tasks.submitAll(batch.key(), batch.submits());
+        } catch (RuntimeException e) {
+            inDoubt.failed(batch.identities(), System.nanoTime());
+            throw e;
+        }
         return complete(batch, outcomes);
     }
 
@@ -211,8 +235,14 @@ public final class Submission {
     public List<Submitted> submitEach(List<Batch> batches) {
         List<Batch> sent = batches.stream().filter(b -> !b.isEmpty()).toList();
         sent.forEach(b -> b.identities().forEach(id -> TaskStep.reached(TaskStep.Kind.SUBMITTING, id)));
-        List<TaskStore.RunSubmitted> answers = sent.isEmpty() ? List.of()
-                : tasks.submitEach(sent.stream().map(b -> new TaskStore.RunSubmits(b.key(), b.submits())).toList());
+        List<TaskStore.RunSubmitted> answers;
+        try {
+            answers = sent.isEmpty() ? List.of()
+                    : tasks.submitEach(sent.stream().map(b -> new TaskStore.RunSubmits(b.key(), b.submits())).toList());
+        } catch (RuntimeException e) {
+            inDoubt.failed(sent.stream().flatMap(b -> b.identities().stream()).toList(), System.nanoTime());
+            throw e;
+        }
         List<Submitted> out = new ArrayList<>(batches.size());
         int next = 0;
         for (Batch b : batches) {
@@ -223,7 +253,10 @@ public final class Submission {
             try {
                 out.add(switch (answers.get(next++)) {
                     case TaskStore.RunSubmitted.Done d -> new Submitted.Done(complete(b, d.outcomes()));
-                    case TaskStore.RunSubmitted.Failed f -> new Submitted.Failed(f.error());
+                    case TaskStore.RunSubmitted.Failed f -> {
+                        inDoubt.failed(b.identities(), System.nanoTime());
+                        yield new Submitted.Failed(f.error());
+                    }
                 });
             } catch (RuntimeException e) {
                 // a mismatch, or an error in a dispatch: this run's, not the others'
@@ -249,7 +282,10 @@ public final class Submission {
                             batch.partition(), identity.node(), identity.runId());
                     results.add(new Result(identity.runId(), true));
                 }
-                case EXISTS -> results.add(new Result(identity.runId(), false));
+                case EXISTS -> {
+                    dispatchIfInDoubt(batch.requests().get(i).node().pool(), identity);
+                    results.add(new Result(identity.runId(), false));
+                }
                 case INACTIVE -> results.add(new Result(identity.runId(), false, true));
                 case MISMATCH -> {
                     if (mismatch == null) {
