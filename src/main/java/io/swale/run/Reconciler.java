@@ -146,6 +146,7 @@ public final class Reconciler {
         tally.reaped += repaired[1];
         switch (view.run().state()) {
             case ACTIVE -> {
+                tally.cancelled += cancellation.cancelOrphans(view);
                 GraphRuns.Advanced a = graphRuns.advanceAll(view);
                 tally.submitted += a.submitted();
                 tally.settled += a.settled() ? 1 : 0;

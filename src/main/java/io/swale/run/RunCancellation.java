@@ -134,6 +134,33 @@ public final class RunCancellation {
     }
 
     /**
+     * Cancels the active instances of nodes that are no longer part of the run's graph: a rerun replaced the growth
+     * that added them, and its own cancel of them did not happen (its scheduler died after the put, the cancel
+     * failed) or came before a late submission of one. Nothing waits for them, and each would hold its slot and
+     * leases, or be dispatched again for ever. Returns how many it reached.
+     */
+    public int cancelOrphans(RunView view) {
+        Graph graph = RunGraphs.of(definitions, view);
+        int reached = 0;
+        for (TaskInstance i : view.instances().values()) {
+            if (!i.status().isActive()) {
+                continue;
+            }
+            String node = io.swale.graph.ItemName.parse(i.node()).map(io.swale.graph.ItemName::node).orElse(i.node());
+            if (graph.hasNode(node)) {
+                continue;
+            }
+            NodeRecord record = new NodeRecord(NodeStatus.CANCELLED, i.runId(), i.definition(), i.rerun(),
+                    clock.millis(), Optional.empty(), false, Optional.of("node `" + node + "` is no longer part of "
+                            + "the run's graph (the growth that added it was replaced by a rerun)"));
+            RecordField field = new RecordField(i.node(), i.asset());
+            reached += cancelled(tasks.cancel(view.key(), field, record), identity(view, field, record), i.runId(),
+                    i.pool(), this::leftLeaseQueues);
+        }
+        return reached;
+    }
+
+    /**
      * Cancels the node's unrecorded instance if the view shows it active, or every active item of a mapped
      * node, with {@code reason} in the cancelled record; returns how many instances it reached.
      */

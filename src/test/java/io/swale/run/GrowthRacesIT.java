@@ -78,6 +78,47 @@ class GrowthRacesIT {
     }
 
     /**
+     * A rerun that replaces a growth cancels the grown nodes' instances after its put: when that cancel does not
+     * happen (it failed here; the scheduler may die between the two), the reconciler cancels them. Was: nothing
+     * did, and a pending one was dispatched again for ever.
+     */
+    @Test
+    void aGrownInstanceThatARerunLeftActiveIsCancelledByTheReconciler() throws Exception {
+        AtomicBoolean failCancel = new AtomicBoolean();
+        try (RunHarness h = new RunHarness(r -> r, t -> RunHarness.before(TaskStore.class, t, (method, args) -> {
+            if (method.equals("cancel") && failCancel.getAndSet(false)) {
+                throw new redis.clients.jedis.exceptions.JedisConnectionException("Connection reset");
+            }
+        }))) {
+            String g = RunHarness.graphName("orphan");
+            String hash = publish(h, g);
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            finish(h, key, "start", 0, hash, "{}");
+            h.graphRuns.onTaskTerminated(key, "start");
+            finish(h, key, "decide", 0, hash, GROW);
+            h.graphRuns.onTaskTerminated(key, "decide");
+            assertThat(status(h, key, "a")).isEqualTo(InstanceStatus.PENDING);
+
+            failCancel.set(true);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> h.reruns.rerun(g, key.partition(), "decide"))
+                    .isInstanceOf(redis.clients.jedis.exceptions.JedisConnectionException.class);
+            assertThat(status(h, key, "a")).as("its growth is out, its instance still active")
+                    .isEqualTo(InstanceStatus.PENDING);
+
+            assertThat(h.reconciler(60_000).pass().cancelled()).isEqualTo(1);
+
+            assertThat(status(h, key, "a")).isEqualTo(InstanceStatus.CANCELLED);
+            assertThat(h.runs.read(key).orElseThrow().instances().get(key.runId("decide", 1)).status())
+                    .as("the rerun goes on").isEqualTo(InstanceStatus.PENDING);
+        }
+    }
+
+    private static InstanceStatus status(RunHarness h, RunKey key, String node) {
+        return h.runs.read(key).orElseThrow().instances().get(key.runId(node, 0)).status();
+    }
+
+    /**
      * A grown node whose `after` names another node only (here `start`, long succeeded) is no downstream of the
      * node that grew it. Was: the declaring node's event did not submit it, and it waited for a reconciler pass.
      */
