@@ -48,6 +48,7 @@ final class LocalRun {
     /** How long an interrupt waits for an application still starting, to close it once started. */
     private static final long START_WAIT_S = 120;
     private final PrintWriter out;
+    private final PrintWriter err;
     private final int concurrency;
     private final Object lock = new Object();
     private final CountDownLatch started = new CountDownLatch(1);
@@ -60,8 +61,9 @@ final class LocalRun {
     /** Signals received; guarded by {@link #lock}. */
     private int signals;
 
-    LocalRun(PrintWriter out, int concurrency) {
+    LocalRun(PrintWriter out, PrintWriter err, int concurrency) {
         this.out = out;
+        this.err = err;
         this.concurrency = concurrency;
     }
 
@@ -124,8 +126,8 @@ final class LocalRun {
             interrupted = true;
         }
         if (signals == 2) {
-            out.println("interrupted again: exiting now, without waiting for the cancel");
-            out.flush();
+            err.println("interrupted again: exiting now, without waiting for the cancel");
+            err.flush();
             stopWaiting = true;
             System.exit(exitCode);
         }
@@ -169,8 +171,8 @@ final class LocalRun {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
-            out.println("interrupted: the run was not cancelled: " + e);
-            out.flush();
+            err.println("interrupted: the run was not cancelled: " + e);
+            err.flush();
         } finally {
             close();
         }

@@ -60,7 +60,12 @@ final class QueuesCommand implements Callable<Integer> {
                 }
             }
             t.print(out);
-            errors.forEach(out::println);
+            if (!errors.isEmpty()) {
+                // a table whose Kafka figures are missing (`-`) is no answer a script may take for an idle system
+                PrintWriter err = spec.commandLine().getErr();
+                errors.forEach(e -> err.println("error: " + e));
+                return SwaleCli.FAILED;
+            }
             return SwaleCli.OK;
         }
         Table t = new Table("JOB", "RUN", "ATTEMPTS", "ENQUEUED");
@@ -70,7 +75,7 @@ final class QueuesCommand implements Callable<Integer> {
                     + (l.hasNonNull("maxAttempts") ? l.get("maxAttempts").asString() : "-") : null;
             t.row(l.get("id").asString(), Table.text(l.get("runId")), attempts, Table.time(l.get("enqueuedAt")));
             if (l.hasNonNull("error") && !l.get("error").asString().isEmpty()) {
-                errors.add(l.get("id").asString() + ": " + l.get("error").asString());
+                errors.add(Table.errorLine(l.get("id").asString(), l.get("error").asString()));
             }
         }
         t.print(out);

@@ -74,7 +74,7 @@ final class RunCommand implements Callable<Integer> {
             return SwaleCli.FAILED;
         }
         // the text checked above, not a second read: a pipe (`<(…)`, /dev/stdin) is empty the second time
-        return new LocalRun(spec.commandLine().getOut(), concurrency).run(
+        return new LocalRun(spec.commandLine().getOut(), spec.commandLine().getErr(), concurrency).run(
                 d.get().text().getBytes(StandardCharsets.UTF_8), DefinitionFormat.fromFileName(file.toString()), p);
     }
 }

@@ -136,7 +136,7 @@ final class StatusCommand implements Callable<Integer> {
             t.row(n.get("name").asString(), n.get("pool").asString(), n.get("state").asString(), runId,
                     record == null || record.isNull() ? null : Table.time(record.get("terminatedAt")));
             if (record != null && !record.isNull() && record.hasNonNull("error")) {
-                errors.add(n.get("name").asString() + ": " + record.get("error").asString());
+                errors.add(Table.errorLine(n.get("name").asString(), record.get("error").asString()));
             }
         }
         t.print(out);

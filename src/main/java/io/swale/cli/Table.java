@@ -70,4 +70,12 @@ final class Table {
     static String text(JsonNode v) {
         return v == null || v.isNull() ? null : v.asString();
     }
+
+    /**
+     * {@code label: error} as the `{node}: {error}` lines print it: an error of several lines (a program's stderr
+     * tail) has its later lines indented, so that none reads as the line of another node.
+     */
+    static String errorLine(String label, String error) {
+        return label + ": " + String.join("\n    ", error.lines().toList());
+    }
 }
