@@ -41,6 +41,16 @@ class AotCacheProcessIT {
         assertThat(cached.output()).contains("io.swale.SwaleApplication source: shared objects file")
                 .doesNotContain("newer than its AOT cache");
 
+        // a cache made with another JDK: that JDK's cache, or its option, would fail every start
+        Path madeWith = dir.resolve("aot").resolve("java");
+        String java = Files.readString(madeWith);
+        Files.writeString(madeWith, "/opt/another-jdk/bin/java\n");
+        Launcher.Result otherJdk = launch(jar, "-Xlog:class+load=info", "validate", hello.toString());
+        assertThat(otherJdk.code()).as(otherJdk.output()).isZero();
+        assertThat(otherJdk.output()).contains("the AOT cache was made with another JDK")
+                .doesNotContain("io.swale.SwaleApplication source: shared objects file");
+        Files.writeString(madeWith, java);
+
         // the cache made before the jar, as after a rebuild (the built jar itself is left as it is)
         Files.setLastModifiedTime(cache, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() - 60_000));
         Launcher.Result stale = launch(jar, "-Xlog:class+load=info", "validate", hello.toString());
