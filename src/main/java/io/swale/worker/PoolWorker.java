@@ -167,7 +167,15 @@ public final class PoolWorker implements DispatchSlots, AutoCloseable {
                     gate.hold(g, cancellation);
                 }
                 admitted.put(id.runId(), as);
-                slots.run(new WorkerSlots.Running(id, claimed, claimedAt, cancellation));
+                try {
+                    slots.run(new WorkerSlots.Running(id, claimed, claimedAt, cancellation));
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    // the drain shut the slots down while this poll claimed (a call that hung past the listener's
+                    // stop): the claim goes back now, not after its lease with an attempt used up
+                    admitted.remove(id.runId());
+                    releaseIfGranted(as);
+                    handOver.giveBack(id, claimed.token());
+                }
             } else {
                 refused++;
                 // a grant without its claim is given back at once (docs/resources.md, step 2)

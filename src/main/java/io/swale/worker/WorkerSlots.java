@@ -126,12 +126,19 @@ final class WorkerSlots implements AutoCloseable {
     /**
      * Runs a claimed attempt on a reserved slot; the slot is freed when the attempt ends, or earlier when its
      * operator returned: the attempt then waits on its slot for a settle place, moves there and frees the slot.
-     * Interrupted while it waits, or once draining (no slot is reserved then), it settles on its slot.
+     * Interrupted while it waits, or once draining (no slot is reserved then), it settles on its slot. Refused
+     * (RejectedExecutionException) once the drain has shut the slots down: the attempt is not in flight then.
      */
     void run(Running running) {
         inFlight.put(running.id().runId(), running);
         operatorsRunning.incrementAndGet();
-        executor.execute(() -> runOn(running));
+        try {
+            executor.execute(() -> runOn(running));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            inFlight.remove(running.id().runId(), running);
+            operatorsRunning.decrementAndGet();
+            throw e;
+        }
     }
 
     private void runOn(Running running) {
