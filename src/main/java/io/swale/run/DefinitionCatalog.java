@@ -123,14 +123,14 @@ public final class DefinitionCatalog {
             if (other.getKey().equals(graph)) {
                 continue;
             }
-            Definition otherDef;
-            try {
-                otherDef = get(other.getValue());
-            } catch (SwaleException.UnknownDefinition e) {
-                continue; // a missing definition is skipped; one that does not load fails the publish (spec §1.9)
-            } catch (UnloadableDefinitionException e) {
-                throw UnloadableDefinitionException.blockingPublish(other.getKey(), e);
+            // a missing definition is skipped (spec §1.9), and so, unlike the spec, is one that no longer loads (logged
+            // once): with two such graphs, the publish that mends either would fail on the other, and no request
+            // removes a pointer, so nothing could be published again
+            Optional<Definition> found = find(other.getValue());
+            if (found.isEmpty()) {
+                continue;
             }
+            Definition otherDef = found.get();
             for (Node n : d.graph().nodes()) {
                 if (n.produces().isPresent()) {
                     String asset = n.produces().get();

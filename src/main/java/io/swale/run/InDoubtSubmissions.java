@@ -24,8 +24,19 @@ final class InDoubtSubmissions {
         ids.forEach(id -> since.put(id, nowNanos));
     }
 
-    /** Whether the instance {@code id}, just answered `exists`, was in doubt: it is no longer. */
-    boolean answered(TaskIdentity id) {
-        return !since.isEmpty() && since.remove(id) != null;
+    /** Whether the instance {@code id}, just answered `exists`, was in doubt (within the max age): it is no longer. */
+    boolean answered(TaskIdentity id, long nowNanos) {
+        if (since.isEmpty()) {
+            return false;
+        }
+        Long at = since.remove(id);
+        return at != null && nowNanos - at <= MAX_AGE_NANOS;
+    }
+
+    /** The instance {@code id} was created by a later call: the failed one never reached Redis. */
+    void created(TaskIdentity id) {
+        if (!since.isEmpty()) {
+            since.remove(id);
+        }
     }
 }

@@ -134,8 +134,8 @@ public final class RunCancellation {
     }
 
     /**
-     * Cancels the active instances of nodes that are no longer part of the run's graph: a rerun replaced the growth
-     * that added them, and its own cancel of them did not happen (its scheduler died after the put, the cancel
+     * Cancels the active instances of nodes that are no longer part of the run's graph and that no current growth
+     * declares: a rerun replaced the growth that added them, and its own cancel of them did not happen (its scheduler died after the put, the cancel
      * failed) or came before a late submission of one. Nothing waits for them, and each would hold its slot and
      * leases, or be dispatched again for ever. Returns how many it reached.
      */
@@ -147,7 +147,7 @@ public final class RunCancellation {
                 continue;
             }
             String node = io.swale.graph.ItemName.parse(i.node()).map(io.swale.graph.ItemName::node).orElse(i.node());
-            if (graph.hasNode(node)) {
+            if (graph.hasNode(node) || RunGraphs.declaredByCurrentGrowth(view, graph, node)) {
                 continue;
             }
             NodeRecord record = new NodeRecord(NodeStatus.CANCELLED, i.runId(), i.definition(), i.rerun(),

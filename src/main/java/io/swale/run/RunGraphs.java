@@ -136,6 +136,34 @@ public final class RunGraphs {
     }
 
     /** When the declaring record was written, if the growth is the one of its current succeeded record. */
+    /**
+     * Whether {@code node}, absent from the run's effective {@code graph}, is still declared by a growth whose
+     * declaring record is current: one left out because it would close a cycle with an earlier one (docs/dynamic-
+     * graphs.md §8.9), which a later rerun may let in again, or one under a declaring node that is itself not in
+     * the graph. Only a node that no such growth declares was taken out by a rerun.
+     */
+    static boolean declaredByCurrentGrowth(RunView view, Graph graph, String node) {
+        for (Map.Entry<String, String> e : view.growths().entrySet()) {
+            if (!declares(e.getValue(), node)) {
+                continue;
+            }
+            Optional<Node> by = graph.node(e.getKey());
+            if (by.isEmpty() || currentAt(view, by.get(), e.getValue()).isPresent()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean declares(String stored, String node) {
+        for (tools.jackson.databind.JsonNode table : Growths.read(stored).tables()) {
+            if (node.equals(table.path("name").asString())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static Optional<Long> currentAt(RunView view, Node by, String stored) {
         NodeRecord record = view.nodeRecords().get(RunRecords.field(by).key());
         if (record == null || !record.succeeded() || !view.run().isCurrent(by.name(), record)) {

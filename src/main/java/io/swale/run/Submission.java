@@ -117,6 +117,7 @@ public final class Submission {
         TaskStep.reached(TaskStep.Kind.SUBMITTED, identity);
         return switch (outcome) {
             case NEW -> {
+                inDoubt.created(identity);
                 recordSubmitted(node, ready);
                 dispatcher.dispatch(node.pool(), identity);
                 log.debug("submitted graph={} partition={} node={} runId={}", graph.name(), partition, node.name(), runId);
@@ -133,7 +134,7 @@ public final class Submission {
 
     /** An instance that exists already is dispatched again if an earlier submission of it failed (InDoubtSubmissions). */
     private void dispatchIfInDoubt(String pool, TaskIdentity identity) {
-        if (inDoubt.answered(identity)) {
+        if (inDoubt.answered(identity, System.nanoTime())) {
             log.info("dispatched again: its submission's answer was lost graph={} partition={} node={} runId={}",
                     identity.graph(), identity.partition(), identity.node(), identity.runId());
             dispatcher.dispatch(pool, identity);
@@ -276,6 +277,7 @@ public final class Submission {
             TaskIdentity identity = identities.get(i);
             switch (outcomes.get(i)) {
                 case NEW -> {
+                    inDoubt.created(identity);
                     recordSubmitted(batch.requests().get(i).node(), batch.readyUs());
                     dispatcher.dispatch(batch.requests().get(i).node().pool(), identity);
                     log.debug("submitted graph={} partition={} node={} runId={}", batch.graph().name(),

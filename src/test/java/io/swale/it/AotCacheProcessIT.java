@@ -47,7 +47,7 @@ class AotCacheProcessIT {
         Files.writeString(madeWith, "/opt/another-jdk/bin/java\n");
         Launcher.Result otherJdk = launch(jar, "-Xlog:class+load=info", "validate", hello.toString());
         assertThat(otherJdk.code()).as(otherJdk.output()).isZero();
-        assertThat(otherJdk.output()).contains("the AOT cache was made with another JDK")
+        assertThat(otherJdk.output()).contains("the AOT cache was not made with")
                 .doesNotContain("io.swale.SwaleApplication source: shared objects file");
         Files.writeString(madeWith, java);
 

@@ -196,6 +196,15 @@ class GrowthRacesIT {
             // e waits for y only: b1 is not in the graph
             assertThat(h.dispatches).extracting(d -> d.identity().runId()).contains(key.runId("e", 0))
                     .doesNotContain(key.runId("d", 0));
+
+            // b1 submitted before its growth was left out (workers' clocks apart, §8.9): a later rerun may let it
+            // in again, so the reconciler's cancel of nodes no longer in the graph leaves it alone
+            assertThat(h.tasks.submit(key, key.runId("b1", 0), new io.swale.store.PendingInstance("b1", Optional.empty(),
+                    hash, 0, "default", 1), new io.swale.store.TaskInput("noop",
+                    tools.jackson.databind.node.JsonNodeFactory.instance.objectNode(), Map.of(), Map.of())))
+                    .isEqualTo(TaskStore.Submit.NEW);
+            assertThat(h.reconciler(60_000).pass().cancelled()).isZero();
+            assertThat(status(h, key, "b1")).isEqualTo(InstanceStatus.PENDING);
         }
     }
 
