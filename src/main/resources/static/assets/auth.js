@@ -59,7 +59,11 @@
           h("div", { class: "actions" }, readOnly, h("button", { class: "button confirm sign-in", type: "submit" }, "Sign in")));
         dialog.replaceChildren(form);
         let finished = false;
-        const done = (ok) => { finished = true; asking = null; if (dialog.open) dialog.close(); render(); resolve(ok); };
+        const done = (ok) => {
+          finished = true; asking = null; if (dialog.open) dialog.close(); render(); resolve(ok);
+          // a page that showed what needs the token (the definition source) reads it again
+          if (ok) window.dispatchEvent(new Event("swale:signed-in"));
+        };
         if (readOnly) readOnly.onclick = () => { sessionStorage.setItem(SKIP, "1"); done(false); };
         dialog.oncancel = (ev) => { if (session.readsNeedToken) ev.preventDefault(); };
         // Escape may close a modal dialog whatever cancel says: where nothing can be read without the token, it opens again.

@@ -50,6 +50,7 @@
       }
     }
     S.onLive((type, data) => { if (type === "graph" && data.graph === graph && !declined) load(); });
+    window.addEventListener("swale:signed-in", () => { if (declined) { declined = false; load(); } });
     load();
   });
 })();

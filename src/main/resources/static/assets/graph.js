@@ -134,6 +134,7 @@
         document.getElementById("pager").replaceChildren(...pager(g));
         drawDag(g);
       } catch (e) {
+        shownJson = null; // the next answer redraws over the error, changed or not
         S.failure(document.getElementById("grid"), e);
       }
     }

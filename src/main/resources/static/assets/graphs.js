@@ -39,6 +39,7 @@
         box.replaceChildren(...(graphs.length ? graphs.map(card)
           : [h("p", { class: "muted" }, "No graph yet: publish a definition with POST /api/v1/definitions.")]));
       } catch (e) {
+        shownJson = null; // the next answer redraws over the error, changed or not
         S.failure(box, e);
       }
     };

@@ -57,6 +57,7 @@
         shownJson = json;
         box.replaceChildren(...(pools.length ? pools.map(card) : [h("p", { class: "muted" }, "No pool is configured.")]));
       } catch (e) {
+        shownJson = null; // the next answer redraws over the error, changed or not
         S.failure(box, e);
       }
     };

@@ -121,6 +121,7 @@
         window.SwaleDag.draw(document.getElementById("dag"), run.nodes, states, (n) => "#node-" + encodeURIComponent(n));
         document.getElementById("nodes").replaceChildren(...run.nodes.map(nodeCard));
       } catch (e) {
+        shownJson = null; // the next answer redraws over the error, changed or not
         S.failure(document.getElementById("nodes"), e);
       }
     }

@@ -134,6 +134,16 @@ class DashboardBrowserIT extends IntegrationTest {
         assertThat(cell("20260916", "report")).isEqualTo("succeeded");
         assertThat(browser.script("return window.sameDocument === true")).isEqualTo(true);
 
+        // A filter the API refuses shows why; set back, the grid (the same as before it) is drawn again.
+        browser.script("document.getElementById('filter-from').value = '20260915';"
+                + "document.getElementById('filter-to').value = '20260911';"
+                + "document.getElementById('grid-filter').requestSubmit()");
+        browser.waitUntil("the refusal is shown", LIVE, () -> !browser.present("#grid tbody tr"));
+        browser.script("document.getElementById('filter-from').value = '';"
+                + "document.getElementById('filter-to').value = '';"
+                + "document.getElementById('grid-filter').requestSubmit()");
+        browser.waitUntil("the grid is back", LIVE, () -> browser.present("#grid tr[data-partition='20260913']"));
+
         // Phone width: nothing wider than the screen; the grid scrolls in its own box.
         browser.windowSize(390, 844);
         browser.waitUntil("the page fits a phone", Duration.ofSeconds(5), this::fitsWidth);

@@ -87,6 +87,15 @@ class DashboardTokenBrowserIT {
             browser.waitUntil("the page says the source needs the token", LIVE,
                     () -> browser.text("#adoption").contains("needs the operator token"));
             assertThat(browser.text("#source")).doesNotContain("noop");
+            // signed in from the top right, as the page says: the source is read then, with no reload
+            browser.script("window.sameDocument = true");
+            browser.click("#auth");
+            browser.waitUntil("the token is asked for", LIVE, () -> browser.present("#token-dialog[open]"));
+            type(browser, TOKEN);
+            browser.click("#token-dialog button.sign-in");
+            browser.waitUntil("the source is shown", LIVE, () -> browser.text("#source").contains("noop"));
+            assertThat(browser.script("return window.sameDocument === true")).isEqualTo(true);
+            browser.click("#auth"); // signs out again, for the read-only steps below
             browser.open("graph.html?graph=" + g);
 
             // The action is refused without the token (401): the dialog comes back, and the action goes through after it.
