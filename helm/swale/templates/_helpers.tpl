@@ -123,9 +123,11 @@ swale.io/pool: {{ .pool | quote }}
 {{- end }}
 {{- end }}
 
-{{/* KEDA's name of a SASL mechanism. */}}
+{{/* KEDA's name of a SASL mechanism: PLAIN is `plaintext` there, SCRAM-SHA-256 `scram_sha256`. */}}
 {{- define "swale.kedaSasl" -}}
-{{- .Values.kafka.sasl.mechanism | lower | replace "-" "_" | replace "scram_sha_" "scram_sha" }}
+{{- if eq .Values.kafka.sasl.mechanism "PLAIN" }}plaintext
+{{- else }}{{ .Values.kafka.sasl.mechanism | lower | replace "-" "_" | replace "scram_sha_" "scram_sha" }}
+{{- end }}
 {{- end }}
 
 {{- define "swale.chartSecretNeeded" -}}

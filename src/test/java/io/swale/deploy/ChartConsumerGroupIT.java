@@ -39,4 +39,19 @@ class ChartConsumerGroupIT {
         assertThat(map(trigger, "metadata")).containsEntry("consumerGroup", topics.poolGroup("etl"))
                 .containsEntry("topic", topics.pool("etl"));
     }
+
+    /** KEDA's Kafka scaler knows `plaintext`, `scram_sha256` and `scram_sha512`; `plain` made the scaler fail. */
+    @ParameterizedTest
+    @ValueSource(strings = {"PLAIN=plaintext", "SCRAM-SHA-256=scram_sha256", "SCRAM-SHA-512=scram_sha512"})
+    void theScalersSaslModeIsOneKedaKnows(String mechanismAndMode) throws Exception {
+        String[] parts = mechanismAndMode.split("=");
+        List<Map<String, Object>> docs = DeployEnvironments.helmTemplate(helm, "swale",
+                "--set", "pools[0].name=etl", "--set", "pools[0].keda.enabled=true", "--set", "kafka.sasl.enabled=true",
+                "--set", "kafka.sasl.mechanism=" + parts[0], "--set", "kafka.sasl.username=u",
+                "--set", "kafka.sasl.password=p");
+        Map<String, Object> data = docs.stream().filter(d -> "Secret".equals(d.get("kind")))
+                .map(d -> map(d, "data")).filter(d -> d.containsKey("keda-kafka-sasl")).findFirst().orElseThrow();
+        assertThat(new String(java.util.Base64.getDecoder().decode((String) data.get("keda-kafka-sasl")),
+                java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(parts[1]);
+    }
 }
