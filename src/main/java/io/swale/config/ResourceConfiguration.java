@@ -53,7 +53,7 @@ public class ResourceConfiguration {
                         .tag("resource", name).register(r).record(Duration.ofMillis(ms));
         return new ResourceGate(store, tasks, catalog::find, dispatcher,
                 new ResourceGate.Settings(props.worker().lease().toMillis(), props.worker().heartbeat(),
-                        resources.strict(), System.getenv()),
+                        resources.strict(), io.swale.worker.TaskEnvironment.of(System.getenv())),
                 declared::declares, waits, attemptTicker,
                 // a grown node's leases are in the run's effective graph (docs/dynamic-graphs.md §8.9)
                 (id, definition, node) -> runs.read(id.runKey())

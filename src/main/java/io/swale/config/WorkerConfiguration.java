@@ -43,7 +43,7 @@ public class WorkerConfiguration {
                         metrics),
                 new Settlement(tasks, terminations, new Backoff(w.retryInitial(), w.retryMax(), w.retryJitter()), metrics,
                         ListenerFailure::isOutage),
-                System.getenv(), metrics);
+                io.swale.worker.TaskEnvironment.of(System.getenv()), metrics);
     }
 
     @Bean
