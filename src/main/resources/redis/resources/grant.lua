@@ -40,9 +40,8 @@ local function leave_lines(held)
 end
 if again then
   -- another dispatch of the instance may have queued behind this grant meanwhile: its place in line goes
-  local parts = split(g)
-  local held = {}
-  for i = 2, #parts do held[#held + 1] = parts[i] end
+  local held = split(g)
+  table.remove(held, 1) -- the grant id; the names follow
   leave_lines(held)
   return with_wakes({'granted', '0'})
 end

@@ -37,15 +37,14 @@ public class DefinitionsController {
     private final SwaleProperties props;
     private final PoolTopics poolTopics;
     private final ConfiguredPools pools;
-    // Strict mode refuses leases on undeclared resources (docs/resources.md)
-    private final io.swale.settings.ResourcesProperties resources;
-    private final io.swale.config.ResourceConfiguration.DeclaredResources declared;
+    // in strict mode, a literal lease on a resource with no declared capacity is one more fault (docs/resources.md)
+    private final DefinitionLoader loader;
 
     public DefinitionsController(DefinitionCatalog catalog, SyncService sync, SwaleProperties props,
             PoolTopics poolTopics, ConfiguredPools pools, io.swale.settings.ResourcesProperties resources,
             io.swale.config.ResourceConfiguration.DeclaredResources declared) {
-        this.resources = resources;
-        this.declared = declared;
+        this.loader = resources.strict() ? catalog.loader().withDeclaredResources(declared::declares)
+                : catalog.loader();
         this.catalog = catalog;
         this.sync = sync;
         this.props = props;
@@ -64,7 +63,7 @@ public class DefinitionsController {
     public Map<String, Object> publish(HttpServletRequest request,
             @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType) {
         DefinitionCatalog.Published p = catalog.publish(body(request), DefinitionFormat.fromContentType(contentType),
-                loader(), this::createTopics);
+                loader, this::createTopics);
         if (props.hasRole("scheduler")) {
             // A scheduler replica adopts at once rather than at the next sync interval.
             try {
@@ -100,11 +99,6 @@ public class DefinitionsController {
         }
     }
 
-    /** In strict mode, a literal lease on a resource with no declared capacity is one more fault of the definition. */
-    private DefinitionLoader loader() {
-        return resources.strict() ? catalog.loader().withDeclaredResources(declared::declares) : catalog.loader();
-    }
-
     @PostMapping("/validate")
     @Operation(summary = "Check a definition without storing it")
     @ApiResponse(responseCode = "200", description = "`{\"graph\",\"nodes\",\"edges\",\"warnings\"}`: warnings "
@@ -114,7 +108,7 @@ public class DefinitionsController {
     @ApiResponse(responseCode = "422", ref = OpenApiConfiguration.UNPROCESSABLE)
     public Map<String, Object> validate(HttpServletRequest request,
             @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType) {
-        Definition d = loader().load(body(request), DefinitionFormat.fromContentType(contentType));
+        Definition d = loader.load(body(request), DefinitionFormat.fromContentType(contentType));
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("graph", d.graph().name());
         out.put("nodes", d.graph().nodes().size());

@@ -76,6 +76,11 @@ final class Table {
      * tail) has its later lines indented, so that none reads as the line of another node.
      */
     static String errorLine(String label, String error) {
-        return label + ": " + String.join("\n    ", error.lines().toList());
+        return errorLine("", label, error);
+    }
+
+    /** As above, every line after {@code indent}. */
+    static String errorLine(String indent, String label, String error) {
+        return indent + label + ": " + String.join("\n" + indent + "    ", error.lines().toList());
     }
 }

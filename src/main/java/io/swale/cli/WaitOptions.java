@@ -114,8 +114,7 @@ final class WaitOptions {
                 for (JsonNode n : a.body().path("nodes")) {
                     JsonNode record = n.path("record");
                     if (record.hasNonNull("error")) {
-                        out.println("    " + Table.errorLine(n.path("name").asString(), record.get("error").asString())
-                                .replace("\n", "\n    "));
+                        out.println(Table.errorLine("    ", n.path("name").asString(), record.get("error").asString()));
                     }
                 }
                 out.flush();

@@ -1,10 +1,10 @@
 package io.swale.definition;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.Optional;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import tools.jackson.core.JacksonException;

@@ -70,14 +70,9 @@ public final class Growths {
 
     /**
      * Checks the growth {@code grow} that node {@code by} declared against {@code current}, the run's effective
-     * graph without {@code by}'s own earlier growth.
+     * graph without {@code by}'s own earlier growth; with {@code declaredResources} (strict resource mode), a grown
+     * node's undeclared literal lease is a fault too.
      */
-    public static Check check(Graph current, String by, long rerun, JsonNode grow, OperatorCatalog operators,
-            DefinitionLimits limits) {
-        return check(current, by, rerun, grow, operators, limits, Optional.empty());
-    }
-
-    /** As above; with {@code declaredResources} (strict resource mode), a grown node's undeclared literal lease is a fault. */
     public static Check check(Graph current, String by, long rerun, JsonNode grow, OperatorCatalog operators,
             DefinitionLimits limits, Optional<java.util.function.Predicate<String>> declaredResources) {
         Objects.requireNonNull(grow, "grow");

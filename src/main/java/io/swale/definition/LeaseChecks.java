@@ -30,30 +30,20 @@ public final class LeaseChecks {
     }
 
     /**
-     * The faults of strict mode for the nodes of {@code nodes} that have no fault in {@code leaseFaults} (a name that
-     * is no name is not asked about).
+     * The faults of strict mode: a literal lease on a resource with no declared capacity, in each node that has no
+     * fault of its leases in {@code leaseFaults} (a name that is no name is not asked about).
+     *
+     * @param declared whether a resource name has a declared capacity
      */
     static List<Fault> undeclared(Iterable<Node> nodes, List<Fault> leaseFaults,
             java.util.function.Predicate<String> declared) {
         java.util.Set<String> faulty = new java.util.HashSet<>();
         leaseFaults.forEach(f -> f.node().ifPresent(faulty::add));
-        List<Node> sound = new ArrayList<>();
-        nodes.forEach(n -> {
-            if (!faulty.contains(n.name())) {
-                sound.add(n);
-            }
-        });
-        return undeclared(sound, declared);
-    }
-
-    /**
-     * The faults of strict mode: a literal lease on a resource with no declared capacity.
-     *
-     * @param declared whether a resource name has a declared capacity
-     */
-    public static List<Fault> undeclared(Iterable<Node> nodes, java.util.function.Predicate<String> declared) {
         List<Fault> faults = new ArrayList<>();
         for (Node n : nodes) {
+            if (faulty.contains(n.name())) {
+                continue;
+            }
             for (String name : LeaseNames.literals(n.leases())) {
                 if (!declared.test(name)) {
                     faults.add(Fault.ofNode(FaultKind.UNDECLARED_RESOURCE, n.name(), "node `" + n.name()

@@ -26,7 +26,8 @@ public final class DeclaredGrowth implements GrowthPlanner {
     private final DefinitionCatalog definitions;
     private final RunStore runs;
     private final PoolCatalog pools;
-    private final Optional<Predicate<String>> declaredResources;
+    // the catalog's loader, in strict resource mode checking a grown node's literal leases against the declared names
+    private final DefinitionLoader loader;
 
     public DeclaredGrowth(DefinitionCatalog definitions, RunStore runs, PoolCatalog pools) {
         this(definitions, runs, pools, Optional.empty());
@@ -38,7 +39,7 @@ public final class DeclaredGrowth implements GrowthPlanner {
         this.definitions = definitions;
         this.runs = runs;
         this.pools = pools;
-        this.declaredResources = declaredResources;
+        this.loader = declaredResources.map(definitions.loader()::withDeclaredResources).orElse(definitions.loader());
     }
 
     @Override
@@ -58,8 +59,6 @@ public final class DeclaredGrowth implements GrowthPlanner {
             return new Plan.Fail("InvalidGrowth: node `" + identity.node() + "` is no longer part of the run's graph"
                     + " (the growth that added it was replaced), so it cannot grow it");
         }
-        DefinitionLoader loader = declaredResources.map(definitions.loader()::withDeclaredResources)
-                .orElse(definitions.loader());
         return switch (loader.checkGrowth(current, identity.node(), identity.rerun(), grow.get())) {
             case Growths.Check.Valid v -> {
                 createPools(current, v.graph());

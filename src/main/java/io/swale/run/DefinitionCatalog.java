@@ -126,15 +126,14 @@ public final class DefinitionCatalog {
             // a missing definition is skipped (spec §1.9), and so, unlike the spec, is one that no longer loads (logged
             // once): with two such graphs, the publish that mends either would fail on the other, and no request
             // removes a pointer, so nothing could be published again
-            Optional<Definition> found = find(other.getValue());
-            if (found.isEmpty()) {
+            Optional<Definition> otherDef = find(other.getValue());
+            if (otherDef.isEmpty()) {
                 continue;
             }
-            Definition otherDef = found.get();
             for (Node n : d.graph().nodes()) {
                 if (n.produces().isPresent()) {
                     String asset = n.produces().get();
-                    boolean clash = otherDef.graph().nodes().stream()
+                    boolean clash = otherDef.get().graph().nodes().stream()
                             .anyMatch(o -> o.produces().filter(asset::equals).isPresent());
                     if (clash) {
                         throw new SwaleException.AssetConflict(n.name(), asset, other.getKey());

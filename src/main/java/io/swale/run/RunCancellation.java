@@ -135,9 +135,9 @@ public final class RunCancellation {
 
     /**
      * Cancels the active instances of nodes that are no longer part of the run's graph and that no current growth
-     * declares: a rerun replaced the growth that added them, and its own cancel of them did not happen (its scheduler died after the put, the cancel
-     * failed) or came before a late submission of one. Nothing waits for them, and each would hold its slot and
-     * leases, or be dispatched again for ever. Returns how many it reached.
+     * declares: a rerun replaced the growth that added them, and its own cancel of them did not happen (its
+     * scheduler died after the put, the cancel failed) or came before a late submission of one. Nothing waits for
+     * them, and each would hold its slot and leases, or be dispatched again for ever. Returns how many it reached.
      */
     public int cancelOrphans(RunView view) {
         Graph graph = RunGraphs.of(definitions, view);

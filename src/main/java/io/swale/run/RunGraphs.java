@@ -135,7 +135,6 @@ public final class RunGraphs {
         return value;
     }
 
-    /** When the declaring record was written, if the growth is the one of its current succeeded record. */
     /**
      * Whether {@code node}, absent from the run's effective {@code graph}, is still declared by a growth whose
      * declaring record is current: one left out because it would close a cycle with an earlier one (docs/dynamic-
@@ -164,6 +163,7 @@ public final class RunGraphs {
         return false;
     }
 
+    /** When the declaring record was written, if the growth is the one of its current succeeded record. */
     private static Optional<Long> currentAt(RunView view, Node by, String stored) {
         NodeRecord record = view.nodeRecords().get(RunRecords.field(by).key());
         if (record == null || !record.succeeded() || !view.run().isCurrent(by.name(), record)) {

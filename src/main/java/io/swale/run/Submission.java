@@ -107,13 +107,8 @@ public final class Submission {
         PendingInstance instance = new PendingInstance(node.name(), node.produces(), definition, rerun, node.pool(),
                 node.maxAttempts(), OptionalLong.of(ready));
         TaskStep.reached(TaskStep.Kind.SUBMITTING, identity);
-        TaskStore.Submit outcome;
-        try {
-            outcome = tasks.submit(key, runId, instance, TaskInputs.of(graph, node, current), request.apply(runId));
-        } catch (RuntimeException e) {
-            inDoubt.failed(List.of(identity), System.nanoTime());
-            throw e;
-        }
+        TaskStore.Submit outcome = inDoubtIfFailing(() -> List.of(identity),
+                () -> tasks.submit(key, runId, instance, TaskInputs.of(graph, node, current), request.apply(runId)));
         TaskStep.reached(TaskStep.Kind.SUBMITTED, identity);
         return switch (outcome) {
             case NEW -> {
@@ -130,6 +125,17 @@ public final class Submission {
             case INACTIVE -> new Result(runId, false, true);
             case MISMATCH -> throw new SwaleException.InputMismatch(runId);
         };
+    }
+
+    /** {@code call}, whose failure leaves the submissions of {@code ids} in doubt (InDoubtSubmissions). */
+    private <T> T inDoubtIfFailing(java.util.function.Supplier<List<TaskIdentity>> ids,
+            java.util.function.Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (RuntimeException e) {
+            inDoubt.failed(ids.get(), System.nanoTime());
+            throw e;
+        }
     }
 
     /** An instance that exists already is dispatched again if an earlier submission of it failed (InDoubtSubmissions). */
@@ -155,14 +161,8 @@ public final class Submission {
             return List.of();
         }
         batch.identities().forEach(id -> TaskStep.reached(TaskStep.Kind.SUBMITTING, id));
-        List<TaskStore.Submit> outcomes;
-        try {
-            outcomes = tasks.submitAll(batch.key(), batch.submits());
-        } catch (RuntimeException e) {
-            inDoubt.failed(batch.identities(), System.nanoTime());
-            throw e;
-        }
-        return complete(batch, outcomes);
+        return complete(batch,
+                inDoubtIfFailing(batch::identities, () -> tasks.submitAll(batch.key(), batch.submits())));
     }
 
     /**
@@ -236,14 +236,10 @@ public final class Submission {
     public List<Submitted> submitEach(List<Batch> batches) {
         List<Batch> sent = batches.stream().filter(b -> !b.isEmpty()).toList();
         sent.forEach(b -> b.identities().forEach(id -> TaskStep.reached(TaskStep.Kind.SUBMITTING, id)));
-        List<TaskStore.RunSubmitted> answers;
-        try {
-            answers = sent.isEmpty() ? List.of()
-                    : tasks.submitEach(sent.stream().map(b -> new TaskStore.RunSubmits(b.key(), b.submits())).toList());
-        } catch (RuntimeException e) {
-            inDoubt.failed(sent.stream().flatMap(b -> b.identities().stream()).toList(), System.nanoTime());
-            throw e;
-        }
+        List<TaskStore.RunSubmitted> answers = sent.isEmpty() ? List.of()
+                : inDoubtIfFailing(() -> sent.stream().flatMap(b -> b.identities().stream()).toList(),
+                        () -> tasks.submitEach(sent.stream().map(b -> new TaskStore.RunSubmits(b.key(), b.submits()))
+                                .toList()));
         List<Submitted> out = new ArrayList<>(batches.size());
         int next = 0;
         for (Batch b : batches) {

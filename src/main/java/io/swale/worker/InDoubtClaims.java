@@ -60,9 +60,6 @@ final class InDoubtClaims {
      * the grant's max age; the entry stays.
      */
     Optional<String> grantIdFor(TaskIdentity id, long nowNanos) {
-        if (entries.isEmpty()) {
-            return Optional.empty(); // asked for every dispatch: no hash of its identity when nothing is in doubt
-        }
         Entry e = entries.get(id);
         return e == null ? Optional.empty() : e.grantId().filter(g -> {
             Long since = keptSince.get(g);

@@ -2,8 +2,8 @@ package io.swale.worker;
 
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The environment a task sees (spec §8.4: the worker's) and its templates read as {@code env.NAME}, without the
@@ -18,13 +18,8 @@ public final class TaskEnvironment {
     private TaskEnvironment() {}
 
     public static Map<String, String> of(Map<String, String> worker) {
-        Map<String, String> out = new TreeMap<>();
-        worker.forEach((name, value) -> {
-            if (!isOwnCredential(name)) {
-                out.put(name, value);
-            }
-        });
-        return Map.copyOf(out);
+        return worker.entrySet().stream().filter(e -> !isOwnCredential(e.getKey()))
+                .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, Map.Entry::getValue));
     }
 
     static boolean isOwnCredential(String name) {

@@ -138,7 +138,7 @@ class LeasesDefinitionTest {
                 operator = "noop"
                 leases = ["gpu"]
                 """, DefinitionFormat.TOML).graph();
-        List<Fault> faults = LeaseChecks.undeclared(graph.nodes(), "declared"::equals);
+        List<Fault> faults = LeaseChecks.undeclared(graph.nodes(), List.of(), "declared"::equals);
         assertThat(faults).extracting(Fault::kind).containsOnly(FaultKind.UNDECLARED_RESOURCE);
         assertThat(faults).extracting(Fault::message).satisfiesExactly(
                 m -> assertThat(m).contains("node `a`", "`warehouse`", "no declared capacity"),

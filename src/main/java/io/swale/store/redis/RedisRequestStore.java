@@ -15,8 +15,8 @@ import redis.clients.jedis.UnifiedJedis;
  * Request records as strings; the record and its expiry entry ({@code req:<id>}) are one Lua call, in the
  * record's shard ({@link RedisKeys#shardOf(RequestRecord)}), which a lookup by id learns from the id's
  * reservation. A record also lives at most twice the retention window (a Redis TTL set as it is written, spec §12,
- * §14 #26), so requests never fill Redis even while the retention pass is stopped, which removes it at the window. Before any record, an id is reserved for its
- * request in the id's own shard ({@link RedisKeys#requestReservation}): records of one id may sit in different
+ * §14 #26), so requests never fill Redis even while the retention pass, which removes it at the window, is
+ * stopped. Before any record, an id is reserved for its request in the id's own shard ({@link RedisKeys#requestReservation}): records of one id may sit in different
  * shards (a rerun's in its run's), so only the reservation keeps one id to one request.
  */
 public final class RedisRequestStore implements RequestStore {
