@@ -1,9 +1,12 @@
 package io.swale.kafka;
 
 import io.swale.worker.PoolWorker;
+import java.util.Collection;
 import java.util.List;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.springframework.kafka.listener.BatchAcknowledgingConsumerAwareMessageListener;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.support.Acknowledgment;
@@ -26,6 +29,21 @@ public final class DispatchListener implements BatchAcknowledgingConsumerAwareMe
         this.intake = new DispatchIntake(containers);
         this.slotWaitMs = slotWaitMs;
         this.container = containers.dispatchListener(topic, group, batch, this);
+        this.container.getContainerProperties().setConsumerRebalanceListener(new ConsumerRebalanceListener() {
+            @Override
+            public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                // the dispatches of claims in doubt may now come back to another replica, which must not queue
+                // behind the grants kept for them here
+                if (!partitions.isEmpty()) {
+                    worker.releaseKeptGrants();
+                }
+            }
+
+            @Override
+            public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                // nothing to do: a dispatch carries all a claim needs
+            }
+        });
         worker.onSlotFreed(this::resume);
     }
 

@@ -18,7 +18,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>The leases granted for such a claim are kept, not released: were they freed, the dispatch that comes back would
  * queue behind the waiters they let in, while the claim that did commit burned its lease unrun. It asks again under
- * the same grant id, which Redis grants again at once while that grant lives (docs/resources.md).
+ * the same grant id, which Redis grants again at once while that grant lives (docs/resources.md). When the dispatch
+ * cannot come back to this worker (its partitions were taken away, or the worker stops), the grants are
+ * {@linkplain #takeGrants() taken} and released: kept, they would hold their resources for a lease, and the
+ * instance's next dispatch, elsewhere, would wait in line behind its own grant.
  *
  * <p>A claim id starts with a random prefix of this worker's incarnation: a worker restarted under the same
  * configured id, given its predecessor's dispatches again, must not have its claims taken for the predecessor's
@@ -65,6 +68,24 @@ final class InDoubtClaims {
             Long since = keptSince.get(g);
             return since != null && nowNanos - since <= grantMaxAgeNanos;
         });
+    }
+
+    /**
+     * The grant ids kept for claims in doubt, by run id, each taken once: the entries keep their claim ids (a claim
+     * that did commit is still answered when its dispatch comes back) and ask for leases anew. A grant whose claim
+     * was asked again is not among them: it may back an attempt that runs.
+     */
+    java.util.Map<String, String> takeGrants() {
+        java.util.Map<String, String> taken = new java.util.HashMap<>();
+        entries.replaceAll((id, e) -> {
+            if (e.grantId().isEmpty()) {
+                return e;
+            }
+            taken.put(id.runId(), e.grantId().get());
+            keptSince.remove(e.grantId().get());
+            return new Entry(e.claimId(), Optional.empty(), e.sinceNanos());
+        });
+        return taken;
     }
 
     /** The claims of a call that failed, each with the id it was asked under; none held leases. */

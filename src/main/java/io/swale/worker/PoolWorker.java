@@ -251,13 +251,29 @@ public final class PoolWorker implements DispatchSlots, AutoCloseable {
         slots.beginDrain();
     }
 
+    /**
+     * Releases the resource grants kept for claims in doubt: their dispatches will not come back to this worker (its
+     * dispatch partitions were revoked, or it stops), and the next dispatch of such an instance, on another
+     * replica, would otherwise wait in line behind its own grant until that expired. A release that fails leaves
+     * the grant to expire, as before.
+     */
+    public void releaseKeptGrants() {
+        inDoubt.takeGrants().forEach((runId, grantId) -> {
+            log.info("resource grant of a claim in doubt released: its dispatch goes elsewhere pool={} runId={}",
+                    pool, runId);
+            gate.release(new io.swale.store.ResourceStore.Holder(runId, grantId));
+        });
+    }
+
     /** See {@link ShutdownHandOver#drain}: finish within {@code grace}, then give the leases of the rest back. */
     public Drained drain(Duration grace) throws InterruptedException {
+        releaseKeptGrants();
         return handOver.drain(grace);
     }
 
     @Override
     public void close() {
+        releaseKeptGrants();
         slots.close();
     }
 }

@@ -50,6 +50,27 @@ class InDoubtClaimsTest {
         assertThat(claims.claimIdFor(a)).as("the claim id stays in doubt").isEqualTo(claimId);
     }
 
+    /**
+     * Taken when the dispatches cannot come back: each kept grant once, none whose claim was asked again (it may back
+     * a running attempt), and the claim ids stay in doubt.
+     */
+    @Test
+    void keptGrantsAreTakenOnceAndTheirClaimIdsStay() {
+        InDoubtClaims claims = new InDoubtClaims(MAX_AGE);
+        TaskIdentity a = identity("a");
+        TaskIdentity b = identity("b");
+        TaskIdentity c = identity("c");
+        String claimA = claims.claimIdFor(a);
+        claims.failed(List.of(a, b, c), List.of(claimA, claims.claimIdFor(b), claims.claimIdFor(c)),
+                List.of(Optional.of("grant-a"), Optional.of("grant-b"), Optional.empty()), 0);
+        claims.claimIdFor(b);
+
+        assertThat(claims.takeGrants()).isEqualTo(java.util.Map.of(a.runId(), "grant-a"));
+        assertThat(claims.takeGrants()).isEmpty();
+        assertThat(claims.grantIdFor(a, 1)).isEmpty();
+        assertThat(claims.claimIdFor(a)).isEqualTo(claimA);
+    }
+
     @Test
     void anEntryOlderThanItsMaxAgeIsForgotten() {
         InDoubtClaims claims = new InDoubtClaims(MAX_AGE);

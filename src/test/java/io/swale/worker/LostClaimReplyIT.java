@@ -150,6 +150,74 @@ class LostClaimReplyIT {
         }
     }
 
+    /**
+     * A kept grant is released when the dispatch cannot come back to its worker: its partitions were revoked, or it
+     * stops. Kept, the dispatch's next delivery, on another replica, would wait in line behind its own instance's
+     * grant until that expired, and every other instance asking for the resource with it.
+     */
+    @Test
+    void theKeptGrantIsReleasedWhenTheDispatchCannotComeBackAndWhenTheWorkerDrains() throws Exception {
+        Definition definition = new DefinitionLoader(OperatorRegistry.builtIn(), CronCheck.FIVE_FIELDS).load("""
+                [graph]
+                name = "leased"
+                [[node]]
+                name = "a"
+                operator = "noop"
+                leases = ["warehouse"]
+                """, DefinitionFormat.TOML);
+        TaskIdentity revoked = new TaskIdentity("leased", Partition.of("p"), "a", Optional.empty(), definition.hash(),
+                0);
+        TaskIdentity drained = new TaskIdentity("leased", Partition.of("q"), "a", Optional.empty(), definition.hash(),
+                0);
+        for (TaskIdentity id : List.of(revoked, drained)) {
+            redis.tasks.submit(id.runKey(), id.runId(), new PendingInstance("a", Optional.empty(), definition.hash(),
+                    0, "default", 1), new TaskInput("noop", JsonNodeFactory.instance.objectNode(), Map.of(), Map.of()));
+        }
+        RedisResourceStore resources = new RedisResourceStore(redis.pool, "l", 60_000);
+        resources.setCapacity("warehouse", 2);
+        List<TaskIdentity> dispatched = new CopyOnWriteArrayList<>();
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+        try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(redis.port);
+                UnifiedJedis viaProxy = new JedisPooled(new HostAndPort("127.0.0.1", proxy.port()),
+                        DefaultJedisClientConfig.builder().timeoutMillis(400).build());
+                ResourceGate gate = new ResourceGate(resources, redis.tasks, hash -> Optional.of(definition),
+                        (pool, d) -> dispatched.add(d), new ResourceGate.Settings(RedisWorkers.LEASE.toMillis(),
+                                Duration.ofSeconds(10), false, Map.of()), name -> false, (name, ms) -> { }, ticker)) {
+            RedisTaskStore store = new RedisTaskStore(viaProxy, "l");
+            assertThat(store.claim(revoked.runKey(), "nobody", RedisWorkers.LEASE.toMillis(), "w1"))
+                    .isEqualTo(new TaskStore.Claim.Refused("unknown"));
+            PoolWorker worker = redis.worker("default", 2, store, OperatorRegistry.builtIn(), (p, i) -> { }, gate);
+            for (TaskIdentity id : List.of(revoked, drained)) {
+                assertThat(worker.reserve(1, 0)).isEqualTo(1);
+                proxy.dropNextReply();
+                assertThatThrownBy(() -> worker.claimAndRun(List.of(id), () -> { }))
+                        .isInstanceOf(JedisConnectionException.class);
+            }
+            assertThat(resources.resources().get("warehouse").holders()).extracting(ResourceStore.HeldBy::runId)
+                    .containsExactlyInAnyOrder(revoked.runId(), drained.runId());
+            // the first dispatch's next delivery, on another replica: in line behind its own instance's grant
+            assertThat(resources.grant(revoked.runId(), "g-elsewhere", List.of("warehouse"), 60_000,
+                    new LeaseWaiter("default", revoked).encode())).isInstanceOf(ResourceStore.Grant.Waiting.class);
+
+            worker.releaseKeptGrants(); // what the dispatch listener does when its partitions are revoked
+            assertThat(resources.resources().get("warehouse").holders()).isEmpty();
+            assertThat(dispatched).as("the waiter let in by the release is dispatched again").contains(revoked);
+
+            // a claim in doubt again, then the worker stops: its drain releases the grant as well
+            assertThat(worker.reserve(1, 0)).isEqualTo(1);
+            proxy.dropNextReply();
+            assertThatThrownBy(() -> worker.claimAndRun(List.of(drained), () -> { }))
+                    .isInstanceOf(JedisConnectionException.class);
+            assertThat(resources.resources().get("warehouse").holders()).extracting(ResourceStore.HeldBy::runId)
+                    .containsExactly(drained.runId());
+            worker.beginDrain();
+            worker.drain(Duration.ZERO);
+            assertThat(resources.resources().get("warehouse").holders()).isEmpty();
+        } finally {
+            ticker.shutdownNow();
+        }
+    }
+
     private TaskInstance instance(TaskIdentity id) {
         return new RedisRunStore(redis.pool, "l").instances(List.of(id.runKey())).get(id.runKey()).stream()
                 .filter(i -> i.runId().equals(id.runId())).findFirst().orElseThrow();
