@@ -56,8 +56,10 @@ public class ResourceConfiguration {
                         resources.strict(), io.swale.worker.TaskEnvironment.of(System.getenv())),
                 declared::declares, waits, attemptTicker,
                 // a grown node's leases are in the run's effective graph (docs/dynamic-graphs.md §8.9)
-                (id, definition, node) -> runs.read(id.runKey())
-                        .flatMap(view -> RunGraphs.of(definition, view).node(node)));
+                // an item's rerun counts apart from its node's (MappedItems)
+                (id, definition, node) -> runs.read(id.runKey()).flatMap(view -> id.node().equals(node)
+                        ? RunGraphs.grownNodeFor(definition, view, node, id.rerun())
+                        : RunGraphs.of(definition, view).node(node)));
     }
 
     @Bean

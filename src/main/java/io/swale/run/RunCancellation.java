@@ -137,7 +137,9 @@ public final class RunCancellation {
      * Cancels the active instances of nodes that are no longer part of the run's graph and that no current growth
      * declares: a rerun replaced the growth that added them, and its own cancel of them did not happen (its
      * scheduler died after the put, the cancel failed) or came before a late submission of one. Nothing waits for
-     * them, and each would hold its slot and leases, or be dispatched again for ever. Returns how many it reached.
+     * them, and each would hold its slot and leases, or be dispatched again for ever. So are those of a grown node
+     * that the rerun's attempt declared again, older than the node's expected rerun: obsolete, and their cancelled
+     * record lets the node run anew. Returns how many it reached.
      */
     public int cancelOrphans(RunView view) {
         Graph graph = RunGraphs.of(definitions, view);
@@ -147,12 +149,16 @@ public final class RunCancellation {
                 continue;
             }
             String node = io.swale.graph.ItemName.parse(i.node()).map(io.swale.graph.ItemName::node).orElse(i.node());
-            if (graph.hasNode(node) || RunGraphs.declaredByCurrentGrowth(view, graph, node)) {
+            boolean superseded = RunGraphs.supersededGrownInstance(graph, view, node, i);
+            if (!superseded && (graph.hasNode(node) || RunGraphs.declaredByCurrentGrowth(view, graph, node))) {
                 continue;
             }
             NodeRecord record = new NodeRecord(NodeStatus.CANCELLED, i.runId(), i.definition(), i.rerun(),
-                    clock.millis(), Optional.empty(), false, Optional.of("node `" + node + "` is no longer part of "
-                            + "the run's graph (the growth that added it was replaced by a rerun)"));
+                    clock.millis(), Optional.empty(), false, Optional.of(superseded
+                            ? "the growth that added node `" + node + "` was replaced by a rerun, which declared it "
+                                    + "again: this instance is obsolete"
+                            : "node `" + node + "` is no longer part of the run's graph (the growth that added it "
+                                    + "was replaced by a rerun)"));
             RecordField field = new RecordField(i.node(), i.asset());
             reached += cancelled(tasks.cancel(view.key(), field, record), identity(view, field, record), i.runId(),
                     i.pool(), this::leftLeaseQueues);

@@ -6,6 +6,7 @@ import io.swale.graph.Graph;
 import io.swale.graph.Node;
 import io.swale.record.NodeRecord;
 import io.swale.store.RunView;
+import io.swale.store.TaskInstance;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -41,6 +42,29 @@ public final class RunGraphs {
     /** The effective graph of the run {@code view}, its definition looked up in {@code definitions}. */
     public static Graph of(DefinitionCatalog definitions, RunView view) {
         return of(definitions.get(view.run().definition()), view);
+    }
+
+    /**
+     * The grown node that the instance {@code runId} of plain node {@code node} at rerun {@code rerun} would run, if
+     * the run's graph has it and the instance is not older than the node's expected rerun. An older one was
+     * submitted before a rerun replaced the growth that declared it: the node may be in the graph again, declared
+     * once more by the rerun's attempt, but that instance is obsolete, and run it would only burn a slot and
+     * leases on the replaced growth's inputs (docs/dynamic-graphs.md §8.5).
+     */
+    public static Optional<Node> grownNodeFor(Definition definition, RunView view, String node, long rerun) {
+        if (rerun < view.run().expectedRerun(node)) {
+            return Optional.empty();
+        }
+        return of(definition, view).node(node);
+    }
+
+    /**
+     * Whether the active plain instance {@code i} of the grown {@code node} is older than the node's expected
+     * rerun: see {@link #grownNodeFor}.
+     */
+    static boolean supersededGrownInstance(Graph graph, RunView view, String node, TaskInstance i) {
+        return graph.grownBy(node).isPresent() && i.node().equals(node)
+                && i.rerun() < view.run().expectedRerun(node);
     }
 
     /** As {@link #of}, leaving out the growth of {@code by}: what a new growth of {@code by} is checked against. */

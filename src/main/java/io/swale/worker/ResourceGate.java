@@ -141,9 +141,11 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
             }
             if (node.isEmpty()) {
                 // a rerun took its growth out of the run and cancels it next: never run it, leased or not, in
-                // between (nor ever, should that rerun's scheduler die before its cancel)
-                return new Admission.Refused("node `" + id.node() + "` is no longer part of the run's graph (the "
-                        + "growth that added it was replaced), so its leases cannot be known");
+                // between (nor ever, should that rerun's scheduler die before its cancel, or its attempt declare
+                // the node again: this instance is then older than the node's expected rerun)
+                return new Admission.Refused("node `" + id.node() + "` is no longer part of the run's graph, or "
+                        + "its instance at rerun " + id.rerun() + " is obsolete (the growth that added it was "
+                        + "replaced by a rerun), so its leases cannot be known");
             }
         }
         List<String> templates = node.map(Node::leases).orElse(List.of());

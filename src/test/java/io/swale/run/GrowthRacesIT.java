@@ -114,6 +114,53 @@ class GrowthRacesIT {
         }
     }
 
+    /**
+     * The same lost cancel, and then the rerun's attempt declares the same growth again before any reconciler pass:
+     * the grown node is in the graph once more, but its instance from before the rerun is obsolete. The worker's
+     * lease gate does not find its node, and the reconciler cancels it, so that the node runs anew. Was: the old
+     * instance stood for the node and ran once on the replaced growth's inputs.
+     */
+    @Test
+    void anObsoleteGrownInstanceDeclaredAgainByTheRerunIsNotRunButReplaced() throws Exception {
+        AtomicBoolean failCancel = new AtomicBoolean();
+        try (RunHarness h = new RunHarness(r -> r, t -> RunHarness.before(TaskStore.class, t, (method, args) -> {
+            if (method.equals("cancel") && failCancel.getAndSet(false)) {
+                throw new redis.clients.jedis.exceptions.JedisConnectionException("Connection reset");
+            }
+        }))) {
+            String g = RunHarness.graphName("redeclared");
+            String hash = publish(h, g);
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            finish(h, key, "start", 0, hash, "{}");
+            h.graphRuns.onTaskTerminated(key, "start");
+            finish(h, key, "decide", 0, hash, GROW);
+            h.graphRuns.onTaskTerminated(key, "decide");
+            assertThat(status(h, key, "a")).isEqualTo(InstanceStatus.PENDING);
+            failCancel.set(true);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> h.reruns.rerun(g, key.partition(), "decide"))
+                    .isInstanceOf(redis.clients.jedis.exceptions.JedisConnectionException.class);
+
+            // the rerun asked again goes on; its attempt declares the same growth
+            h.reruns.rerun(g, key.partition(), "decide");
+            finish(h, key, "decide", 1, hash, GROW);
+            h.graphRuns.onTaskTerminated(key, "decide");
+            RunView view = h.runs.read(key).orElseThrow();
+            assertThat(RunGraphs.of(h.catalog.get(hash), view).hasNode("a")).isTrue();
+            assertThat(status(h, key, "a")).as("the old instance, still active").isEqualTo(InstanceStatus.PENDING);
+            assertThat(RunGraphs.grownNodeFor(h.catalog.get(hash), view, "a", 0))
+                    .as("what the worker's lease gate finds for the old instance: nothing, so it is refused").isEmpty();
+            assertThat(RunGraphs.grownNodeFor(h.catalog.get(hash), view, "a", 1)).isPresent();
+
+            assertThat(h.reconciler(60_000).pass().cancelled()).isEqualTo(1);
+            assertThat(status(h, key, "a")).isEqualTo(InstanceStatus.CANCELLED);
+            h.reconciler(60_000).pass();
+            assertThat(h.runs.read(key).orElseThrow().instances().get(key.runId("a", 1)))
+                    .as("the node declared again runs anew").isNotNull()
+                    .extracting(TaskInstance::status).isEqualTo(InstanceStatus.PENDING);
+        }
+    }
+
     private static InstanceStatus status(RunHarness h, RunKey key, String node) {
         return h.runs.read(key).orElseThrow().instances().get(key.runId(node, 0)).status();
     }
