@@ -27,6 +27,8 @@ import org.slf4j.LoggerFactory;
 public final class LeaseReaper {
     private static final Logger log = LoggerFactory.getLogger(LeaseReaper.class);
     private static final int BATCH = 200;
+    /** How long a lease whose reap failed is passed over: the reconciler's full pass still tries it meanwhile. */
+    static final long FAILED_RETRY_MS = 60_000;
     private static final String PASS = "reaper";
     static final String CANCELLED = "the graph run was cancelled";
 
@@ -35,9 +37,20 @@ public final class LeaseReaper {
     private final Terminations terminations;
     private final Dispatcher dispatcher;
     private final RepairFailures failures;
+    private final int batch;
+    // the leases whose reap failed (an undecodable instance, an unreadable run), until when each is passed over:
+    // the index gives the oldest entries first, and kept there they would fill every later batch of their shard
+    private final Map<TaskStore.ExpiredLease, Long> failedUntil = new java.util.concurrent.ConcurrentHashMap<>();
 
     public LeaseReaper(RunStore runs, TaskStore tasks, Terminations terminations, Dispatcher dispatcher,
             RepairFailures failures) {
+        this(runs, tasks, terminations, dispatcher, failures, BATCH);
+    }
+
+    /** {@code batch}: the expired leases a pass reads per shard of the index, besides those it passes over. */
+    public LeaseReaper(RunStore runs, TaskStore tasks, Terminations terminations, Dispatcher dispatcher,
+            RepairFailures failures, int batch) {
+        this.batch = batch;
         this.runs = runs;
         this.tasks = tasks;
         this.terminations = terminations;
@@ -48,14 +61,18 @@ public final class LeaseReaper {
     /**
      * Returns how many instances it reaped. A failure on one lease (an undecodable instance, a script error)
      * is logged, counted and kept with its run; the pass goes on to the next lease. A run whose record cannot
-     * be read is left to the reconciler, which reports it. An index entry whose instance is no longer held (its
+     * be read is left to the reconciler, which reports it. Either lease is passed over for {@link
+     * #FAILED_RETRY_MS}, so that the leases after it in the index are reaped meanwhile. An index entry whose instance is no longer held (its
      * end was not recorded in the index, or its run is gone) is removed.
      */
     public int pass() {
         long now = runs.nowMs();
+        failedUntil.values().removeIf(until -> until <= now);
         Map<RunKey, List<TaskStore.ExpiredLease>> byRun = new LinkedHashMap<>();
-        for (TaskStore.ExpiredLease lease : tasks.expiredLeases(now, BATCH)) {
-            byRun.computeIfAbsent(lease.key(), k -> new ArrayList<>()).add(lease);
+        for (TaskStore.ExpiredLease lease : tasks.expiredLeases(now, batch + failedUntil.size())) {
+            if (!failedUntil.containsKey(lease)) {
+                byRun.computeIfAbsent(lease.key(), k -> new ArrayList<>()).add(lease);
+            }
         }
         List<RunKey> keys = List.copyOf(byRun.keySet());
         int reaped = 0;
@@ -64,8 +81,10 @@ public final class LeaseReaper {
             Set<RunKey> read = new HashSet<>();
             for (RunStore.Read r : runs.readEach(batch)) {
                 read.add(r.key());
-                if (r instanceof RunStore.Read.Found(RunView view)) {
-                    reaped += reapExpired(view, byRun.get(view.key()), now);
+                switch (r) {
+                    case RunStore.Read.Found(RunView view) -> reaped += reapExpired(view, byRun.get(view.key()), now);
+                    case RunStore.Read.Unreadable u -> byRun.get(u.key())
+                            .forEach(lease -> failedUntil.put(lease, now + FAILED_RETRY_MS));
                 }
             }
             for (RunKey gone : batch) {
@@ -94,6 +113,7 @@ public final class LeaseReaper {
             } catch (RuntimeException e) {
                 failures.rethrowOutage(e);
                 failures.failed(PASS, view.key(), node, Optional.of(lease.runId()), e);
+                failedUntil.put(lease, now + FAILED_RETRY_MS);
             }
         }
         return reaped;

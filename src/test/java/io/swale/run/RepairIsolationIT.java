@@ -12,7 +12,9 @@ import io.swale.store.RunStore;
 import io.swale.store.TaskStore;
 import io.swale.store.redis.RedisKeys;
 import io.swale.task.DelayedMover;
+import io.swale.task.LeaseReaper;
 import io.swale.task.ReconcilePass;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -116,6 +118,42 @@ class RepairIsolationIT {
             assertThat(dispatchesOf(h, good)).isEqualTo(1);
             assertThat(h.repairFailures.get("reaper")).hasValue(1);
             assertThat(h.runs.repairError(bad)).get().extracting(RunStore.RepairError::pass).isEqualTo("reaper");
+        }
+    }
+
+    /**
+     * The index gives the oldest expired leases first: those whose reap fails are passed over for a while, or they
+     * would fill every batch of their shard and no lease after them would be reaped (until the reconciler's full
+     * pass). Four runs in one shard, a reaper that reads two leases a shard.
+     */
+    @Test
+    void leasesWhoseReapFailsArePassedOverSoThatThoseAfterThemAreReaped() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("reapfail");
+            String hash = h.oneNode(g);
+            RedisKeys keys = new RedisKeys(h.prefix);
+            int shard = RedisKeys.shardOf(new RunKey(g, Partition.of("p0")));
+            List<RunKey> runs = java.util.stream.IntStream.range(0, 10_000)
+                    .mapToObj(i -> new RunKey(g, Partition.of("p" + i))).filter(k -> RedisKeys.shardOf(k) == shard)
+                    .limit(4).toList();
+            for (RunKey key : runs) {
+                assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            }
+            for (int i = 0; i < 3; i++) {
+                RunKey bad = runs.get(i);
+                hset(h, keys.instances(bad), bad.runId("a", 0), "{\"state\":\"sideways\"}");
+                h.pool.zadd(keys.leases(bad), i + 1, bad.id() + "|" + bad.runId("a", 0));
+            }
+            RunKey good = runs.get(3);
+            assertThat(h.tasks.claim(good, good.runId("a", 0), 0, "gone")).isInstanceOf(TaskStore.Claim.Claimed.class);
+            h.dispatches.clear();
+            LeaseReaper reaper = h.reaper(2);
+
+            assertThat(reaper.pass()).as("the two oldest fail").isZero();
+            assertThat(reaper.pass()).as("passed over: the next two are read").isEqualTo(1);
+
+            assertThat(dispatchesOf(h, good)).isEqualTo(1);
+            assertThat(h.repairFailures.get("reaper")).hasValue(3);
         }
     }
 

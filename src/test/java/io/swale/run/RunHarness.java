@@ -138,6 +138,12 @@ final class RunHarness implements AutoCloseable {
                 dispatcher, failures);
     }
 
+    /** A lease reaper of its own, reading {@code batch} expired leases a shard besides those it passes over. */
+    LeaseReaper reaper(int batch) {
+        return new LeaseReaper(runs, tasks, new Terminations(tasks, (identity, status) -> { }, deadLetters::add, clock,
+                metrics), dispatcher, failures, batch);
+    }
+
     Reconciler reconciler(long staleDispatchMs) {
         return new Reconciler(runs, tasks, graphRuns, cancellation, reaper, dispatcher, staleDispatchMs, metrics, failures);
     }
