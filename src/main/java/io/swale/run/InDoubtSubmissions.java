@@ -33,6 +33,10 @@ final class InDoubtSubmissions {
         return at != null && nowNanos - at <= MAX_AGE_NANOS;
     }
 
+    boolean isEmpty() {
+        return since.isEmpty();
+    }
+
     /** The instance {@code id} was created by a later call: the failed one never reached Redis. */
     void created(TaskIdentity id) {
         if (!since.isEmpty()) {

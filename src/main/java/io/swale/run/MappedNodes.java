@@ -7,6 +7,7 @@ import io.swale.graph.Node;
 import io.swale.readiness.MappedItems;
 import io.swale.record.GraphRunRecord;
 import io.swale.record.NodeRecord;
+import io.swale.store.InstanceStatus;
 import io.swale.store.RecordField;
 import io.swale.store.RunView;
 import io.swale.store.TaskInstance;
@@ -104,6 +105,11 @@ final class MappedNodes {
             TaskInstance instance = view.instances().get(view.key().runId(MapSpec.itemName(node.name(), k), rerun));
             if (instance == null && todo.size() < spec.maxParallel() - active) {
                 todo.add(new Submission.ItemRequest(k, items.get(k), rerun));
+            } else if (instance != null && instance.status() == InstanceStatus.PENDING && submission.anyInDoubt()) {
+                // an item whose submission failed, perhaps after Redis created it: it is not submitted again (it
+                // exists), so no `exists` answer would dispatch it
+                submission.dispatchIfInDoubt(node.pool(), new TaskIdentity(view.key().graph(), view.key().partition(),
+                        instance.node(), Optional.empty(), run.definition(), rerun));
             }
         }
         if (done.size() == items.size()) {

@@ -138,8 +138,13 @@ public final class Submission {
         }
     }
 
+    /** Whether any submission's outcome is in doubt: only then is {@link #dispatchIfInDoubt} worth an identity. */
+    boolean anyInDoubt() {
+        return !inDoubt.isEmpty();
+    }
+
     /** An instance that exists already is dispatched again if an earlier submission of it failed (InDoubtSubmissions). */
-    private void dispatchIfInDoubt(String pool, TaskIdentity identity) {
+    void dispatchIfInDoubt(String pool, TaskIdentity identity) {
         if (inDoubt.answered(identity, System.nanoTime())) {
             log.info("dispatched again: its submission's answer was lost graph={} partition={} node={} runId={}",
                     identity.graph(), identity.partition(), identity.node(), identity.runId());
@@ -341,7 +346,9 @@ public final class Submission {
         prefix = prefix.substring(0, prefix.length() - "-r0".length());
         int maxActive = node.map().map(io.swale.graph.MapSpec::maxParallel).orElse(Integer.MAX_VALUE);
         identities.forEach(id -> TaskStep.reached(TaskStep.Kind.SUBMITTING, id));
-        List<TaskStore.ItemSubmit> outcomes = tasks.submitItems(key, prefix, maxActive, submits);
+        String itemPrefix = prefix;
+        List<TaskStore.ItemSubmit> outcomes = inDoubtIfFailing(() -> identities,
+                () -> tasks.submitItems(key, itemPrefix, maxActive, submits));
         identities.forEach(id -> TaskStep.reached(TaskStep.Kind.SUBMITTED, id));
         int created = 0;
         String mismatch = null;
@@ -349,13 +356,15 @@ public final class Submission {
             switch (outcomes.get(i)) {
                 case NEW -> {
                     created++;
+                    inDoubt.created(identities.get(i));
                     recordSubmitted(node, ready);
                     dispatcher.dispatch(node.pool(), identities.get(i));
                     log.debug("submitted item graph={} partition={} runId={}", graph.name(), partition,
                             identities.get(i).runId());
                 }
                 case MISMATCH -> mismatch = mismatch == null ? identities.get(i).runId() : mismatch;
-                case EXISTS, INACTIVE, FULL -> { }
+                case EXISTS -> dispatchIfInDoubt(node.pool(), identities.get(i));
+                case INACTIVE, FULL -> { }
             }
         }
         if (mismatch != null) {
