@@ -109,7 +109,17 @@ public final class ListenerContainers implements AutoCloseable {
         props.setGroupId(group);
         props.setAckMode(ContainerProperties.AckMode.MANUAL);
         props.setSyncCommits(false);
-        props.setMessageListener(listener);
+        // each failure of a poll in the class of its kind, so that its back-off is chosen again when the kind changes
+        props.setMessageListener((BatchAcknowledgingConsumerAwareMessageListener<String, byte[]>) (records, ack,
+                consumer) -> {
+            try {
+                listener.onMessage(records, ack, consumer);
+            } catch (FailedDispatch e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw FailedDispatch.of(e);
+            }
+        });
         // one commit per poll would queue up in the consumer under a steady feed: at most one in flight
         var container = new ConcurrentMessageListenerContainer<>(
                 factory(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, batch), RecommittingConsumer::coalescing), props);
@@ -176,7 +186,7 @@ public final class ListenerContainers implements AutoCloseable {
     private <H extends DefaultErrorHandler> H configured(H handler) {
         handler.setBackOffFunction(retries::backOff);
         // a record's back-off starts again when its failure changes class: chosen anew for the new kind
-        // (a batch listener's failures carry their kind in their class, FailedEvent)
+        // (a batch listener's failures carry their kind in their class, FailedEvent and FailedDispatch)
         handler.setResetStateOnExceptionChange(true);
         // The handler finds these by type anywhere in the cause chain (a listener's exception arrives wrapped in
         // a ListenerExecutionFailedException, a batch listener's in a BatchListenerFailedException too).

@@ -25,6 +25,7 @@ import org.springframework.kafka.listener.BatchAcknowledgingConsumerAwareMessage
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.support.Acknowledgment;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * Issue 18: a dispatch lost for a minute after a Redis outage (ChaosIT, 1 run in 12). A pool listener's claim
@@ -89,6 +90,33 @@ class DispatchRetryCommitIT {
         container.stop();
         assertThat(calls.get()).isEqualTo(1);
         assertThat(kafka.committed(group, tp)).isEqualTo(4);
+        containers.close();
+    }
+
+    /**
+     * Redis loading its data after a restart (an outage: retried without end), then a failure no wait changes,
+     * of the same exception class: the poll's back-off is chosen again for the new kind, and the poll is
+     * dead-lettered once that kind's budget is spent. Was: the outage's back-off held, and the poll was retried
+     * every five seconds for good, its partitions stalled behind it.
+     */
+    @Test
+    void aPollWhoseFailureTurnsFromAnOutageToAnUnknownOneIsDeadLetteredOnceThatBudgetIsSpent() throws Exception {
+        String topic = "dispatch-kinds";
+        String group = "dispatch-kinds-group";
+        TopicPartition tp = new TopicPartition(topic, 0);
+        var containers = fourDispatches(List.of(topic, SwaleTopics.deadLetter(topic)));
+        AtomicInteger calls = new AtomicInteger();
+        var container = containers.dispatchListener(topic, group, 10,
+                (BatchAcknowledgingConsumerAwareMessageListener<String, byte[]>) (records, ack, consumer) -> {
+                    throw new JedisDataException(calls.incrementAndGet() <= 2
+                            ? "LOADING Redis is loading the dataset in memory"
+                            : "ERR user_script:1: WRONGTYPE Operation against a key holding the wrong kind of value");
+                });
+        container.start();
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(kafka.committed(group, tp)).isEqualTo(4));
+        container.stop();
+        assertThat(calls.get()).as("two outage tries, then the unknown kind's few").isBetween(3, 12);
         containers.close();
     }
 
