@@ -85,8 +85,9 @@ final class RecommittingConsumer implements InvocationHandler {
             sendFailedAgain();
             sendQueued();
         }
-        if (name.equals("close")) {
-            commitQueuedBeforeClose();
+        // spring-kafka's container unsubscribes before it closes: the assignment is empty by close
+        if (name.equals("unsubscribe") || name.equals("close")) {
+            commitPendingBeforeLeaving();
         }
         Object result = call(method, args);
         if (name.equals("commitSync") && args != null && args.length > 0 && args[0] instanceof Map<?, ?> offsets) {
@@ -191,16 +192,20 @@ final class RecommittingConsumer implements InvocationHandler {
     }
 
     /**
-     * Coalescing: what is still queued at close is committed, waiting at most {@link #CLOSE_COMMIT_WAIT}: an
-     * asynchronous commit sent right before close was found not to reach the broker (CoalescingCommitIT). Left
-     * uncommitted, those dispatches would only come again to the next owner, whose claims refuse them.
+     * What is still queued (coalescing) or waits to be sent again after a failure is committed before the consumer
+     * unsubscribes or closes, waiting at most {@link #CLOSE_COMMIT_WAIT}, for the partitions still assigned: an
+     * asynchronous commit sent right before close was found not to reach the broker, and a container stops by
+     * unsubscribing first, which empties the assignment (CoalescingCommitIT). Left uncommitted, those records would
+     * only come again to the next owner, whose claims refuse them.
      */
-    private void commitQueuedBeforeClose() {
+    private void commitPendingBeforeLeaving() {
         Map<TopicPartition, OffsetAndMetadata> last;
         synchronized (this) {
-            if (queued.isEmpty()) {
+            if (queued.isEmpty() && failed.isEmpty()) {
                 return;
             }
+            failed.forEach((tp, offset) -> queued.merge(tp, offset, (a, b) -> a.offset() >= b.offset() ? a : b));
+            failed.clear();
             last = takeQueued();
         }
         if (last.isEmpty()) {
@@ -210,7 +215,8 @@ final class RecommittingConsumer implements InvocationHandler {
             delegate.commitSync(last, CLOSE_COMMIT_WAIT);
             supersede(last);
         } catch (RuntimeException e) {
-            log.debug("commit at close failed, those records come again to the next owner {}: {}", last, e.toString());
+            log.debug("commit before leaving failed, those records come again to the next owner {}: {}", last,
+                    e.toString());
         }
     }
 

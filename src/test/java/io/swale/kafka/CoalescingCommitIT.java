@@ -89,6 +89,31 @@ class CoalescingCommitIT {
         assertThat(kafka.committed(group, tp)).isEqualTo(ASKED);
     }
 
+    /**
+     * A listener container stops by unsubscribing, then closing: by close the assignment is empty, and what was
+     * still queued was dropped (the last polls' offsets left uncommitted, their dispatches read again by the next
+     * owner). It is committed at the unsubscribe now.
+     */
+    @Test
+    void whatIsStillQueuedWhenTheConsumerUnsubscribesIsCommittedFirst() throws Exception {
+        TopicPartition tp = topic("coalesce-unsubscribe");
+        String group = "coalesce-unsubscribe-group";
+        Consumer<String, byte[]> consumer = RecommittingConsumer.coalescing(consumer(group));
+        consumer.subscribe(List.of(tp.topic()));
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            consumer.poll(Duration.ofMillis(50));
+            return consumer.assignment().contains(tp);
+        });
+        for (int i = 1; i <= ASKED; i++) {
+            consumer.commitAsync(Map.of(tp, new OffsetAndMetadata(i)), (offsets, e) -> { });
+        }
+
+        consumer.unsubscribe();
+        consumer.close(Duration.ofSeconds(20));
+
+        assertThat(kafka.committed(group, tp)).isEqualTo(ASKED);
+    }
+
     private static TopicPartition topic(String name) throws Exception {
         admin.createTopics(List.of(new NewTopic(name, 1, (short) 1))).all().get();
         return new TopicPartition(name, 0);
