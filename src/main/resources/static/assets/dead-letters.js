@@ -15,6 +15,8 @@
   S.page(() => {
     let channel = S.param("channel");
     const cursors = [""]; // the cursor of each page shown so far: back is the previous one
+    // how many letters came before each of those pages: a page cut short by Kafka's deadline holds fewer than PAGE
+    const before = [0];
     document.title = "Dead letters · Swale";
 
     async function channels() {
@@ -35,6 +37,7 @@
     function select(next) {
       channel = next;
       cursors.length = 1;
+      before.length = 1;
       const url = new URL(location.href);
       url.searchParams.set("channel", channel);
       history.replaceState(null, "", url);
@@ -95,7 +98,7 @@
           + (cursor ? "&cursor=" + encodeURIComponent(cursor) : ""));
         // another channel was chosen meanwhile: its own load shows its letters
         if (from !== channel) return;
-        const first = (cursors.length - 1) * PAGE;
+        const first = before[before.length - 1];
         // a read cut short by its deadline is not an empty channel: say so rather than "No dead letter."
         const cut = page.partial ? h("p", { class: "problem partial", role: "status" }, page.letters.length
           ? "Kafka answered slowly: this page may be short. Reload, or go on with next ›."
@@ -104,10 +107,11 @@
           : cut ? [] : [h("p", { class: "muted" }, "No dead letter.")]), ...(cut ? [cut] : []));
         pager.replaceChildren(
           h("button", { class: "button small newer", disabled: cursors.length === 1,
-            onclick: () => { cursors.pop(); letters(); } }, "‹ previous"),
+            onclick: () => { cursors.pop(); before.pop(); letters(); } }, "‹ previous"),
           h("span", { class: "range" }, (page.letters.length ? first + 1 : 0) + "–" + (first + page.letters.length) + " of " + page.total),
           h("button", { class: "button small older", disabled: !page.next,
-            onclick: () => { cursors.push(page.next); letters(); } }, "next ›"));
+            onclick: () => { cursors.push(page.next); before.push(first + page.letters.length); letters(); } },
+            "next ›"));
       } catch (e) {
         if (from === channel) S.failure(box, e);
       }
