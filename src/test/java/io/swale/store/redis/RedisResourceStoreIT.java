@@ -132,6 +132,26 @@ class RedisResourceStoreIT {
                 .contains("head").doesNotContain("newcomer").doesNotHaveDuplicates();
     }
 
+    /**
+     * A raised capacity wakes as many of the line as it lets in, beyond 64, even when the oldest 256 waiters of all
+     * wait elsewhere: were only the first 64 woken, the rest would sit idle beside free leases until a holder left.
+     */
+    @Test
+    void aRaisedCapacityWakesAsManyOfTheLineAsItLetsIn() {
+        assertThat(grant("holds-busy", "busy")).isInstanceOf(Grant.Granted.class);
+        for (int i = 0; i < 300; i++) {
+            assertThat(grant("old" + i, "busy")).isInstanceOf(Grant.Waiting.class);
+        }
+        assertThat(grant("holds-warehouse", "warehouse")).isInstanceOf(Grant.Granted.class);
+        for (int i = 0; i < 100; i++) {
+            assertThat(grant("w" + i, "warehouse")).isInstanceOf(Grant.Waiting.class);
+        }
+
+        List<String> woken = store.setCapacity("warehouse", 200);
+
+        assertThat(woken).hasSize(100).contains("dispatch-w0", "dispatch-w99");
+    }
+
     @Test
     void aGrantOfSeveralResourcesIsAllOrNothing() {
         assertThat(grant("a", "y")).isInstanceOf(Grant.Granted.class);
