@@ -169,8 +169,19 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
         ResourceStore.Holder holder = new ResourceStore.Holder(id.runId(),
                 grantId.orElseGet(() -> UUID.randomUUID().toString()));
         long asked = System.nanoTime();
-        ResourceStore.Grant grant = store.grant(holder.runId(), holder.grantId(), names, settings.leaseMs(),
-                new LeaseWaiter(pool, id).encode());
+        ResourceStore.Grant grant;
+        try {
+            grant = store.grant(holder.runId(), holder.grantId(), names, settings.leaseMs(),
+                    new LeaseWaiter(pool, id).encode());
+        } catch (RuntimeException e) {
+            if (grantId.isEmpty()) {
+                // its answer lost, the ask may have been granted: nobody would use or renew that grant, and the
+                // retried poll, asking under a new id, would wait in line behind it for a lease. Freed at once, fenced
+                // by its id (a no-op when nothing was granted); a release that fails too leaves it to expire
+                release(holder);
+            }
+            throw e;
+        }
         if (!grant.wake().isEmpty()) {
             try {
                 wake(grant.wake());

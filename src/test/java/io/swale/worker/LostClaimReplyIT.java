@@ -218,6 +218,49 @@ class LostClaimReplyIT {
         }
     }
 
+    /**
+     * A grant whose reply was lost, perhaps granted: nobody would use or renew it, and the retried poll, asking under
+     * a new id, would wait in line behind its own instance's grant for a whole lease. It is released at once.
+     */
+    @Test
+    void aGrantWhoseReplyWasLostIsReleasedSoThatTheRetriedAskIsGranted() throws Exception {
+        Definition definition = new DefinitionLoader(OperatorRegistry.builtIn(), CronCheck.FIVE_FIELDS).load("""
+                [graph]
+                name = "leased"
+                [[node]]
+                name = "a"
+                operator = "noop"
+                leases = ["warehouse"]
+                """, DefinitionFormat.TOML);
+        TaskIdentity id = new TaskIdentity("leased", Partition.of("p"), "a", Optional.empty(), definition.hash(), 0);
+        RedisResourceStore direct = new RedisResourceStore(redis.pool, "l", 60_000);
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+        try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(redis.port);
+                UnifiedJedis viaProxy = new JedisPooled(new HostAndPort("127.0.0.1", proxy.port()),
+                        DefaultJedisClientConfig.builder().timeoutMillis(400).build());
+                ResourceGate gate = new ResourceGate(new RedisResourceStore(viaProxy, "l", 60_000), redis.tasks,
+                        hash -> Optional.of(definition), (pool, d) -> { }, new ResourceGate.Settings(
+                                RedisWorkers.LEASE.toMillis(), Duration.ofSeconds(10), false, Map.of()),
+                        name -> false, (name, ms) -> { }, ticker)) {
+            // the grant script is cached in Redis first, so the lost reply is the grant's, not a NOSCRIPT
+            TaskIdentity other = new TaskIdentity("leased", Partition.of("q"), "a", Optional.empty(),
+                    definition.hash(), 0);
+            LeaseGate.Admission first = gate.admit("default", other);
+            assertThat(first).isInstanceOf(LeaseGate.Admission.Granted.class);
+            gate.release(((LeaseGate.Admission.Granted) first).holder());
+
+            proxy.dropNextReply();
+            assertThatThrownBy(() -> gate.admit("default", id)).isInstanceOf(JedisConnectionException.class);
+            assertThat(proxy.dropped()).isEqualTo(1);
+
+            assertThat(Optional.ofNullable(direct.resources().get("warehouse")).map(ResourceStore.Resource::holders)
+                    .orElse(List.of())).as("no grant left behind").isEmpty();
+            assertThat(gate.admit("default", id)).as("the poll's retry").isInstanceOf(LeaseGate.Admission.Granted.class);
+        } finally {
+            ticker.shutdownNow();
+        }
+    }
+
     private TaskInstance instance(TaskIdentity id) {
         return new RedisRunStore(redis.pool, "l").instances(List.of(id.runKey())).get(id.runKey()).stream()
                 .filter(i -> i.runId().equals(id.runId())).findFirst().orElseThrow();
