@@ -122,13 +122,23 @@ public final class RunCancellation {
         throw failure;
     }
 
-    /** Cancels each node's unrecorded run id that is known and active; returns how many it reached. */
+    /**
+     * Cancels each node's unrecorded run id that is known and active, and every active instance of a node outside
+     * the run's graph (a replaced growth's that its rerun's cancel missed, one of a growth left out for a cycle):
+     * those end with the run too, or they would be dispatched again at every stale-dispatch pass, refused each time,
+     * and keep the run in the active index for good. Returns how many it reached.
+     */
     public int cancelInstances(RunView view) {
         Graph graph = RunGraphs.of(definitions, view);
         Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
         int reached = 0;
         for (Node n : graph.nodes()) {
             reached += cancelNode(view, n, records, RUN_CANCELLED);
+        }
+        for (TaskInstance i : view.instances().values()) {
+            if (i.status().isActive() && !graph.hasNode(baseNode(i))) {
+                reached += cancelInstance(view, i, RUN_CANCELLED);
+            }
         }
         return reached;
     }
@@ -148,22 +158,32 @@ public final class RunCancellation {
             if (!i.status().isActive()) {
                 continue;
             }
-            String node = io.swale.graph.ItemName.parse(i.node()).map(io.swale.graph.ItemName::node).orElse(i.node());
+            String node = baseNode(i);
             boolean superseded = RunGraphs.supersededGrownInstance(graph, view, node, i);
             if (!superseded && (graph.hasNode(node) || RunGraphs.declaredByCurrentGrowth(view, graph, node))) {
                 continue;
             }
-            NodeRecord record = new NodeRecord(NodeStatus.CANCELLED, i.runId(), i.definition(), i.rerun(),
-                    clock.millis(), Optional.empty(), false, Optional.of(superseded
-                            ? "the growth that added node `" + node + "` was replaced by a rerun, which declared it "
-                                    + "again: this instance is obsolete"
-                            : "node `" + node + "` is no longer part of the run's graph (the growth that added it "
-                                    + "was replaced by a rerun)"));
-            RecordField field = new RecordField(i.node(), i.asset());
-            reached += cancelled(tasks.cancel(view.key(), field, record), identity(view, field, record), i.runId(),
-                    i.pool(), this::leftLeaseQueues);
+            reached += cancelInstance(view, i, superseded
+                    ? "the growth that added node `" + node + "` was replaced by a rerun, which declared it again: "
+                            + "this instance is obsolete"
+                    : "node `" + node + "` is no longer part of the run's graph (the growth that added it was "
+                            + "replaced by a rerun)");
         }
         return reached;
+    }
+
+    /** The node an instance belongs to: an item's ({@code each[3]}) is its mapped node. */
+    private static String baseNode(TaskInstance i) {
+        return io.swale.graph.ItemName.parse(i.node()).map(io.swale.graph.ItemName::node).orElse(i.node());
+    }
+
+    /** Cancels one instance, with {@code reason} in its cancelled record; 1 if it reached it. */
+    private int cancelInstance(RunView view, TaskInstance i, String reason) {
+        NodeRecord record = new NodeRecord(NodeStatus.CANCELLED, i.runId(), i.definition(), i.rerun(), clock.millis(),
+                Optional.empty(), false, Optional.of(reason));
+        RecordField field = new RecordField(i.node(), i.asset());
+        return cancelled(tasks.cancel(view.key(), field, record), identity(view, field, record), i.runId(), i.pool(),
+                this::leftLeaseQueues);
     }
 
     /**

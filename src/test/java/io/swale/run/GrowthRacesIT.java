@@ -161,6 +161,40 @@ class GrowthRacesIT {
         }
     }
 
+    /**
+     * The same lost cancel, then the run is cancelled: its cancel ends the instance of the node outside the graph
+     * too. Was: the run cancel and the reconciler walked the graph's nodes only, and the instance stayed pending in
+     * the cancelled run, dispatched again at every stale-dispatch pass and refused, the run never leaving the active
+     * index.
+     */
+    @Test
+    void aRunCancelEndsAnInstanceOfANodeOutsideItsGraph() throws Exception {
+        AtomicBoolean failCancel = new AtomicBoolean();
+        try (RunHarness h = new RunHarness(r -> r, t -> RunHarness.before(TaskStore.class, t, (method, args) -> {
+            if (method.equals("cancel") && failCancel.getAndSet(false)) {
+                throw new redis.clients.jedis.exceptions.JedisConnectionException("Connection reset");
+            }
+        }))) {
+            String g = RunHarness.graphName("cancelorphan");
+            String hash = publish(h, g);
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            finish(h, key, "start", 0, hash, "{}");
+            h.graphRuns.onTaskTerminated(key, "start");
+            finish(h, key, "decide", 0, hash, GROW);
+            h.graphRuns.onTaskTerminated(key, "decide");
+            failCancel.set(true);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> h.reruns.rerun(g, key.partition(), "decide"))
+                    .isInstanceOf(redis.clients.jedis.exceptions.JedisConnectionException.class);
+            assertThat(status(h, key, "a")).as("outside the graph, still active").isEqualTo(InstanceStatus.PENDING);
+
+            assertThat(h.cancellation.cancel(g, key.partition())).isTrue();
+
+            assertThat(status(h, key, "a")).isEqualTo(InstanceStatus.CANCELLED);
+            assertThat(h.runs.read(key).orElseThrow().instances().values()).noneMatch(i -> i.status().isActive());
+        }
+    }
+
     private static InstanceStatus status(RunHarness h, RunKey key, String node) {
         return h.runs.read(key).orElseThrow().instances().get(key.runId(node, 0)).status();
     }
