@@ -195,6 +195,53 @@ class GrowthRacesIT {
         }
     }
 
+    /**
+     * A growth whose node comes after another growth's node leaves the graph with that growth: c grows y, d (not
+     * downstream of c) grows x after y, and a rerun of c takes y out. x goes too, and runs after the y that c's new
+     * attempt declares. Was: x stayed in the graph without its upstream, a root, and ran at once, before any y.
+     */
+    @Test
+    void aGrownNodeAfterAnotherGrowthsNodeLeavesTheGraphWithThatGrowthAndComesBackWithIt() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("afterother");
+            String hash = h.publish("""
+                    [graph]
+                    name = "%s"
+                    [[node]]
+                    name = "c"
+                    operator = "noop"
+                    [[node]]
+                    name = "d"
+                    operator = "noop"
+                    """.formatted(g));
+            String growY = """
+                    {"swale": {"grow": {"node": [{"name": "y", "operator": "noop"}]}}}""";
+            String growX = """
+                    {"swale": {"grow": {"node": [{"name": "x", "after": ["y"], "operator": "noop"}]}}}""";
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            finish(h, key, "c", 0, hash, growY);
+            h.graphRuns.onTaskTerminated(key, "c");
+            finish(h, key, "d", 0, hash, growX);
+            h.graphRuns.onTaskTerminated(key, "d");
+            assertThat(status(h, key, "y")).isEqualTo(InstanceStatus.PENDING);
+            assertThat(h.runs.read(key).orElseThrow().instances()).doesNotContainKey(key.runId("x", 0));
+
+            h.reruns.rerun(g, key.partition(), "c");
+            h.reconciler(60_000).pass();
+            RunView view = h.runs.read(key).orElseThrow();
+            assertThat(RunGraphs.of(h.catalog.get(hash), view).hasNode("y")).isFalse();
+            assertThat(RunGraphs.of(h.catalog.get(hash), view).hasNode("x")).as("out with y").isFalse();
+            assertThat(view.instances()).as("x waits for a y").doesNotContainKey(key.runId("x", 0));
+
+            finish(h, key, "c", 1, hash, growY);
+            h.graphRuns.onTaskTerminated(key, "c");
+            finish(h, key, "y", 1, hash, "{}");
+            h.graphRuns.onTaskTerminated(key, "y");
+            assertThat(status(h, key, "x")).as("x runs after the new y").isEqualTo(InstanceStatus.PENDING);
+        }
+    }
+
     private static InstanceStatus status(RunHarness h, RunKey key, String node) {
         return h.runs.read(key).orElseThrow().instances().get(key.runId(node, 0)).status();
     }
