@@ -14,12 +14,19 @@ import java.util.regex.Pattern;
 public final class LeaseNames {
     /** At most this many names per node. */
     public static final int MAX_LEASES = 16;
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}");
+    private static final int NAME_MAX = 128;
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0," + (NAME_MAX - 1) + "}");
+    /** How much of a rendered name that is not one a message quotes. */
+    private static final int SHOWN = 64;
     /** What a name may hold, for messages. */
     public static final String SYNTAX = "a resource name is a letter or digit, then letters, digits, `.`, `_`, `:`, "
             + "`/` or `-`, 128 characters at most";
 
     private LeaseNames() {}
+
+    private static String abbreviated(String text) {
+        return text.length() > 2 * SHOWN ? text.substring(0, SHOWN) + "…" : text;
+    }
 
     public static boolean validName(String name) {
         return NAME.matcher(name).matches();
@@ -113,8 +120,15 @@ public final class LeaseNames {
         Set<String> names = new LinkedHashSet<>();
         for (String text : leases) {
             StringBuilder out = new StringBuilder();
+            boolean cut = false;
             try {
                 for (Part part : Template.parse(text).parts()) {
+                    // no name is longer than 128 characters: a reference repeated thousands of times is not
+                    // rendered in full on the dispatch listener's thread
+                    if (out.length() > NAME_MAX) {
+                        cut = true;
+                        break;
+                    }
                     switch (part) {
                         case Part.Literal l -> out.append(l.text());
                         case Reference r -> out.append(renderer.render(r));
@@ -125,7 +139,10 @@ public final class LeaseNames {
             }
             String name = out.toString();
             if (!validName(name)) {
-                throw new RenderException("lease `" + text + "` renders to `" + name + "`: " + SYNTAX);
+                // quoted in the instance's error: a rendered text of a few hundred KB is cut, with its length
+                String shown = name.length() > SHOWN ? name.substring(0, SHOWN) + "… (" + (cut ? "more than "
+                        + NAME_MAX : name.length()) + " characters)" : name;
+                throw new RenderException("lease `" + abbreviated(text) + "` renders to `" + shown + "`: " + SYNTAX);
             }
             names.add(name);
         }

@@ -33,6 +33,26 @@ class LeaseNamesTest {
                 .isInstanceOf(RenderException.class).hasMessageContaining("lease `x:{{ upstream.pick.missing }}`");
     }
 
+    /**
+     * An upstream's large output, or a reference repeated many times, renders no further than a name can be long, and
+     * the error quotes the start of it with its length. Was: the whole text was built, and quoted whole in the
+     * instance's error, record and history.
+     */
+    @Test
+    void aLongRenderingStopsPastTheLongestNameAndIsQuotedCut() {
+        var f = JsonNodeFactory.instance;
+        RenderContext big = new RenderContext("g", "load", "2024-01-02", "g-2024-01-02-load-r0",
+                Map.of("pick", f.objectNode().put("agent", "a".repeat(200_000))), Map.of(), name -> Optional.empty());
+        assertThatThrownBy(() -> LeaseNames.render(List.of("agent:{{ upstream.pick.agent }}"), big))
+                .isInstanceOf(RenderException.class).hasMessageContaining("lease `agent:{{ upstream.pick.agent }}`")
+                .hasMessageContaining("`agent:" + "a".repeat(58) + "… (200006 characters)`")
+                .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(400));
+        String repeated = "x" + "{{ upstream.pick.agent }}".repeat(5_000);
+        assertThatThrownBy(() -> LeaseNames.render(List.of(repeated), context()))
+                .isInstanceOf(RenderException.class).hasMessageContaining("… (more than 128 characters)")
+                .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(400));
+    }
+
     @Test
     void nameSyntax() {
         assertThat(LeaseNames.validName("agent:a7")).isTrue();
