@@ -39,10 +39,9 @@ local function leave_lines(held)
   end
 end
 if again then
-  -- another dispatch of the instance may have queued behind this grant meanwhile: its place in line goes
-  local held = split(g)
-  table.remove(held, 1) -- the grant id; the names follow
-  leave_lines(held)
+  -- another dispatch of the instance may have queued behind this grant meanwhile: its place in line goes, and
+  -- the waiters it was ahead of may be let in now (the grant takes no new lease)
+  for _, name in ipairs(leave(run)) do freed[#freed + 1] = name end
   return with_wakes({'granted', '0'})
 end
 local w = redis.call('HGET', WAITER, run)

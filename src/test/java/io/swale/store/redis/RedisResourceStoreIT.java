@@ -152,6 +152,26 @@ class RedisResourceStoreIT {
         assertThat(woken).hasSize(100).contains("dispatch-w0", "dispatch-w99");
     }
 
+    /**
+     * A copy of a holder's dispatch that queued behind the holder's own grant leaves the line when the grant is asked
+     * for again under its id, and the waiter it was ahead of is let in: the grant takes no new lease. Was: that
+     * waiter was not woken, and waited for the next release or the reap's scan.
+     */
+    @Test
+    void aGrantAskedAgainUnderItsIdWakesTheWaiterItsQueuedCopyWasAheadOf() {
+        store.setCapacity("r", 2);
+        assertThat(store.grant("a", "g-a", List.of("r"), 60_000, "dispatch-a")).isInstanceOf(Grant.Granted.class);
+        assertThat(store.grant("a", "g-copy", List.of("r"), 60_000, "dispatch-a")).as("a copy, in line")
+                .isInstanceOf(Grant.Waiting.class);
+        assertThat(grant("b", "r")).as("behind the copy").isInstanceOf(Grant.Waiting.class);
+
+        Grant again = store.grant("a", "g-a", List.of("r"), 60_000, "dispatch-a");
+
+        assertThat(again).isInstanceOf(Grant.Granted.class);
+        assertThat(again.wake()).containsExactly("dispatch-b");
+        assertThat(grant("b", "r")).isInstanceOf(Grant.Granted.class);
+    }
+
     @Test
     void aGrantOfSeveralResourcesIsAllOrNothing() {
         assertThat(grant("a", "y")).isInstanceOf(Grant.Granted.class);
