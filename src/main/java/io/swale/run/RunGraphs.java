@@ -9,11 +9,9 @@ import io.swale.store.RunView;
 import io.swale.store.TaskInstance;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -30,8 +28,6 @@ public final class RunGraphs {
     private static final Map<String, Graph> CACHE = new ConcurrentHashMap<>();
     // the rerun a stored growth was declared by, so a run read does not parse every growth again
     private static final Map<String, Long> RERUNS = new ConcurrentHashMap<>();
-    // the names a stored growth's nodes come after outside it, for the same reason
-    private static final Map<String, Set<String>> OUTSIDE_AFTERS = new ConcurrentHashMap<>();
     // a growth left out is logged once per run and node, not at every read of the run
     private static final java.util.Set<String> CYCLES_LOGGED = ConcurrentHashMap.newKeySet();
     private static final Logger log = LoggerFactory.getLogger(RunGraphs.class);
@@ -113,12 +109,6 @@ public final class RunGraphs {
             }
             ready.sort(Comparator.comparingLong(Entry::at).thenComparing(Entry::by));
             for (Entry e : ready) {
-                if (!outsideAfters(e.stored()).stream().allMatch(graph::hasNode)) {
-                    // a node of it comes after another growth's node that is not in (a rerun replaced that growth):
-                    // it waits for that node, or its node would lose that upstream and run as a root, early
-                    next.add(e);
-                    continue;
-                }
                 counted.add(e);
                 Graph grown = attach(definition.hash(), graph, counted, e.stored());
                 if (grown.topologicalOrder().size() < grown.nodes().size()) {
@@ -150,20 +140,6 @@ public final class RunGraphs {
         StringBuilder key = new StringBuilder(hash);
         counted.forEach(e -> key.append('\u0000').append(e.by()).append('\u0001').append(e.stored()));
         return cached(CACHE, key.toString(), k -> Growths.attach(graph, stored));
-    }
-
-    /** The names the nodes of a stored growth come after that are not nodes of that growth. */
-    private static Set<String> outsideAfters(String stored) {
-        return cached(OUTSIDE_AFTERS, stored, s -> {
-            Set<String> own = new HashSet<>();
-            Set<String> after = new HashSet<>();
-            for (tools.jackson.databind.JsonNode table : Growths.read(s).tables()) {
-                own.add(table.path("name").asString());
-                table.path("after").forEach(a -> after.add(a.asString()));
-            }
-            after.removeAll(own);
-            return Set.copyOf(after);
-        });
     }
 
     private static long declaredBy(String stored) {

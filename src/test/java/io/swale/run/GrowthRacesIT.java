@@ -85,26 +85,11 @@ class GrowthRacesIT {
     @Test
     void aGrownInstanceThatARerunLeftActiveIsCancelledByTheReconciler() throws Exception {
         AtomicBoolean failCancel = new AtomicBoolean();
-        try (RunHarness h = new RunHarness(r -> r, t -> RunHarness.before(TaskStore.class, t, (method, args) -> {
-            if (method.equals("cancel") && failCancel.getAndSet(false)) {
-                throw new redis.clients.jedis.exceptions.JedisConnectionException("Connection reset");
-            }
-        }))) {
+        try (RunHarness h = cancelFailingOnce(failCancel)) {
             String g = RunHarness.graphName("orphan");
             String hash = publish(h, g);
             RunKey key = h.key(g);
-            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
-            finish(h, key, "start", 0, hash, "{}");
-            h.graphRuns.onTaskTerminated(key, "start");
-            finish(h, key, "decide", 0, hash, GROW);
-            h.graphRuns.onTaskTerminated(key, "decide");
-            assertThat(status(h, key, "a")).isEqualTo(InstanceStatus.PENDING);
-
-            failCancel.set(true);
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> h.reruns.rerun(g, key.partition(), "decide"))
-                    .isInstanceOf(redis.clients.jedis.exceptions.JedisConnectionException.class);
-            assertThat(status(h, key, "a")).as("its growth is out, its instance still active")
-                    .isEqualTo(InstanceStatus.PENDING);
+            growAndLoseTheCancelOfItsReplacement(h, failCancel, g, hash);
 
             assertThat(h.reconciler(60_000).pass().cancelled()).isEqualTo(1);
 
@@ -123,23 +108,11 @@ class GrowthRacesIT {
     @Test
     void anObsoleteGrownInstanceDeclaredAgainByTheRerunIsNotRunButReplaced() throws Exception {
         AtomicBoolean failCancel = new AtomicBoolean();
-        try (RunHarness h = new RunHarness(r -> r, t -> RunHarness.before(TaskStore.class, t, (method, args) -> {
-            if (method.equals("cancel") && failCancel.getAndSet(false)) {
-                throw new redis.clients.jedis.exceptions.JedisConnectionException("Connection reset");
-            }
-        }))) {
+        try (RunHarness h = cancelFailingOnce(failCancel)) {
             String g = RunHarness.graphName("redeclared");
             String hash = publish(h, g);
             RunKey key = h.key(g);
-            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
-            finish(h, key, "start", 0, hash, "{}");
-            h.graphRuns.onTaskTerminated(key, "start");
-            finish(h, key, "decide", 0, hash, GROW);
-            h.graphRuns.onTaskTerminated(key, "decide");
-            assertThat(status(h, key, "a")).isEqualTo(InstanceStatus.PENDING);
-            failCancel.set(true);
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> h.reruns.rerun(g, key.partition(), "decide"))
-                    .isInstanceOf(redis.clients.jedis.exceptions.JedisConnectionException.class);
+            growAndLoseTheCancelOfItsReplacement(h, failCancel, g, hash);
 
             // the rerun asked again goes on; its attempt declares the same growth
             h.reruns.rerun(g, key.partition(), "decide");
@@ -170,23 +143,11 @@ class GrowthRacesIT {
     @Test
     void aRunCancelEndsAnInstanceOfANodeOutsideItsGraph() throws Exception {
         AtomicBoolean failCancel = new AtomicBoolean();
-        try (RunHarness h = new RunHarness(r -> r, t -> RunHarness.before(TaskStore.class, t, (method, args) -> {
-            if (method.equals("cancel") && failCancel.getAndSet(false)) {
-                throw new redis.clients.jedis.exceptions.JedisConnectionException("Connection reset");
-            }
-        }))) {
+        try (RunHarness h = cancelFailingOnce(failCancel)) {
             String g = RunHarness.graphName("cancelorphan");
             String hash = publish(h, g);
             RunKey key = h.key(g);
-            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
-            finish(h, key, "start", 0, hash, "{}");
-            h.graphRuns.onTaskTerminated(key, "start");
-            finish(h, key, "decide", 0, hash, GROW);
-            h.graphRuns.onTaskTerminated(key, "decide");
-            failCancel.set(true);
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> h.reruns.rerun(g, key.partition(), "decide"))
-                    .isInstanceOf(redis.clients.jedis.exceptions.JedisConnectionException.class);
-            assertThat(status(h, key, "a")).as("outside the graph, still active").isEqualTo(InstanceStatus.PENDING);
+            growAndLoseTheCancelOfItsReplacement(h, failCancel, g, hash);
 
             assertThat(h.cancellation.cancel(g, key.partition())).isTrue();
 
@@ -195,51 +156,33 @@ class GrowthRacesIT {
         }
     }
 
+    /** A harness whose task store's next {@code cancel} fails once {@code failCancel} is set. */
+    private static RunHarness cancelFailingOnce(AtomicBoolean failCancel) throws Exception {
+        return new RunHarness(r -> r, t -> RunHarness.before(TaskStore.class, t, (method, args) -> {
+            if (method.equals("cancel") && failCancel.getAndSet(false)) {
+                throw new redis.clients.jedis.exceptions.JedisConnectionException("Connection reset");
+            }
+        }));
+    }
+
     /**
-     * A growth whose node comes after another growth's node leaves the graph with that growth: c grows y, d (not
-     * downstream of c) grows x after y, and a rerun of c takes y out. x goes too, and runs after the y that c's new
-     * attempt declares. Was: x stayed in the graph without its upstream, a root, and ran at once, before any y.
+     * Starts the run, decide grows a → (b, c), and a rerun of decide replaces that growth, its cancel of the grown
+     * instances failing: a is out of the graph, its instance still pending.
      */
-    @Test
-    void aGrownNodeAfterAnotherGrowthsNodeLeavesTheGraphWithThatGrowthAndComesBackWithIt() throws Exception {
-        try (RunHarness h = new RunHarness()) {
-            String g = RunHarness.graphName("afterother");
-            String hash = h.publish("""
-                    [graph]
-                    name = "%s"
-                    [[node]]
-                    name = "c"
-                    operator = "noop"
-                    [[node]]
-                    name = "d"
-                    operator = "noop"
-                    """.formatted(g));
-            String growY = """
-                    {"swale": {"grow": {"node": [{"name": "y", "operator": "noop"}]}}}""";
-            String growX = """
-                    {"swale": {"grow": {"node": [{"name": "x", "after": ["y"], "operator": "noop"}]}}}""";
-            RunKey key = h.key(g);
-            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
-            finish(h, key, "c", 0, hash, growY);
-            h.graphRuns.onTaskTerminated(key, "c");
-            finish(h, key, "d", 0, hash, growX);
-            h.graphRuns.onTaskTerminated(key, "d");
-            assertThat(status(h, key, "y")).isEqualTo(InstanceStatus.PENDING);
-            assertThat(h.runs.read(key).orElseThrow().instances()).doesNotContainKey(key.runId("x", 0));
-
-            h.reruns.rerun(g, key.partition(), "c");
-            h.reconciler(60_000).pass();
-            RunView view = h.runs.read(key).orElseThrow();
-            assertThat(RunGraphs.of(h.catalog.get(hash), view).hasNode("y")).isFalse();
-            assertThat(RunGraphs.of(h.catalog.get(hash), view).hasNode("x")).as("out with y").isFalse();
-            assertThat(view.instances()).as("x waits for a y").doesNotContainKey(key.runId("x", 0));
-
-            finish(h, key, "c", 1, hash, growY);
-            h.graphRuns.onTaskTerminated(key, "c");
-            finish(h, key, "y", 1, hash, "{}");
-            h.graphRuns.onTaskTerminated(key, "y");
-            assertThat(status(h, key, "x")).as("x runs after the new y").isEqualTo(InstanceStatus.PENDING);
-        }
+    private static void growAndLoseTheCancelOfItsReplacement(RunHarness h, AtomicBoolean failCancel, String g,
+            String hash) {
+        RunKey key = h.key(g);
+        assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+        finish(h, key, "start", 0, hash, "{}");
+        h.graphRuns.onTaskTerminated(key, "start");
+        finish(h, key, "decide", 0, hash, GROW);
+        h.graphRuns.onTaskTerminated(key, "decide");
+        assertThat(status(h, key, "a")).isEqualTo(InstanceStatus.PENDING);
+        failCancel.set(true);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> h.reruns.rerun(g, key.partition(), "decide"))
+                .isInstanceOf(redis.clients.jedis.exceptions.JedisConnectionException.class);
+        assertThat(status(h, key, "a")).as("its growth is out, its instance still active")
+                .isEqualTo(InstanceStatus.PENDING);
     }
 
     private static InstanceStatus status(RunHarness h, RunKey key, String node) {
