@@ -25,10 +25,28 @@ import org.slf4j.LoggerFactory;
 final class DispatchIntake {
     private static final Logger log = LoggerFactory.getLogger(DispatchIntake.class);
 
+    /** Run ids of claims whose call failed are remembered with their partition, at most this many. */
+    private static final int IN_DOUBT_KEPT = 4_096;
+
     private final ListenerContainers containers;
+    // the partition each claim in doubt came from: when it is revoked, that dispatch goes to another replica.
+    // Touched on the consumer thread only (the poll, and the rebalance callbacks it runs)
+    private final Map<String, TopicPartition> inDoubt = new java.util.LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, TopicPartition> eldest) {
+            return size() > IN_DOUBT_KEPT;
+        }
+    };
 
     DispatchIntake(ListenerContainers containers) {
         this.containers = containers;
+    }
+
+    /** The run ids of the claims in doubt that came from {@code revoked}, forgotten here. */
+    java.util.Set<String> inDoubtFrom(java.util.Collection<TopicPartition> revoked) {
+        java.util.Set<String> runIds = new java.util.HashSet<>();
+        inDoubt.entrySet().removeIf(e -> revoked.contains(e.getValue()) && runIds.add(e.getKey()));
+        return runIds;
     }
 
     /**
@@ -59,6 +77,7 @@ final class DispatchIntake {
             }
             int from = next;
             List<TaskIdentity> taken = new ArrayList<>(reserved);
+            List<TopicPartition> takenFrom = new ArrayList<>(reserved);
             List<ConsumerRecord<String, byte[]>> malformed = new ArrayList<>();
             List<SwaleException> reasons = new ArrayList<>();
             for (; next < records.size(); next++) {
@@ -69,6 +88,7 @@ final class DispatchIntake {
                         break;
                     }
                     taken.add(id);
+                    takenFrom.add(new TopicPartition(record.topic(), record.partition()));
                     TaskStep.reached(TaskStep.Kind.DISPATCH_RECEIVED, id);
                 } catch (SwaleException e) {
                     log.warn("malformed dispatch pool={} offset={} error={}", worker.pool(), record.offset(),
@@ -80,11 +100,19 @@ final class DispatchIntake {
             worker.unreserve(reserved - taken.size());
             // A failed claim throws before the offsets are committed: the error handler's back-off hands the poll
             // over again, and a claim that Redis did commit is recognised by its claim id (InDoubtClaims).
-            boolean ran = worker.claimAndRun(taken, () -> {
-                for (int i = 0; i < malformed.size(); i++) {
-                    containers.deadLetter(malformed.get(i), reasons.get(i));
+            boolean ran;
+            try {
+                ran = worker.claimAndRun(taken, () -> {
+                    for (int i = 0; i < malformed.size(); i++) {
+                        containers.deadLetter(malformed.get(i), reasons.get(i));
+                    }
+                });
+            } catch (RuntimeException e) {
+                for (int i = 0; i < taken.size(); i++) {
+                    inDoubt.put(taken.get(i).runId(), takenFrom.get(i));
                 }
-            });
+                throw e;
+            }
             if (!ran) {
                 next = from;
                 break;

@@ -32,10 +32,12 @@ public final class DispatchListener implements BatchAcknowledgingConsumerAwareMe
         this.container.getContainerProperties().setConsumerRebalanceListener(new ConsumerRebalanceListener() {
             @Override
             public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-                // the dispatches of claims in doubt may now come back to another replica, which must not queue
-                // behind the grants kept for them here
-                if (!partitions.isEmpty()) {
-                    worker.releaseKeptGrants();
+                // the dispatches of claims in doubt from these partitions now go to another replica, which must not
+                // queue behind the grants kept for them here; released off the consumer thread
+                java.util.Set<String> gone = intake.inDoubtFrom(partitions);
+                if (!gone.isEmpty()) {
+                    worker.releaseKeptGrants(gone::contains, release -> Thread.ofVirtual()
+                            .name("swale-release-kept-grants").start(release));
                 }
             }
 

@@ -71,20 +71,22 @@ final class InDoubtClaims {
     }
 
     /**
-     * The grant ids kept for claims in doubt, by run id, each taken once: the entries keep their claim ids (a claim
-     * that did commit is still answered when its dispatch comes back) and ask for leases anew. A grant whose claim
-     * was asked again is not among them: it may back an attempt that runs.
+     * The grant ids kept for the claims in doubt of the run ids {@code which}, by run id, each taken once: the entries
+     * keep their claim ids (a claim that did commit is still answered when its dispatch comes back) and ask for
+     * leases anew. A grant whose claim was asked again is not among them: it may back an attempt that runs.
      */
-    java.util.Map<String, String> takeGrants() {
+    java.util.Map<String, String> takeGrants(java.util.function.Predicate<String> which) {
         java.util.Map<String, String> taken = new java.util.HashMap<>();
-        entries.replaceAll((id, e) -> {
-            if (e.grantId().isEmpty()) {
-                return e;
+        for (Map.Entry<TaskIdentity, Entry> kept : entries.entrySet()) {
+            Entry e = kept.getValue();
+            if (e.grantId().isEmpty() || !which.test(kept.getKey().runId())) {
+                continue;
             }
-            taken.put(id.runId(), e.grantId().get());
-            keptSince.remove(e.grantId().get());
-            return new Entry(e.claimId(), Optional.empty(), e.sinceNanos());
-        });
+            if (entries.replace(kept.getKey(), e, new Entry(e.claimId(), Optional.empty(), e.sinceNanos()))) {
+                taken.put(kept.getKey().runId(), e.grantId().get());
+                keptSince.remove(e.grantId().get());
+            }
+        }
         return taken;
     }
 

@@ -252,17 +252,29 @@ public final class PoolWorker implements DispatchSlots, AutoCloseable {
     }
 
     /**
-     * Releases the resource grants kept for claims in doubt: their dispatches will not come back to this worker (its
-     * dispatch partitions were revoked, or it stops), and the next dispatch of such an instance, on another
-     * replica, would otherwise wait in line behind its own grant until that expired. A release that fails leaves
-     * the grant to expire, as before.
+     * Releases the resource grants kept for claims in doubt: their dispatches will not come back to this worker (it
+     * stops), and the next dispatch of such an instance, on another replica, would otherwise wait in line behind its
+     * own grant until that expired. A release that fails leaves the grant to expire, as before.
      */
     public void releaseKeptGrants() {
-        inDoubt.takeGrants().forEach((runId, grantId) -> {
+        releaseKeptGrants(runId -> true, Runnable::run);
+    }
+
+    /**
+     * As above, for the claims in doubt of the run ids {@code which} only (their dispatch partitions were revoked),
+     * taken at once and released on {@code releaser}: a rebalance callback must not wait on Redis, which is
+     * likely to be slow just when claims are in doubt.
+     */
+    public void releaseKeptGrants(java.util.function.Predicate<String> which, java.util.concurrent.Executor releaser) {
+        java.util.Map<String, String> taken = inDoubt.takeGrants(which);
+        if (taken.isEmpty()) {
+            return;
+        }
+        releaser.execute(() -> taken.forEach((runId, grantId) -> {
             log.info("resource grant of a claim in doubt released: its dispatch goes elsewhere pool={} runId={}",
                     pool, runId);
             gate.release(new io.swale.store.ResourceStore.Holder(runId, grantId));
-        });
+        }));
     }
 
     /** See {@link ShutdownHandOver#drain}: finish within {@code grace}, then give the leases of the rest back. */

@@ -53,6 +53,41 @@ class DispatchIntakeTest {
         assertThat(consumer.committed(java.util.Set.of(p0))).containsEntry(p0, new OffsetAndMetadata(2));
     }
 
+    /**
+     * A claim call that fails leaves its dispatches in doubt: each is remembered with its partition, so that when a
+     * rebalance revokes that partition the worker releases the lease grants it kept for them, and only those.
+     */
+    @Test
+    void theClaimsOfAFailedCallAreRememberedByPartitionUntilThatPartitionIsRevoked() {
+        MockConsumer<String, byte[]> consumer = new MockConsumer<>("earliest");
+        consumer.assign(List.of(p0, p1));
+        List<ConsumerRecord<String, byte[]>> poll = List.of(dispatch(p0, 0, "a"), dispatch(p1, 0, "b"));
+        TwoSlots failing = new TwoSlots() {
+            @Override
+            public boolean claimAndRun(List<TaskIdentity> ids, Runnable afterClaims) {
+                throw new IllegalStateException("Read timed out");
+            }
+        };
+        DispatchIntake intake = new DispatchIntake(containers());
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> intake.take(failing, poll, consumer, 0))
+                .hasMessage("Read timed out");
+
+        assertThat(intake.inDoubtFrom(List.of(p1))).containsExactly(runId("b"));
+        assertThat(intake.inDoubtFrom(List.of(p1))).as("forgotten once told").isEmpty();
+        assertThat(intake.inDoubtFrom(List.of(p0, p1))).containsExactly(runId("a"));
+    }
+
+    private static ListenerContainers containers() {
+        return new ListenerContainers(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9"),
+                new KafkaTemplate<>(new DefaultKafkaProducerFactory<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        "127.0.0.1:9"), new StringSerializer(), new ByteArraySerializer())), SwaleMetrics.NONE);
+    }
+
+    private static String runId(String node) {
+        return new TaskIdentity("g", Partition.of("p"), node, Optional.empty(), "h", 0).runId();
+    }
+
     private static ConsumerRecord<String, byte[]> dispatch(TopicPartition tp, long offset, String node) {
         ConsumerRecord<String, byte[]> record = new ConsumerRecord<>(tp.topic(), tp.partition(), offset, "k", new byte[0]);
         new TaskIdentity("g", Partition.of("p"), node, Optional.empty(), "h", 0).headers()
@@ -61,7 +96,7 @@ class DispatchIntakeTest {
     }
 
     /** Two free slots; claims every dispatch it is given. */
-    private static final class TwoSlots implements DispatchSlots {
+    private static class TwoSlots implements DispatchSlots {
         final List<String> claimed = new ArrayList<>();
         private int free = 2;
 
