@@ -110,8 +110,14 @@ end
 local function wake(now, wake_ms, names, seen)
   local out = {}
   seen = seen or {}
+  local looked = {}
   for _, name in ipairs(names or {}) do
-    local free = capacity(name) - held(name)
+    -- a reap of many grants of one resource names it once per grant: its line is read once
+    local free = 0
+    if not looked[name] then
+      looked[name] = true
+      free = capacity(name) - held(name)
+    end
     if free > 0 then
       -- as many heads as leases came free (a raised capacity, a worker's grants expired together), bounded so
       -- that one script stays short: a cap of 64 left the rest of a line idle beside free leases

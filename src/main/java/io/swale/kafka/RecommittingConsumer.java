@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  */
 final class RecommittingConsumer implements InvocationHandler {
     private static final Logger log = LoggerFactory.getLogger(RecommittingConsumer.class);
-    /** How long a coalescing consumer's close waits for the commit of what is still queued. */
+    /** How long an unsubscribe or a close waits for the commit of what is still queued or to be sent again. */
     static final Duration CLOSE_COMMIT_WAIT = Duration.ofSeconds(2);
 
     private final Consumer<?, ?> delegate;
