@@ -1,8 +1,9 @@
--- ARGV: limit -> {runId, seenMs, dispatch, ...} of the waiters the stale-waiter check looks up: the oldest, then
--- the first in line on each of up to limit resources. A stale waiter far down the oldest-first order may still
--- head the line of a resource nobody holds, where it blocks every newcomer; the scan of the heads starts at a
--- resource picked by the clock, so over the passes it reaches every line.
-local limit = tonumber(ARGV[1])
+-- ARGV: limit, after -> {runId, seenMs, dispatch, ..., lastName} of the waiters the stale-waiter check looks up:
+-- the oldest, then the first in line on each of up to limit resources, then the last resource whose line it read.
+-- A stale waiter far down the oldest-first order may still head the line of a resource nobody holds, where it
+-- blocks every newcomer; the scan of the heads goes on from the resource after `after` (the last one the
+-- caller's previous check read) and wraps around, so that over the passes it reaches every line in turn.
+local limit, after = tonumber(ARGV[1]), ARGV[2]
 local out, listed = {}, {}
 local function add(run)
   if listed[run] then return end
@@ -15,21 +16,22 @@ local function name_of(m)
   return string.sub(m, 1, string.find(m, '\0', 1, true) - 1)
 end
 for _, run in ipairs(redis.call('ZRANGE', QUEUE, 0, limit - 1)) do add(run) end
-local total = redis.call('ZCARD', WAIT)
-if total == 0 then return out end
-local pick = tonumber(redis.call('TIME')[2]) % total
-local first_name = name_of(redis.call('ZRANGE', WAIT, pick, pick)[1])
-local from, wrapped = '[' .. first_name .. '\0', false
+local from, wrapped, last = '-', false, after
+if after ~= '' then from = '(' .. after .. '\1' end
 for _ = 1, limit do
   local m = redis.call('ZRANGEBYLEX', WAIT, from, '+', 'LIMIT', 0, 1)[1]
   if not m then
-    if wrapped then break end
+    if wrapped or after == '' then break end
     wrapped = true
     m = redis.call('ZRANGEBYLEX', WAIT, '-', '+', 'LIMIT', 0, 1)[1]
+    if not m then break end
   end
   local name = name_of(m)
-  if wrapped and name >= first_name then break end
+  -- come round to where this check began
+  if wrapped and name > after then break end
   add(string.sub(m, string.len(name) + 18))
+  last = name
   from = '(' .. name .. '\1'
 end
+out[#out + 1] = last
 return out

@@ -18,6 +18,8 @@ import redis.clients.jedis.UnifiedJedis;
 public final class RedisResourceStore implements ResourceStore {
     private final UnifiedJedis redis;
     private final List<String> keys;
+    // the last resource whose line's head a stale-waiter check read (waiters.lua); one caller, the reaper's thread
+    private volatile String headsAfter = "";
     private final long wakeMs;
     private final Script grant = load("grant");
     private final Script release = load("release");
@@ -141,11 +143,14 @@ public final class RedisResourceStore implements ResourceStore {
 
     @Override
     public List<Queued> waitersToCheck(int limit) {
-        List<String> flat = strings((List<?>) waiters.call(redis, keys, List.of(Integer.toString(limit))));
+        List<String> flat = strings((List<?>) waiters.call(redis, keys, List.of(Integer.toString(limit),
+                headsAfter)));
         List<Queued> out = new ArrayList<>();
-        for (int i = 0; i + 2 < flat.size(); i += 3) {
+        for (int i = 0; i + 2 < flat.size() - 1; i += 3) {
             out.add(new Queued(flat.get(i), Long.parseLong(flat.get(i + 1)), flat.get(i + 2)));
         }
+        // the next check reads the lines after the last one this one read: in turn, not from a random line
+        headsAfter = flat.isEmpty() ? "" : flat.getLast();
         return out;
     }
 

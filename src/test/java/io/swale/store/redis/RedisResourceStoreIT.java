@@ -7,6 +7,7 @@ import io.swale.store.ResourceStore;
 import io.swale.store.ResourceStore.Grant;
 import io.swale.store.ResourceStore.Holder;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeAll;
@@ -170,6 +171,35 @@ class RedisResourceStoreIT {
         assertThat(again).isInstanceOf(Grant.Granted.class);
         assertThat(again.wake()).containsExactly("dispatch-b");
         assertThat(grant("b", "r")).isInstanceOf(Grant.Granted.class);
+    }
+
+    /**
+     * The heads of the lines are read in turn, each check going on after the last line the one before read, and
+     * round: a check that started at a random waiter (of 50,000 in one line, say) read a short line's head once in
+     * hundreds of passes, and a stale waiter heading it blocked that resource for hours.
+     */
+    @Test
+    void theHeadsOfTheLinesAreReadInTurnCheckAfterCheck() {
+        // the three oldest waiters, read by every check, wait for `busy`
+        assertThat(grant("holder", "busy")).isInstanceOf(Grant.Granted.class);
+        for (int i = 0; i < 3; i++) {
+            assertThat(grant("old" + i, "busy")).isInstanceOf(Grant.Waiting.class);
+        }
+        long last = store.resources().get("busy").waiting().stream().mapToLong(ResourceStore.WaitedBy::sinceMs).max()
+                .orElseThrow();
+        await().atMost(Duration.ofSeconds(5)).until(() -> serverMs() > last);
+        for (int i = 9; i >= 0; i--) {
+            assertThat(grant("holds-" + i, "line:0" + i)).isInstanceOf(Grant.Granted.class);
+            assertThat(grant("w" + i, "line:0" + i)).isInstanceOf(Grant.Waiting.class);
+        }
+        List<List<String>> heads = new ArrayList<>();
+        for (int c = 0; c < 4; c++) {
+            heads.add(store.waitersToCheck(3).stream().map(ResourceStore.Queued::runId)
+                    .filter(run -> !run.startsWith("old")).toList());
+        }
+        // three lines a check, `busy` first (its head is among the oldest, read already)
+        assertThat(heads).containsExactly(List.of("w0", "w1"), List.of("w2", "w3", "w4"), List.of("w5", "w6", "w7"),
+                List.of("w8", "w9"));
     }
 
     @Test
