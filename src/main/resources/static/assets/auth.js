@@ -119,9 +119,17 @@
     el.textContent = text;
   }
 
+  // the wait before the stream is opened again: a second, doubled at each refusal up to 30 s, a second again once live
+  let retryMs = 1000;
+  function nextRetryMs() {
+    const wait = retryMs;
+    retryMs = Math.min(retryMs * 2, 30000);
+    return wait;
+  }
+
   function dispatch(type, raw) {
     const data = JSON.parse(raw);
-    if (type === "snapshot") setLive("on", "live");
+    if (type === "snapshot") { setLive("on", "live"); retryMs = 1000; }
     for (const fn of handlers) {
       try { fn(type, data); } catch (e) { console.error(e); }
     }
@@ -136,16 +144,17 @@
     source.onerror = () => {
       setLive("off", "reconnecting…");
       // an answer other than 200 (503 over max-streams, a replica stopping, a proxy's 502) closes an
-      // EventSource for good: open a new one after a second, as the token holders' stream does
+      // EventSource for good: open a new one later, backing off as the token holders' stream does, so that a
+      // replica that refuses streams is not asked again every second by every open page
       if (source.readyState === EventSource.CLOSED) {
         const closed = source;
-        setTimeout(() => { if (source === closed) connect(); }, 1000);
+        setTimeout(() => { if (source === closed) connect(); }, nextRetryMs());
       }
     };
     for (const t of EVENTS) source.addEventListener(t, (ev) => dispatch(t, ev.data));
   }
 
-  /** The event stream read with fetch, which (unlike EventSource) can send the token; reconnects after a second. */
+  /** The event stream read with fetch, which (unlike EventSource) can send the token; reconnects, backing off. */
   async function stream() {
     for (;;) {
       try {
@@ -175,7 +184,7 @@
         console.debug("event stream:", e.message);
       }
       setLive("off", "reconnecting…");
-      await new Promise((r) => setTimeout(r, 1000));
+      await new Promise((r) => setTimeout(r, nextRetryMs()));
     }
   }
 
