@@ -12,6 +12,11 @@ public record ItemName(String node, int index) {
         return node + "[]";
     }
 
+    /** The node a task instance's node name belongs to: an item's ({@code each[3]}) is its mapped node's. */
+    public static String nodeOf(String name) {
+        return parse(name).map(ItemName::node).orElse(name);
+    }
+
     public String text() {
         return MapSpec.itemName(node, index);
     }

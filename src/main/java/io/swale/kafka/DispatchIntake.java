@@ -77,7 +77,6 @@ final class DispatchIntake {
             }
             int from = next;
             List<TaskIdentity> taken = new ArrayList<>(reserved);
-            List<TopicPartition> takenFrom = new ArrayList<>(reserved);
             List<ConsumerRecord<String, byte[]>> malformed = new ArrayList<>();
             List<SwaleException> reasons = new ArrayList<>();
             for (; next < records.size(); next++) {
@@ -88,7 +87,6 @@ final class DispatchIntake {
                         break;
                     }
                     taken.add(id);
-                    takenFrom.add(new TopicPartition(record.topic(), record.partition()));
                     TaskStep.reached(TaskStep.Kind.DISPATCH_RECEIVED, id);
                 } catch (SwaleException e) {
                     log.warn("malformed dispatch pool={} offset={} error={}", worker.pool(), record.offset(),
@@ -108,8 +106,12 @@ final class DispatchIntake {
                     }
                 });
             } catch (RuntimeException e) {
-                for (int i = 0; i < taken.size(); i++) {
-                    inDoubt.put(taken.get(i).runId(), takenFrom.get(i));
+                // only on failure: the partition of each dispatch taken, read again from its record
+                for (ConsumerRecord<String, byte[]> record : records.subList(from, next)) {
+                    if (!malformed.contains(record)) {
+                        inDoubt.put(TaskIdentity.fromHeaders(RecordHeaders.of(record)).runId(),
+                                new TopicPartition(record.topic(), record.partition()));
+                    }
                 }
                 throw e;
             }

@@ -136,7 +136,7 @@ public final class RunCancellation {
             reached += cancelNode(view, n, records, RUN_CANCELLED);
         }
         for (TaskInstance i : view.instances().values()) {
-            if (i.status().isActive() && !graph.hasNode(baseNode(i))) {
+            if (i.status().isActive() && !graph.hasNode(io.swale.graph.ItemName.nodeOf(i.node()))) {
                 reached += cancelInstance(view, i, RUN_CANCELLED);
             }
         }
@@ -158,7 +158,7 @@ public final class RunCancellation {
             if (!i.status().isActive()) {
                 continue;
             }
-            String node = baseNode(i);
+            String node = io.swale.graph.ItemName.nodeOf(i.node());
             boolean superseded = RunGraphs.supersededGrownInstance(graph, view, node, i);
             if (!superseded && (graph.hasNode(node) || RunGraphs.declaredByCurrentGrowth(view, graph, node))) {
                 continue;
@@ -170,11 +170,6 @@ public final class RunCancellation {
                             + "replaced by a rerun)");
         }
         return reached;
-    }
-
-    /** The node an instance belongs to: an item's ({@code each[3]}) is its mapped node. */
-    private static String baseNode(TaskInstance i) {
-        return io.swale.graph.ItemName.parse(i.node()).map(io.swale.graph.ItemName::node).orElse(i.node());
     }
 
     /** Cancels one instance, with {@code reason} in its cancelled record; 1 if it reached it. */

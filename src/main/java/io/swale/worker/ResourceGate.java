@@ -128,7 +128,7 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
                     + "` is unknown, so its leases cannot be known");
         }
         // an item of a mapped node (`each[3]`) takes the leases of its node, each item its own grant
-        String nodeName = io.swale.graph.ItemName.parse(id.node()).map(io.swale.graph.ItemName::node).orElse(id.node());
+        String nodeName = io.swale.graph.ItemName.nodeOf(id.node());
         // a name the definition lacks is a grown node (§8): only then is the run's growth read
         Optional<Node> node = definition.get().graph().node(nodeName);
         if (node.isEmpty()) {
