@@ -63,6 +63,21 @@ final class MappedNodes {
         return new RecordField(MapSpec.itemName(node, index), Optional.empty());
     }
 
+    /** The highest rerun of the node's item records in the view, of any generation; empty when it has none. */
+    static OptionalLong lastItemRerun(RunView view, String node) {
+        String prefix = new RecordField(node + "[", Optional.empty()).key();
+        OptionalLong last = OptionalLong.empty();
+        for (Map.Entry<String, NodeRecord> e : view.nodeRecords().entrySet()) {
+            // the key's index must parse: a name that only starts alike, or {@code node[]}, is no item
+            if (e.getKey().startsWith(prefix)
+                    && ItemName.parse(node + e.getKey().substring(prefix.length() - 1)).isPresent()
+                    && (last.isEmpty() || e.getValue().rerun() > last.getAsLong())) {
+                last = OptionalLong.of(e.getValue().rerun());
+            }
+        }
+        return last;
+    }
+
     /** The instances of the node's items in the view. */
     static List<TaskInstance> items(RunView view, String node) {
         return view.instances().values().stream()

@@ -12,6 +12,7 @@ import io.swale.record.RunState;
 import io.swale.store.RunView;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -31,14 +32,26 @@ final class MappedReruns {
 
     /**
      * The rerun scope of a succeeded node must produce new records; a mapped node in it starts a new
-     * generation of items (its floor is raised with it).
+     * generation of items (its floor is raised with it). One with no record of its own, whose run ended before
+     * its items did (a cancel), starts past the items' records, which the new list must not find current.
      */
-    static void expectScope(Graph graph, Map<String, NodeRecord> records, SortedMap<String, Long> expected,
-            String node) {
+    static void expectScope(RunView view, Graph graph, Map<String, NodeRecord> records,
+            SortedMap<String, Long> expected, String node) {
+        expectScope(view, graph, records, expected, node, true);
+    }
+
+    private static void expectScope(RunView view, Graph graph, Map<String, NodeRecord> records,
+            SortedMap<String, Long> expected, String node, boolean withNode) {
         for (String n : Readiness.rerunScope(graph, node)) {
             NodeRecord r = records.get(n);
+            if (!withNode && n.equals(node)) {
+                continue;
+            }
             if (r != null) {
                 expect(graph, expected, n, r);
+            } else if (graph.node(n).map(Node::isMapped).orElse(false)) {
+                MappedNodes.lastItemRerun(view, n).ifPresent(last ->
+                        expected.merge(ItemName.floorKey(n), last + 1, Math::max));
             }
         }
     }
@@ -81,25 +94,28 @@ final class MappedReruns {
                 if (record.succeeded() && run.isCurrent(name, record)) {
                     // the node's downstreams saw the old list: they run again once the node's record is new, a
                     // mapped one over a new generation of items (the node's own items keep theirs)
-                    for (String n : Readiness.rerunScope(graph, name)) {
-                        NodeRecord r = records.get(n);
-                        if (r != null && !n.equals(name)) {
-                            expect(graph, expected, n, r);
-                        }
-                    }
+                    expectScope(view, graph, records, expected, name, false);
                 }
                 expected.merge(name, record.rerun() + 1, Math::max);
             }
         } else {
-            if (record == null) {
+            // in a run that ended (a cancel) before the node's record was derived, its items have records past
+            // that record, or it has none: the new generation starts past them, or they would be found current
+            // and the rerun would end at once. In an active run a generation past the record is in force, and
+            // its items' records must not move it on, so a repeated request answers as the first did
+            OptionalLong lastItem = run.state() == RunState.ACTIVE
+                    ? OptionalLong.empty() : MappedNodes.lastItemRerun(view, name);
+            if (record == null && lastItem.isEmpty()) {
                 return new Plan.Answer(new RerunOutcome.NoRecord(name));
             }
-            if (record.succeeded() && run.isCurrent(name, record)) {
-                expectScope(graph, records, expected, name);
+            long generation = Math.max(record == null ? 0 : record.rerun() + 1,
+                    lastItem.isPresent() ? lastItem.getAsLong() + 1 : 0);
+            if (record != null && record.succeeded() && run.isCurrent(name, record)) {
+                expectScope(view, graph, records, expected, name);
             }
-            expected.merge(name, record.rerun() + 1, Math::max);
-            expected.merge(ItemName.floorKey(name), record.rerun() + 1, Math::max);
-            answerId = view.key().runId(name, record.rerun() + 1);
+            expected.merge(name, generation, Math::max);
+            expected.merge(ItemName.floorKey(name), generation, Math::max);
+            answerId = view.key().runId(name, generation);
         }
         GraphRunRecord draft = new GraphRunRecord(run.definition(), run.requestedAtMs(), RunState.ACTIVE,
                 Optional.empty(), expected);

@@ -95,7 +95,7 @@ public final class RunReruns {
             }
             SortedMap<String, Long> expected = new TreeMap<>(run.expectedReruns());
             if (record.succeeded() && run.isCurrent(nodeName, record)) {
-                MappedReruns.expectScope(graph, records, expected, nodeName);
+                MappedReruns.expectScope(view, graph, records, expected, nodeName);
             }
             GraphRunRecord draft = new GraphRunRecord(run.definition(), run.requestedAtMs(), RunState.ACTIVE,
                     Optional.empty(), expected);

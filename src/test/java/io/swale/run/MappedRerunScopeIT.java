@@ -84,6 +84,84 @@ class MappedRerunScopeIT {
     }
 
     /**
+     * A run cancelled while its items ran leaves them cancelled records and the node none (its record is derived
+     * only in an active run): a rerun of the node starts a generation past those items, and so does a rerun of its
+     * source, rather than answering NoRecord or finding the cancelled items current.
+     */
+    @Test
+    void aMappedNodeWhoseRunWasCancelledBeforeItsRecordReruns() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("cancelledmap");
+            String hash = h.publish(LIST_AND_M.formatted(g));
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            assertThat(workOne(h, key, hash, 2)).isEqualTo("list");
+            assertThat(h.cancellation.cancel(g, key.partition())).isTrue();
+            h.dispatches.clear();
+            var cancelled = h.runs.read(key).orElseThrow();
+            assertThat(RunRecords.byNode(RunGraphs.of(h.catalog, cancelled), cancelled)).doesNotContainKey("m");
+            assertThat(MappedNodes.itemRecord(cancelled, "m", 1).orElseThrow().status()).isEqualTo(NodeStatus.CANCELLED);
+
+            assertThat(h.reruns.rerun(g, key.partition(), "m")).isEqualTo(new RerunOutcome.Submitted(key.runId("m", 1)));
+            assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("m[0]", "m[1]");
+            var view = h.runs.read(key).orElseThrow();
+            assertThat(view.run().state()).isEqualTo(RunState.COMPLETE);
+            NodeRecord m = RunRecords.byNode(RunGraphs.of(h.catalog, view), view).get("m");
+            assertThat(m.status()).isEqualTo(NodeStatus.SUCCEEDED);
+            assertThat(m.rerun()).isEqualTo(1);
+        }
+    }
+
+    /** The same after a whole-node rerun whose run was cancelled while its new generation ran. */
+    @Test
+    void aRerunAfterACancelledGenerationStartsPastItsItems() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("cancelledgen");
+            String hash = h.publish(LIST_AND_M.formatted(g));
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("list", "m[0]", "m[1]");
+            assertThat(h.reruns.rerun(g, key.partition(), "m")).isEqualTo(new RerunOutcome.Submitted(key.runId("m", 1)));
+            assertThat(workOne(h, key, hash, 2)).startsWith("m[");
+            assertThat(h.cancellation.cancel(g, key.partition())).isTrue();
+            h.dispatches.clear();
+
+            assertThat(h.reruns.rerun(g, key.partition(), "m")).isEqualTo(new RerunOutcome.Submitted(key.runId("m", 2)));
+            assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("m[0]", "m[1]");
+            var view = h.runs.read(key).orElseThrow();
+            assertThat(view.run().state()).isEqualTo(RunState.COMPLETE);
+            NodeRecord m = RunRecords.byNode(RunGraphs.of(h.catalog, view), view).get("m");
+            assertThat(m.status()).isEqualTo(NodeStatus.SUCCEEDED);
+            assertThat(m.rerun()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aRerunOfTheSourceOfAMappedNodeCancelledBeforeItsRecordRunsItsItemsAgain() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("cancelledsrc");
+            String hash = h.publish(LIST_AND_M.formatted(g));
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            assertThat(workOne(h, key, hash, 2)).isEqualTo("list");
+            assertThat(h.cancellation.cancel(g, key.partition())).isTrue();
+            h.dispatches.clear();
+
+            assertThat(h.reruns.rerun(g, key.partition(), "list")).isInstanceOf(RerunOutcome.Submitted.class);
+            assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("list", "m[0]", "m[1]");
+            var view = h.runs.read(key).orElseThrow();
+            assertThat(view.run().state()).isEqualTo(RunState.COMPLETE);
+            NodeRecord m = RunRecords.byNode(RunGraphs.of(h.catalog, view), view).get("m");
+            assertThat(m.status()).isEqualTo(NodeStatus.SUCCEEDED);
+        }
+    }
+
+    /** Ends the first dispatched instance only, as {@link #work} does, and leaves the others; answers its node. */
+    private static String workOne(RunHarness h, RunKey key, String hash, int listItems) {
+        return finish(h, key, hash, 0, listItems, h.dispatches.removeFirst());
+    }
+
+    /**
      * Ends every dispatched instance as a worker would, its event following, until nothing is dispatched: list
      * outputs {@code listItems} items, an item of m {x: index + bump} (m[0] {x: 0}), one of d its own item;
      * answers the nodes that ran.
@@ -91,31 +169,35 @@ class MappedRerunScopeIT {
     private static List<String> work(RunHarness h, RunKey key, String hash, int bump, int listItems) {
         List<String> ran = new ArrayList<>();
         while (!h.dispatches.isEmpty()) {
-            RunHarness.Dispatch next = h.dispatches.removeFirst();
-            String node = next.identity().node();
-            var instance = h.runs.read(key).orElseThrow().instances().values().stream()
-                    .filter(i -> i.node().equals(node) && i.status().isActive()).findFirst().orElseThrow();
-            TaskStore.Claim claim = h.tasks.claim(key, instance.runId(), 60_000, "w");
-            long token = ((TaskStore.Claim.Claimed) claim).token();
-            JsonNode output = switch (node) {
-                case "list" -> {
-                    var items = JSON.arrayNode();
-                    for (int i = 0; i < listItems; i++) {
-                        items.add(i);
-                    }
-                    yield JSON.objectNode().set("items", items);
-                }
-                case "m[0]", "m[1]", "m[2]" -> JSON.objectNode().put("x", node.equals("m[0]") ? 0 : Integer.parseInt(
-                        node.substring(2, 3)) + bump);
-                default -> h.tasks.input(key, instance.runId()).orElseThrow().item().orElseThrow().value();
-            };
-            NodeRecord record = new NodeRecord(NodeStatus.SUCCEEDED, instance.runId(), hash, instance.rerun(),
-                    h.clock.millis(), Optional.of(output), false, Optional.empty());
-            assertThat(h.tasks.finish(key, new RecordField(node, Optional.empty()), token, record))
-                    .isEqualTo(TaskStore.Finish.OK);
-            h.graphRuns.onTaskTerminated(key, node);
-            ran.add(node);
+            ran.add(finish(h, key, hash, bump, listItems, h.dispatches.removeFirst()));
         }
         return ran;
+    }
+
+    private static String finish(RunHarness h, RunKey key, String hash, int bump, int listItems,
+            RunHarness.Dispatch next) {
+        String node = next.identity().node();
+        var instance = h.runs.read(key).orElseThrow().instances().values().stream()
+                .filter(i -> i.node().equals(node) && i.status().isActive()).findFirst().orElseThrow();
+        TaskStore.Claim claim = h.tasks.claim(key, instance.runId(), 60_000, "w");
+        long token = ((TaskStore.Claim.Claimed) claim).token();
+        JsonNode output = switch (node) {
+            case "list" -> {
+                var items = JSON.arrayNode();
+                for (int i = 0; i < listItems; i++) {
+                    items.add(i);
+                }
+                yield JSON.objectNode().set("items", items);
+            }
+            case "m[0]", "m[1]", "m[2]" -> JSON.objectNode().put("x", node.equals("m[0]") ? 0 : Integer.parseInt(
+                    node.substring(2, 3)) + bump);
+            default -> h.tasks.input(key, instance.runId()).orElseThrow().item().orElseThrow().value();
+        };
+        NodeRecord record = new NodeRecord(NodeStatus.SUCCEEDED, instance.runId(), hash, instance.rerun(),
+                h.clock.millis(), Optional.of(output), false, Optional.empty());
+        assertThat(h.tasks.finish(key, new RecordField(node, Optional.empty()), token, record))
+                .isEqualTo(TaskStore.Finish.OK);
+        h.graphRuns.onTaskTerminated(key, node);
+        return node;
     }
 }
