@@ -28,6 +28,7 @@ public final class Graph {
     private final Map<String, SortedSet<String>> downstreams;
     private final Map<String, String> grownBy;
     private final Map<String, SortedSet<String>> extraUpstreams;
+    private final Map<String, SortedSet<String>> missingUpstreams;
     // readiness walks it on every event of a run: computed once per graph
     private final List<String> topologicalOrder;
 
@@ -54,6 +55,7 @@ public final class Graph {
         this.byName = Collections.unmodifiableMap(names);
         Map<String, SortedSet<String>> up = new LinkedHashMap<>();
         Map<String, SortedSet<String>> down = new LinkedHashMap<>();
+        Map<String, SortedSet<String>> missing = new LinkedHashMap<>();
         for (Node n : this.nodes) {
             up.put(n.name(), new TreeSet<>());
             down.put(n.name(), new TreeSet<>());
@@ -75,9 +77,13 @@ public final class Graph {
                 if (names.containsKey(s)) {
                     up.get(n.name()).add(s);
                     down.get(s).add(n.name());
+                } else if (!n.isAsset()) {
+                    missing.computeIfAbsent(n.name(), k -> new TreeSet<>()).add(s);
                 }
             }
         }
+        missing.replaceAll((k, v) -> Collections.unmodifiableSortedSet(v));
+        this.missingUpstreams = Collections.unmodifiableMap(missing);
         up.replaceAll((k, v) -> Collections.unmodifiableSortedSet(v));
         down.replaceAll((k, v) -> Collections.unmodifiableSortedSet(v));
         this.upstreams = Collections.unmodifiableMap(up);
@@ -148,6 +154,15 @@ public final class Graph {
             }
         }
         return new Graph(name, schedule, catchup, partitioning, all, by2, extra);
+    }
+
+    /**
+     * The {@code after} names of {@code nodeName} that name no node of this graph. A checked definition has none;
+     * a grown node has one when it runs after another growth's node and a rerun took that growth out. Such a node
+     * must not run until the name is back (docs/dynamic-graphs.md §8.5).
+     */
+    public SortedSet<String> missingUpstreams(String nodeName) {
+        return missingUpstreams.getOrDefault(nodeName, Collections.emptySortedSet());
     }
 
     /** The node whose output grew {@code nodeName} into this run's graph; empty for a node of the definition. */

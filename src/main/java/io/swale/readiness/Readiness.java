@@ -35,6 +35,9 @@ public final class Readiness {
 
     /** Whether the node's trigger rule is satisfied by the current records of its upstreams. */
     public static boolean isReady(Graph graph, String node, Map<String, NodeRecord> current) {
+        if (!graph.missingUpstreams(node).isEmpty()) {
+            return false;
+        }
         Collection<String> ups = graph.upstreams(node);
         return switch (graph.triggerRule(node)) {
             case ALL_SUCCEEDED -> ups.stream().allMatch(u -> hasStatus(current, u, NodeStatus.SUCCEEDED));
@@ -98,6 +101,11 @@ public final class Readiness {
         }
         if (isReady(graph, name, current)) {
             return NodeState.READY;
+        }
+        if (!graph.missingUpstreams(name).isEmpty()) {
+            // it may come back with the growth that declares it, but until then nothing of the run waits on it: a
+            // run whose growth stays out settles rather than waiting for ever
+            return NodeState.BLOCKED;
         }
         Collection<String> ups = graph.upstreams(name);
         boolean canStillRun = switch (graph.triggerRule(name)) {

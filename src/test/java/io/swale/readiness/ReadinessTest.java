@@ -64,6 +64,36 @@ class ReadinessTest {
         assertStates(all, Map.of("b", 1L, "join", 1L), "succeeded ready succeeded waiting succeeded");
     }
 
+    /**
+     * A grown node after another growth's node, that growth taken out by a rerun: it keeps the name and is blocked,
+     * not a root that runs at once; with the name back it waits on it again.
+     */
+    @Test
+    void aGrownNodeWhoseAfterNameIsMissingIsBlockedUntilTheNameIsBack() {
+        Graph base = new Graph("g", Optional.empty(), Optional.empty(), Partitioning.NONE, List.of(
+                task("start", List.of(), TriggerRule.ALL_SUCCEEDED),
+                task("decide", List.of("start"), TriggerRule.ALL_SUCCEEDED),
+                task("other", List.of("start"), TriggerRule.ALL_SUCCEEDED)));
+        Node x = task("x", List.of("y"), TriggerRule.ALL_DONE);
+        Map<String, NodeRecord> done = Map.of("start", rec(NodeStatus.SUCCEEDED, 0),
+                "decide", rec(NodeStatus.SUCCEEDED, 0), "other", rec(NodeStatus.SUCCEEDED, 0));
+
+        Graph withoutY = base.grow("other", List.of(x), List.of());
+        assertThat(withoutY.missingUpstreams("x")).containsExactly("y");
+        assertThat(withoutY.upstreams("x")).isEmpty();
+        assertThat(Readiness.isReady(withoutY, "x", done)).isFalse();
+        assertThat(Readiness.nodeStates(withoutY, done)).containsEntry("x", NodeState.BLOCKED);
+        assertThat(Readiness.settledState(Readiness.nodeStates(withoutY, done))).contains(RunState.FAILED);
+
+        Graph withY = base.grow("decide", List.of(task("y", List.of("decide"), TriggerRule.ALL_SUCCEEDED)), List.of())
+                .grow("other", List.of(x), List.of());
+        assertThat(withY.missingUpstreams("x")).isEmpty();
+        assertThat(withY.upstreams("x")).containsExactly("y");
+        assertThat(Readiness.nodeStates(withY, done)).containsEntry("y", NodeState.READY)
+                .containsEntry("x", NodeState.WAITING);
+        assertThat(base.missingUpstreams("decide")).isEmpty();
+    }
+
     @Test
     void settledStateNeedsNoOpenNode() {
         var open = Readiness.nodeStates(GRAPH, Map.of());

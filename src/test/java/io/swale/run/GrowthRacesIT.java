@@ -78,6 +78,65 @@ class GrowthRacesIT {
     }
 
     /**
+     * A grown node whose {@code after} names a node of another growth, and a rerun that takes that growth out: the
+     * node keeps the name and is blocked, not a root that runs at once, until the rerun's new record brings the
+     * name back; then it runs after it. Was: it lost the upstream and was submitted by the next pass.
+     */
+    @Test
+    void aGrownNodeAfterAnotherGrowthsNodeIsBlockedWhileARerunHasThatGrowthOut() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("crossgrowth");
+            String hash = h.publish("""
+                    [graph]
+                    name = "%s"
+                    [[node]]
+                    name = "start"
+                    operator = "noop"
+                    [[node]]
+                    name = "decide"
+                    after = ["start"]
+                    operator = "noop"
+                    [[node]]
+                    name = "other"
+                    after = ["start"]
+                    operator = "noop"
+                    """.formatted(g));
+            String growY = """
+                    {"swale": {"grow": {"node": [{"name": "y", "operator": "noop"}]}}}""";
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            finish(h, key, "start", 0, hash, null);
+            h.graphRuns.onTaskTerminated(key, "start");
+            finish(h, key, "decide", 0, hash, growY);
+            h.graphRuns.onTaskTerminated(key, "decide");
+            finish(h, key, "other", 0, hash, """
+                    {"swale": {"grow": {"node": [{"name": "x", "after": ["y"], "operator": "noop"}]}}}""");
+            h.graphRuns.onTaskTerminated(key, "other");
+            assertThat(status(h, key, "y")).isEqualTo(InstanceStatus.PENDING);
+
+            assertThat(h.reruns.rerun(g, key.partition(), "decide")).isInstanceOf(RerunOutcome.Submitted.class);
+            h.reconciler(60_000).pass();
+            RunView view = h.runs.read(key).orElseThrow();
+            var graph = RunGraphs.of(h.catalog.get(hash), view);
+            assertThat(graph.missingUpstreams("x")).containsExactly("y");
+            assertThat(view.instances()).as("x is not submitted without y").doesNotContainKey(key.runId("x", 0));
+            assertThat(view.run().state()).isEqualTo(RunState.ACTIVE);
+
+            finish(h, key, "decide", 1, hash, growY);
+            h.graphRuns.onTaskTerminated(key, "decide");
+            assertThat(h.runs.read(key).orElseThrow().instances()).doesNotContainKey(key.runId("x", 0));
+            assertThat(h.runs.read(key).orElseThrow().instances().get(key.runId("y", 1)).status()).as("y runs anew")
+                    .isEqualTo(InstanceStatus.PENDING);
+            finish(h, key, "y", 1, hash, null);
+            h.graphRuns.onTaskTerminated(key, "y");
+            assertThat(status(h, key, "x")).isEqualTo(InstanceStatus.PENDING);
+            finish(h, key, "x", 0, hash, null);
+            h.graphRuns.onTaskTerminated(key, "x");
+            assertThat(h.runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.COMPLETE);
+        }
+    }
+
+    /**
      * A rerun that replaces a growth cancels the grown nodes' instances after its put: when that cancel does not
      * happen (it failed here; the scheduler may die between the two), the reconciler cancels them. Was: nothing
      * did, and a pending one was dispatched again for ever.
