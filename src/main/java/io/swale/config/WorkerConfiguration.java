@@ -17,6 +17,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.ConfigurableEnvironment;
 
 /** The pieces that run attempts and move delayed instances. */
 @Configuration(proxyBeanMethods = false)
@@ -36,14 +37,15 @@ public class WorkerConfiguration {
 
     @Bean
     AttemptRunner attemptRunner(OperatorRegistry operators, TaskStore tasks, Terminations terminations,
-            ScheduledExecutorService attemptTicker, SwaleProperties props, SwaleMetrics metrics) {
+            ScheduledExecutorService attemptTicker, SwaleProperties props, SwaleMetrics metrics,
+            ConfigurableEnvironment environment) {
         var w = props.worker();
         return new AttemptRunner(operators,
                 new LeaseKeeper(tasks, attemptTicker, new LeaseKeeper.Timing(w.lease(), w.heartbeat(), w.cancelPoll()),
                         metrics),
                 new Settlement(tasks, terminations, new Backoff(w.retryInitial(), w.retryMax(), w.retryJitter()), metrics,
                         ListenerFailure::isOutage),
-                io.swale.worker.TaskEnvironment.of(System.getenv()), metrics);
+                io.swale.worker.TaskEnvironment.of(System.getenv(), ServiceSecrets.of(environment)), metrics);
     }
 
     @Bean

@@ -2,6 +2,7 @@ package io.swale.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -22,5 +23,17 @@ class TaskEnvironmentTest {
                 "SWALE_WORKER_POOLS", "default=4"));
 
         assertThat(task).containsOnlyKeys("PATH", "WAREHOUSE_PASSWORD", "SWALE_KAFKA_SASL_USERNAME", "SWALE_WORKER_POOLS");
+    }
+
+    @Test
+    void aVariableThatHoldsAServiceSecretIsLeftOutWhateverItsName() {
+        Map<String, String> task = TaskEnvironment.of(Map.of(
+                "REDIS_URL", "redis://:longer-secret@redis:6379",
+                "ADMIN", "tok",
+                "SHORT_INSIDE", "a tok in a sentence",
+                "PATH", "/usr/bin"), List.of("longer-secret", "tok", ""));
+
+        assertThat(task).as("a secret under 8 characters is left out only where it is the whole value")
+                .containsOnlyKeys("SHORT_INSIDE", "PATH");
     }
 }
