@@ -4,7 +4,9 @@ import io.swale.definition.Definition;
 import io.swale.definition.Growths;
 import io.swale.graph.Graph;
 import io.swale.graph.Node;
+import io.swale.readiness.MappedItems;
 import io.swale.record.NodeRecord;
+import io.swale.store.RecordField;
 import io.swale.store.RunView;
 import io.swale.store.TaskInstance;
 import java.util.ArrayList;
@@ -63,8 +65,13 @@ public final class RunGraphs {
      * rerun: see {@link #grownNodeFor}.
      */
     static boolean supersededGrownInstance(Graph graph, RunView view, String node, TaskInstance i) {
-        return graph.grownBy(node).isPresent() && i.node().equals(node)
-                && i.rerun() < view.run().expectedRerun(node);
+        if (graph.grownBy(node).isEmpty()) {
+            return false;
+        }
+        // an item of a grown mapped node declared again: the rerun that replaced its growth raised the node's
+        // generation floor past every item it had
+        return i.node().equals(node) ? i.rerun() < view.run().expectedRerun(node)
+                : i.rerun() < MappedItems.floor(view.run(), node);
     }
 
     /** As {@link #of}, leaving out the growth of {@code by}: what a new growth of {@code by} is checked against. */
@@ -162,16 +169,21 @@ public final class RunGraphs {
     /**
      * Whether {@code node}, absent from the run's effective {@code graph}, is still declared by a growth whose
      * declaring record is current: one left out because it would close a cycle with an earlier one (docs/dynamic-
-     * graphs.md §8.9), which a later rerun may let in again, or one under a declaring node that is itself not in
-     * the graph. Only a node that no such growth declares was taken out by a rerun.
+     * graphs.md §8.9), which a later rerun may let in again. A growth under a grown declaring node that is itself
+     * out of the graph counts only while that node's record is still the current one it was stored with. Only a
+     * node that no such growth declares was taken out by a rerun.
      */
     static boolean declaredByCurrentGrowth(RunView view, Graph graph, String node) {
         for (Map.Entry<String, String> e : view.growths().entrySet()) {
             if (!declares(e.getValue(), node)) {
                 continue;
             }
-            Optional<Node> by = graph.node(e.getKey());
-            if (by.isEmpty() || currentAt(view, by.get(), e.getValue()).isPresent()) {
+            // a declaring node not in the graph is a grown one (every node of the definition is in it): its growth
+            // counts again only if that node comes back with this very record current, which a rerun that took
+            // it out has ruled out by expecting a new record of it
+            RecordField field = graph.node(e.getKey()).map(RunRecords::field)
+                    .orElse(RunRecords.field(e.getKey(), Optional.empty()));
+            if (currentAt(view, e.getKey(), field, e.getValue()).isPresent()) {
                 return true;
             }
         }
@@ -189,8 +201,12 @@ public final class RunGraphs {
 
     /** When the declaring record was written, if the growth is the one of its current succeeded record. */
     private static Optional<Long> currentAt(RunView view, Node by, String stored) {
-        NodeRecord record = view.nodeRecords().get(RunRecords.field(by).key());
-        if (record == null || !record.succeeded() || !view.run().isCurrent(by.name(), record)) {
+        return currentAt(view, by.name(), RunRecords.field(by), stored);
+    }
+
+    private static Optional<Long> currentAt(RunView view, String by, RecordField field, String stored) {
+        NodeRecord record = view.nodeRecords().get(field.key());
+        if (record == null || !record.succeeded() || !view.run().isCurrent(by, record)) {
             return Optional.empty();
         }
         if (declaredBy(stored) != record.rerun()) {

@@ -194,6 +194,81 @@ class GrowthRacesIT {
     }
 
     /**
+     * The same lost cancel, with a node grown by a grown node (nested): its growth's declaring node is out of the
+     * graph too, and the rerun expects a new record of it, so that growth can never count again. The reconciler
+     * cancels the nested node with the others. Was: a growth under a declaring node out of the graph was taken
+     * for one that may come back, and the nested node's instance stayed pending for good.
+     */
+    @Test
+    void aNestedGrownInstanceThatARerunLeftActiveIsCancelledByTheReconciler() throws Exception {
+        AtomicBoolean failCancel = new AtomicBoolean();
+        try (RunHarness h = cancelFailingOnce(failCancel)) {
+            String g = RunHarness.graphName("nestedorphan");
+            String hash = publish(h, g);
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            finish(h, key, "start", 0, hash, "{}");
+            h.graphRuns.onTaskTerminated(key, "start");
+            finish(h, key, "decide", 0, hash, GROW);
+            h.graphRuns.onTaskTerminated(key, "decide");
+            finish(h, key, "a", 0, hash, """
+                    {"swale": {"grow": {"node": [{"name": "n", "operator": "noop"}]}}}""");
+            h.graphRuns.onTaskTerminated(key, "a");
+            // b and c wait for n, the grown leaf of a's growth
+            assertThat(status(h, key, "n")).isEqualTo(InstanceStatus.PENDING);
+            failCancel.set(true);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> h.reruns.rerun(g, key.partition(), "decide"))
+                    .isInstanceOf(redis.clients.jedis.exceptions.JedisConnectionException.class);
+            assertThat(status(h, key, "n")).isEqualTo(InstanceStatus.PENDING);
+
+            assertThat(h.reconciler(60_000).pass().cancelled()).isEqualTo(1);
+            assertThat(status(h, key, "n")).isEqualTo(InstanceStatus.CANCELLED);
+        }
+    }
+
+    /**
+     * The same lost cancel with a grown mapped node, and the rerun's attempt declares it again: the old generation's
+     * items are obsolete (the rerun raised the node's floor past them), and the reconciler cancels them. Was: only a
+     * plain grown node's old instance was taken for superseded, and the old items ran on the replaced inputs.
+     */
+    @Test
+    void obsoleteItemsOfAGrownMappedNodeDeclaredAgainAreCancelledByTheReconciler() throws Exception {
+        AtomicBoolean failCancel = new AtomicBoolean();
+        try (RunHarness h = cancelFailingOnce(failCancel)) {
+            String g = RunHarness.graphName("itemorphan");
+            String hash = publish(h, g);
+            RunKey key = h.key(g);
+            String grow = """
+                    {"items": [1, 2], "swale": {"grow": {"node": [
+                      {"name": "m", "operator": "noop", "map": "{{ upstream.decide.items }}"}]}}}""";
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            finish(h, key, "start", 0, hash, "{}");
+            h.graphRuns.onTaskTerminated(key, "start");
+            finish(h, key, "decide", 0, hash, grow);
+            h.graphRuns.onTaskTerminated(key, "decide");
+            assertThat(view(h, key).instances()).containsKeys(key.runId("m[0]", 0), key.runId("m[1]", 0));
+            failCancel.set(true);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> h.reruns.rerun(g, key.partition(), "decide"))
+                    .isInstanceOf(redis.clients.jedis.exceptions.JedisConnectionException.class);
+            h.reruns.rerun(g, key.partition(), "decide");
+            finish(h, key, "decide", 1, hash, grow);
+            h.graphRuns.onTaskTerminated(key, "decide");
+            RunView declaredAgain = view(h, key);
+            assertThat(RunGraphs.of(h.catalog.get(hash), declaredAgain).hasNode("m")).isTrue();
+            for (int i = 0; i < 2; i++) {
+                assertThat(declaredAgain.instances().get(key.runId("m[" + i + "]", 0)).status())
+                        .as("an old item, its cancel lost").isEqualTo(InstanceStatus.PENDING);
+            }
+
+            assertThat(h.reconciler(60_000).pass().cancelled()).isEqualTo(2);
+            for (int i = 0; i < 2; i++) {
+                assertThat(view(h, key).instances().get(key.runId("m[" + i + "]", 0)).status())
+                        .isEqualTo(InstanceStatus.CANCELLED);
+            }
+        }
+    }
+
+    /**
      * The same lost cancel, then the run is cancelled: its cancel ends the instance of the node outside the graph
      * too. Was: the run cancel and the reconciler walked the graph's nodes only, and the instance stayed pending in
      * the cancelled run, dispatched again at every stale-dispatch pass and refused, the run never leaving the active
