@@ -63,19 +63,24 @@ final class MappedNodes {
         return new RecordField(MapSpec.itemName(node, index), Optional.empty());
     }
 
-    /** The highest rerun of the node's item records in the view, of any generation; empty when it has none. */
+    /**
+     * The highest rerun the node's items reached in the view: of their records, of their instances (a cancelled
+     * running one writes its record later) and of the generation floor; empty when it has none of these.
+     */
     static OptionalLong lastItemRerun(RunView view, String node) {
+        long last = view.run().expectedReruns().getOrDefault(ItemName.floorKey(node), -1L);
+        for (TaskInstance i : items(view, node)) {
+            last = Math.max(last, i.rerun());
+        }
         String prefix = new RecordField(node + "[", Optional.empty()).key();
-        OptionalLong last = OptionalLong.empty();
         for (Map.Entry<String, NodeRecord> e : view.nodeRecords().entrySet()) {
             // the key's index must parse: a name that only starts alike, or {@code node[]}, is no item
             if (e.getKey().startsWith(prefix)
-                    && ItemName.parse(node + e.getKey().substring(prefix.length() - 1)).isPresent()
-                    && (last.isEmpty() || e.getValue().rerun() > last.getAsLong())) {
-                last = OptionalLong.of(e.getValue().rerun());
+                    && ItemName.parse(node + e.getKey().substring(prefix.length() - 1)).isPresent()) {
+                last = Math.max(last, e.getValue().rerun());
             }
         }
-        return last;
+        return last < 0 ? OptionalLong.empty() : OptionalLong.of(last);
     }
 
     /** The instances of the node's items in the view. */

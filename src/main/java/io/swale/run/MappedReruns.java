@@ -99,17 +99,17 @@ final class MappedReruns {
                 expected.merge(name, record.rerun() + 1, Math::max);
             }
         } else {
-            // in a run that ended (a cancel) before the node's record was derived, its items have records past
-            // that record, or it has none: the new generation starts past them, or they would be found current
-            // and the rerun would end at once. In an active run a generation past the record is in force, and
-            // its items' records must not move it on, so a repeated request answers as the first did
-            OptionalLong lastItem = run.state() == RunState.ACTIVE
-                    ? OptionalLong.empty() : MappedNodes.lastItemRerun(view, name);
-            if (record == null && lastItem.isEmpty()) {
+            // a run that ended (a cancel) while a generation's items ran leaves them records past the node's, or
+            // the node none: the new generation starts past every item, or they would be found current and the
+            // rerun would end at once. In an active run, the generation in force past the record (a repeated
+            // request's) is the answer; its items must not move it on
+            long generation = Math.max(record == null ? 0 : record.rerun() + 1, run.state() == RunState.ACTIVE
+                    ? Math.max(run.expectedRerun(name), MappedItems.floor(run, name))
+                    : MappedNodes.lastItemRerun(view, name).orElse(-1) + 1);
+            if (generation == 0) {
+                // no record, no item and nothing in force: the node never ran
                 return new Plan.Answer(new RerunOutcome.NoRecord(name));
             }
-            long generation = Math.max(record == null ? 0 : record.rerun() + 1,
-                    lastItem.isPresent() ? lastItem.getAsLong() + 1 : 0);
             if (record != null && record.succeeded() && run.isCurrent(name, record)) {
                 expectScope(view, graph, records, expected, name);
             }

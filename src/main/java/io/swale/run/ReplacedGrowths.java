@@ -3,11 +3,10 @@ package io.swale.run;
 import io.swale.graph.Graph;
 import io.swale.graph.ItemName;
 import io.swale.graph.Node;
-import io.swale.readiness.MappedItems;
 import io.swale.record.NodeRecord;
 import io.swale.store.RunView;
-import io.swale.store.TaskInstance;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Map;
 import java.util.SortedMap;
 
@@ -31,13 +30,11 @@ final class ReplacedGrowths {
         for (Node n : takenOut(before, after)) {
             NodeRecord record = records.get(n.name());
             if (n.isMapped()) {
-                List<TaskInstance> items = MappedNodes.items(view, n.name());
+                OptionalLong items = MappedNodes.lastItemRerun(view, n.name());
                 if (items.isEmpty() && record == null) {
                     continue;
                 }
-                long last = Math.max(MappedItems.floor(view.run(), n.name()),
-                        items.stream().mapToLong(TaskInstance::rerun).max().orElse(0));
-                long next = Math.max(last, record == null ? 0 : record.rerun()) + 1;
+                long next = Math.max(items.orElse(0), record == null ? 0 : record.rerun()) + 1;
                 expected.merge(ItemName.floorKey(n.name()), next, Math::max);
                 expected.merge(n.name(), next, Math::max);
                 continue;

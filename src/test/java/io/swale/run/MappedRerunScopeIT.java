@@ -103,6 +103,49 @@ class MappedRerunScopeIT {
             assertThat(MappedNodes.itemRecord(cancelled, "m", 1).orElseThrow().status()).isEqualTo(NodeStatus.CANCELLED);
 
             assertThat(h.reruns.rerun(g, key.partition(), "m")).isEqualTo(new RerunOutcome.Submitted(key.runId("m", 1)));
+            assertThat(h.reruns.rerun(g, key.partition(), "m")).as("the request repeated")
+                    .isEqualTo(new RerunOutcome.Active(key.runId("m", 1)));
+            assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("m[0]", "m[1]");
+            var view = h.runs.read(key).orElseThrow();
+            assertThat(view.run().state()).isEqualTo(RunState.COMPLETE);
+            NodeRecord m = RunRecords.byNode(RunGraphs.of(h.catalog, view), view).get("m");
+            assertThat(m.status()).isEqualTo(NodeStatus.SUCCEEDED);
+            assertThat(m.rerun()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * The same with the items running when the run is cancelled: a running item is only flagged, and writes its
+     * cancelled record when its worker stops it, after the rerun. The new generation starts past those instances
+     * too, and their late records are not current.
+     */
+    @Test
+    void aRerunAfterACancelWhileItemsRanStartsPastTheRunningItems() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("runningmap");
+            String hash = h.publish(LIST_AND_M.formatted(g));
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            assertThat(workOne(h, key, hash, 2)).isEqualTo("list");
+            List<Long> tokens = new ArrayList<>();
+            for (int k = 0; k < 2; k++) {
+                tokens.add(((TaskStore.Claim.Claimed) h.tasks.claim(key, key.runId("m[" + k + "]", 0), 60_000, "w"))
+                        .token());
+            }
+            h.dispatches.clear();
+            assertThat(h.cancellation.cancel(g, key.partition())).isTrue();
+            var cancelled = h.runs.read(key).orElseThrow();
+            assertThat(cancelled.instances().get(key.runId("m[0]", 0)).status().isActive()).as("flagged only").isTrue();
+            assertThat(MappedNodes.itemRecord(cancelled, "m", 0)).isEmpty();
+
+            assertThat(h.reruns.rerun(g, key.partition(), "m")).isEqualTo(new RerunOutcome.Submitted(key.runId("m", 1)));
+            for (int k = 0; k < 2; k++) {
+                String item = "m[" + k + "]";
+                assertThat(h.tasks.finish(key, new RecordField(item, Optional.empty()), tokens.get(k),
+                        new NodeRecord(NodeStatus.CANCELLED, key.runId(item, 0), hash, 0, h.clock.millis(),
+                                Optional.empty(), false, Optional.of("cancelled")))).isEqualTo(TaskStore.Finish.OK);
+                h.graphRuns.onTaskTerminated(key, item);
+            }
             assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("m[0]", "m[1]");
             var view = h.runs.read(key).orElseThrow();
             assertThat(view.run().state()).isEqualTo(RunState.COMPLETE);
@@ -127,6 +170,8 @@ class MappedRerunScopeIT {
             h.dispatches.clear();
 
             assertThat(h.reruns.rerun(g, key.partition(), "m")).isEqualTo(new RerunOutcome.Submitted(key.runId("m", 2)));
+            assertThat(h.reruns.rerun(g, key.partition(), "m")).as("the request repeated")
+                    .isEqualTo(new RerunOutcome.Active(key.runId("m", 2)));
             assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("m[0]", "m[1]");
             var view = h.runs.read(key).orElseThrow();
             assertThat(view.run().state()).isEqualTo(RunState.COMPLETE);
