@@ -8,6 +8,7 @@ import io.swale.kafka.KafkaInspector;
 import io.swale.record.RecordException;
 import io.swale.request.Requests;
 import io.swale.run.UnloadableDefinitionException;
+import io.swale.store.UnavailableReplies;
 import io.swale.task.SwaleException;
 import java.net.URI;
 import java.util.LinkedHashMap;
@@ -21,7 +22,9 @@ import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisRedirectionException;
 import tools.jackson.core.JacksonException;
 
 /** Every error as application/problem+json, naming what is at fault. */
@@ -186,6 +189,12 @@ public class ApiErrors {
 
     @ExceptionHandler({KafkaInspector.KafkaQueryException.class, JedisException.class})
     ProblemDetail infrastructure(RuntimeException e) {
+        if (e instanceof JedisDataException && !(e instanceof JedisRedirectionException)
+                && !UnavailableReplies.matches(e.getMessage())) {
+            // an error reply that is not Redis being unavailable (WRONGTYPE on a key something else wrote, a
+            // script's error): the same request meets it again, so a retry cannot help
+            return problem(HttpStatus.INTERNAL_SERVER_ERROR, "Redis refused the command", e.getMessage());
+        }
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "Try again", e.getMessage());
     }
 

@@ -88,8 +88,10 @@ public final class GraphRuns {
     /**
      * Starts the runs of several partitions of one definition with one round trip for their indexes, one for
      * their records and one for the submissions of all their roots, where each run started alone pays all
-     * three. Every run goes as far as it can; then the first failure is thrown (a created run whose roots were
-     * not submitted is active, and the reconciler submits them).
+     * three. A created run whose roots were not submitted (the submission failed, its reply was lost) is started
+     * all the same: it is active, the reconciler submits them, and the answer says it started. Thrown, the start
+     * would be answered as failed although it took effect, and its retry would find the runs created and report
+     * nothing started.
      */
     private List<Started> startEach(String hash, List<Partition> partitions) {
         Graph graph = definitions.get(hash).graph();
@@ -114,9 +116,13 @@ public final class GraphRuns {
                 sent.add(batches.get(i));
             }
         }
-        List<Submission.Submitted> answers = submission.submitEach(sent);
+        List<Submission.Submitted> answers;
+        try {
+            answers = submission.submitEach(sent);
+        } catch (RuntimeException e) {
+            answers = sent.stream().<Submission.Submitted>map(b -> new Submission.Submitted.Failed(e)).toList();
+        }
         List<Started> out = new ArrayList<>(partitions.size());
-        RuntimeException failed = null;
         int next = 0;
         for (int i = 0; i < partitions.size(); i++) {
             if (!created.get(i)) {
@@ -137,16 +143,12 @@ public final class GraphRuns {
                         out.add(new Started(true, submitted));
                     }
                     case Submission.Submitted.Failed f -> {
-                        log.warn("started graph={} partition={} definition={} but its roots were not submitted: {}",
-                                graph.name(), partition, hash, f.error().toString());
-                        failed = failed == null ? f.error() : failed;
+                        log.warn("started graph={} partition={} definition={} but its roots were not submitted, "
+                                + "left to the reconciler: {}", graph.name(), partition, hash, f.error().toString());
                         out.add(new Started(true, List.of()));
                     }
                 }
             }
-        }
-        if (failed != null) {
-            throw failed;
         }
         return out;
     }

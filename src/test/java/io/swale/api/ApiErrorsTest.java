@@ -2,11 +2,17 @@ package io.swale.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.swale.store.redis.Durability;
+import io.swale.store.redis.TooFewReplicas;
 import io.swale.task.SwaleException;
 import java.lang.reflect.Method;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.method.annotation.ExceptionHandlerMethodResolver;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisMovedDataException;
 
 class ApiErrorsTest {
     private final ExceptionHandlerMethodResolver resolver = new ExceptionHandlerMethodResolver(ApiErrors.class);
@@ -30,5 +36,19 @@ class ApiErrorsTest {
     void otherTransientFaultsStillAskForARetry() throws Exception {
         assertThat(answer(new SwaleException.Contended("g", "p")).getStatus()).isEqualTo(503);
         assertThat(answer(new SwaleException.UnknownPool("n", "etl")).getStatus()).isEqualTo(503);
+    }
+
+    @Test
+    void aRedisErrorReplyARetryWouldMeetAgainIsAServerErrorAndRedisBeingUnavailableAsksForARetry() throws Exception {
+        ProblemDetail wrongType = answer(new JedisDataException(
+                "WRONGTYPE Operation against a key holding the wrong kind of value"));
+        assertThat(wrongType.getStatus()).isEqualTo(500);
+        assertThat(wrongType.getDetail()).startsWith("WRONGTYPE");
+        assertThat(answer(new JedisDataException("LOADING Redis is loading the dataset in memory")).getStatus())
+                .isEqualTo(503);
+        assertThat(answer(new TooFewReplicas("finish", 0, Durability.waitFor(1, 100))).getStatus()).isEqualTo(503);
+        assertThat(answer(new JedisMovedDataException("MOVED 3999 127.0.0.1:6381",
+                new HostAndPort("127.0.0.1", 6381), 3999)).getStatus()).isEqualTo(503);
+        assertThat(answer(new JedisConnectionException("Connection refused")).getStatus()).isEqualTo(503);
     }
 }

@@ -4,29 +4,36 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.core.env.AbstractEnvironment;
 import org.springframework.core.env.MapPropertySource;
-import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /** Which values of the service's configuration no task may see, whatever the variable holding them is called. */
 class ServiceSecretsTest {
     @Test
-    void passwordsTokensJaasAndUrlUserInfoOfTheServicesOwnPropertiesAreSecrets() {
-        StandardEnvironment environment = new StandardEnvironment();
+    void passwordsTokensKeysJaasAndUrlsWithPasswordsOfTheServicesOwnPropertiesAreSecrets() {
+        // no source of the process's own: the test must not depend on the environment it runs in
+        AbstractEnvironment environment = new AbstractEnvironment() { };
+        String jaas = "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"kpw\";";
         environment.getPropertySources().addFirst(new MapPropertySource("config", Map.of(
                 "swale.security.token", "the-admin-token",
-                "spring.data.redis.url", "redis://user:url-password@redis:6379",
+                "spring.data.redis.url", "redis://user:pw1@redis:6379",
                 "spring.data.redis.password", "${REDIS_PW}",
-                "spring.kafka.properties.sasl.jaas.config",
-                "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"kafka-pw\";",
+                "spring.kafka.properties.sasl.jaas.config", jaas,
+                "spring.kafka.jaas.options.password", "jaas-option-pw",
+                "spring.kafka.ssl.key-store-key", "-----BEGIN PRIVATE KEY-----",
+                "spring.kafka.ssl.key-store-type", "PKCS12",
+                "spring.security.oauth2.client.provider.x.token-uri", "https://idp/token",
                 "spring.kafka.bootstrap-servers", "kafka:9092",
                 "warehouse.password", "the task's own")));
         environment.getPropertySources().addFirst(new SystemEnvironmentPropertySource("env", Map.of(
                 "REDIS_PW", "from-the-environment",
                 "SWALE_SECURITY_TOKEN", "env-token",
+                "SPRING_KAFKA_SSL_KEY_STORE_TYPE", "JKS",
                 "WAREHOUSE_TOKEN", "also the task's own")));
 
-        assertThat(ServiceSecrets.of(environment)).containsExactlyInAnyOrder("the-admin-token", "url-password",
-                "from-the-environment", "kafka-pw", "env-token");
+        assertThat(ServiceSecrets.of(environment)).containsExactlyInAnyOrder("the-admin-token", "pw1",
+                "redis://user:pw1@redis:6379", "from-the-environment", "kpw", jaas, "jaas-option-pw",
+                "-----BEGIN PRIVATE KEY-----", "env-token");
     }
 }
