@@ -38,7 +38,8 @@ public record ScheduleEntry(String graph, String definition, CronSchedule cron, 
 
     /** Same expression and catch-up window: the entry stays and keeps its next firing. */
     boolean sameSchedule(CronSchedule other, Optional<Long> otherCatchupMs) {
-        return cron.text().equals(other.text()) && catchupMs.equals(otherCatchupMs);
+        // compared as normalized: an edit of spelling only (`mon-fri` for `1-5`, a space) keeps the entry and its next firing
+        return cron.normalized().equals(other.normalized()) && catchupMs.equals(otherCatchupMs);
     }
 
     ScheduleEntry withDefinition(String hash, Partitioning p) {

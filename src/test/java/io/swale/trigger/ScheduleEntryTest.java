@@ -123,4 +123,15 @@ class ScheduleEntryTest {
                 .as("09:00 is past the window and no longer live").contains(Instant.parse("2026-09-16T10:00:00Z"));
         assertThat(ScheduleEntry.liveLateness(Duration.ofSeconds(1))).isEqualTo(ScheduleEntry.LIVE_LATENESS);
     }
+
+    /** An edit of spelling only keeps the entry (and its next firing); a changed expression or window does not. */
+    @Test
+    void theSameScheduleIsTheSameExpressionHoweverSpelledAndTheSameWindow() {
+        ScheduleEntry e = new ScheduleEntry("g", "h", CronSchedule.parse("0 6 * * mon-fri"), Partitioning.DAILY,
+                Optional.of(3_600_000L), 0);
+        assertThat(e.sameSchedule(CronSchedule.parse("0  6 * * 1-5"), Optional.of(3_600_000L))).isTrue();
+        assertThat(e.sameSchedule(CronSchedule.parse("0 6 * * MON-FRI"), Optional.of(3_600_000L))).isTrue();
+        assertThat(e.sameSchedule(CronSchedule.parse("0 7 * * 1-5"), Optional.of(3_600_000L))).isFalse();
+        assertThat(e.sameSchedule(CronSchedule.parse("0 6 * * 1-5"), Optional.empty())).isFalse();
+    }
 }
