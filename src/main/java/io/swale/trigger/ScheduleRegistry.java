@@ -83,12 +83,6 @@ public final class ScheduleRegistry {
         if (old != null && old.sameSchedule(cron, catchupMs)) {
             return Optional.of(old.withDefinition(hash, g.partitioning()));
         }
-        if (old != null) {
-            // a changed expression or window replaces the entry, which resumes from its watermark (spec §4.3): the
-            // schedule has been active since the old entry was, and the new expression's occurrences between the
-            // watermark and this adoption are not missed ones to drop
-            activeSinceMs = Math.min(activeSinceMs, old.activeSinceMs());
-        }
         if (catchupMs.isPresent() && nowMs - catchupMs.get() < 0) {
             reportOnce(graph, hash, "now minus the catch-up window (" + g.catchup().orElseThrow().toSeconds()
                     + " s) is before the epoch");

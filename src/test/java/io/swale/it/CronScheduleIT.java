@@ -122,27 +122,6 @@ class CronScheduleIT extends IntegrationSupport {
         assertThat(partitions("cron_edit")).containsExactly("20260919", "20260920", "20260921");
     }
 
-    /**
-     * A changed expression resumes from the watermark (spec §4.3), without catch-up too: the new expression's
-     * occurrence between the watermark and the edit fires. Was: the entry counted as active from the edit's
-     * adoption, and that occurrence, dropped as missed, left its partition without a run.
-     */
-    @Test
-    void aChangedExpressionResumesFromTheWatermark() {
-        clock.set("2026-09-15T22:00:00Z");
-        publish(dailyGraph("cron_moved", Optional.of("0 23 * * *"), Optional.empty()));
-        clock.set("2026-09-15T23:00:00.500Z");
-        assertThat(pump.tick().fired("cron_moved")).isEqualTo(1);
-        awaitRun("cron_moved", "20260914");
-
-        clock.set("2026-09-16T10:00:00Z");
-        publish(dailyGraph("cron_moved", Optional.of("0 6 * * *"), Optional.empty()));
-        assertThat(pump.tick().fired("cron_moved")).as("16 Sep 06:00, after the watermark").isEqualTo(1);
-        awaitRun("cron_moved", "20260915");
-        assertThat(pump.tick().fired("cron_moved")).isZero();
-        assertThat(partitions("cron_moved")).containsExactly("20260914", "20260915");
-    }
-
     @Test
     void downtimeReplaysTheMissedFiringsOnce() {
         clock.set("2026-10-01T02:00:30Z");
