@@ -1,6 +1,5 @@
 package io.swale.config;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -22,11 +21,11 @@ import org.springframework.core.env.PropertySource;
  */
 final class ServiceSecrets {
     private static final Logger log = LoggerFactory.getLogger(ServiceSecrets.class);
-    private static final Set<String> SECRET_WORDS = Set.of("password", "passwd", "secret", "credential", "credentials",
-            "token", "key");
-    // the last word of a name that only describes a secret (where it is, what kind) and holds none
-    private static final Set<String> DESCRIBING_WORDS = Set.of("uri", "url", "location", "path", "file", "type", "id",
-            "name", "enabled", "required", "alias", "algorithm", "format", "size", "length", "ttl", "timeout");
+    private static final List<String> SECRET_WORDS = List.of("password", "passwd", "secret", "credential", "token");
+    // the end of a name that only describes a secret (where it is, what kind) or is no secret at all
+    private static final List<String> DESCRIBING_ENDS = List.of("uri", "url", "location", "path", "file", "type", "id",
+            "name", "enabled", "required", "alias", "algorithm", "format", "size", "length", "ttl", "timeout", "prefix",
+            "serializer", "deserializer");
     private static final Pattern JAAS_PASSWORD = Pattern.compile("password\\s*=\\s*\"([^\"]*)\"");
     private static final Pattern URL_PASSWORD = Pattern.compile("://[^:/@\\s]*:([^@/\\s]+)@");
 
@@ -38,27 +37,43 @@ final class ServiceSecrets {
             if (!(source instanceof EnumerablePropertySource<?> names)) {
                 continue;
             }
+            String[] all;
             try {
-                for (String name : names.getPropertyNames()) {
-                    String relaxed = name.toLowerCase(Locale.ROOT).replace('_', '.');
-                    Object value = names.getProperty(name);
-                    if (value != null && (relaxed.startsWith("swale.") || relaxed.startsWith("spring."))) {
-                        collect(relaxed, environment.resolvePlaceholders(value.toString()), secrets);
-                    }
-                }
+                all = names.getPropertyNames();
             } catch (RuntimeException e) {
-                // a composite over a source it cannot list, a circular placeholder: the other sources still count
+                // a composite over a source it cannot list: the other sources still count
                 log.warn("property source not read for the service's secrets source={} error={}", source.getName(),
                         e.toString());
+                continue;
+            }
+            for (String name : all) {
+                String relaxed = name.toLowerCase(Locale.ROOT).replace('_', '.');
+                if (relaxed.startsWith("swale.") || relaxed.startsWith("spring.")) {
+                    try {
+                        Object value = names.getProperty(name);
+                        if (value != null) {
+                            collect(relaxed, environment.resolvePlaceholders(value.toString()), secrets);
+                        }
+                    } catch (RuntimeException e) {
+                        // a circular placeholder: this property only, never the ones after it
+                        log.warn("property not read for the service's secrets name={} error={}", name, e.toString());
+                    }
+                }
             }
         }
         secrets.removeIf(s -> s.isBlank() || s.equals("true") || s.equals("false"));
         return Set.copyOf(secrets);
     }
 
+    /**
+     * Whether the last part of a property's name says it holds a secret, in any of Spring's spellings of it
+     * ({@code key-store-password}, {@code keyStorePassword}, {@code KEYSTOREPASSWORD}): a secret word in it, or a
+     * key at its end ({@code key-store-key}, {@code api-key}), unless it ends with a word that only describes one.
+     */
     static boolean isSecretName(String relaxed) {
-        List<String> words = Arrays.asList(relaxed.substring(relaxed.lastIndexOf('.') + 1).split("-"));
-        return words.stream().anyMatch(SECRET_WORDS::contains) && !DESCRIBING_WORDS.contains(words.getLast());
+        String last = relaxed.substring(relaxed.lastIndexOf('.') + 1).replace("-", "");
+        return (SECRET_WORDS.stream().anyMatch(last::contains) || last.endsWith("key"))
+                && DESCRIBING_ENDS.stream().noneMatch(last::endsWith);
     }
 
     private static void collect(String name, String value, Set<String> secrets) {

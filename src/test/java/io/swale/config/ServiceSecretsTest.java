@@ -36,4 +36,29 @@ class ServiceSecretsTest {
                 "redis://user:pw1@redis:6379", "from-the-environment", "kpw", jaas, "jaas-option-pw",
                 "-----BEGIN PRIVATE KEY-----", "env-token");
     }
+
+    @Test
+    void aSecretNameInEverySpellingAndNotANameThatOnlyDescribesOne() {
+        for (String name : java.util.List.of("spring.kafka.ssl.key-store-password", "spring.kafka.ssl.keystorepassword",
+                "spring.kafka.ssl.keystorepassword", "spring.kafka.ssl.keystorekey", "spring.kafka.ssl.key-store-key",
+                "spring.security.oauth2.client.registration.x.clientsecret", "swale.security.token", "swale.api-key")) {
+            assertThat(ServiceSecrets.isSecretName(name)).as(name).isTrue();
+        }
+        for (String name : java.util.List.of("spring.kafka.ssl.key-store-type", "spring.kafka.ssl.keystoretype",
+                "spring.security.oauth2.client.provider.x.token-uri", "swale.redis.key-prefix",
+                "spring.kafka.producer.key-serializer", "spring.kafka.consumer.key-deserializer",
+                "spring.kafka.bootstrap-servers", "spring.data.redis.host")) {
+            assertThat(ServiceSecrets.isSecretName(name)).as(name).isFalse();
+        }
+    }
+
+    @Test
+    void aPropertyThatCannotBeResolvedIsSkippedAndTheOthersOfItsSourceStillCount() {
+        AbstractEnvironment environment = new AbstractEnvironment() { };
+        environment.getPropertySources().addFirst(new MapPropertySource("config", new java.util.TreeMap<>(Map.of(
+                "spring.a.password", "${spring.a.password}",
+                "spring.b.password", "b-secret"))));
+
+        assertThat(ServiceSecrets.of(environment)).contains("b-secret");
+    }
 }
