@@ -83,6 +83,13 @@ final class MappedNodes {
         return last < 0 ? OptionalLong.empty() : OptionalLong.of(last);
     }
 
+    /** Whether a cancel reached an item of the node's generation in force (at or past its floor). */
+    static boolean cancelledInForce(RunView view, String node) {
+        long floor = MappedItems.floor(view.run(), node);
+        return items(view, node).stream().anyMatch(i -> i.rerun() >= floor
+                && (i.status() == InstanceStatus.CANCELLED || i.status() == InstanceStatus.CANCELLING));
+    }
+
     /** The instances of the node's items in the view. */
     static List<TaskInstance> items(RunView view, String node) {
         return view.instances().values().stream()

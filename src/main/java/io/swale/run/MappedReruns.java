@@ -101,11 +101,13 @@ final class MappedReruns {
         } else {
             // a run that ended (a cancel) while a generation's items ran leaves them records past the node's, or
             // the node none: the new generation starts past every item, or they would be found current and the
-            // rerun would end at once. In an active run, the generation in force past the record (a repeated
-            // request's) is the answer; its items must not move it on
-            long generation = Math.max(record == null ? 0 : record.rerun() + 1, run.state() == RunState.ACTIVE
-                    ? Math.max(run.expectedRerun(name), MappedItems.floor(run, name))
-                    : MappedNodes.lastItemRerun(view, name).orElse(-1) + 1);
+            // rerun would end at once; so in a run active again whose generation in force a cancel ended. Else,
+            // in an active run, the generation in force past the record (a repeated request's) is the answer; its
+            // items must not move it on
+            boolean ended = run.state() != RunState.ACTIVE || MappedNodes.cancelledInForce(view, name);
+            long generation = Math.max(record == null ? 0 : record.rerun() + 1, ended
+                    ? MappedNodes.lastItemRerun(view, name).orElse(-1) + 1
+                    : Math.max(run.expectedRerun(name), MappedItems.floor(run, name)));
             if (generation == 0) {
                 // no record, no item and nothing in force: the node never ran
                 return new Plan.Answer(new RerunOutcome.NoRecord(name));

@@ -181,6 +181,37 @@ class MappedRerunScopeIT {
         }
     }
 
+    /**
+     * The same when a rerun of another node made the cancelled run active again: the generation in force was ended
+     * by the cancel, so the rerun starts the next one. Was: it answered Active with the cancelled generation, and
+     * the node then derived cancelled from its items.
+     */
+    @Test
+    void aRerunInARunActiveAgainAfterACancelStartsPastTheCancelledGeneration() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("reactivated");
+            String hash = h.publish(LIST_AND_M.formatted(g) + """
+                    [[node]]
+                    name = "other"
+                    operator = "noop"
+                    """);
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("list", "other", "m[0]", "m[1]");
+            assertThat(h.reruns.rerun(g, key.partition(), "m")).isEqualTo(new RerunOutcome.Submitted(key.runId("m", 1)));
+            assertThat(h.cancellation.cancel(g, key.partition())).isTrue();
+            h.dispatches.clear();
+            assertThat(h.reruns.rerun(g, key.partition(), "other")).isInstanceOf(RerunOutcome.Submitted.class);
+            assertThat(h.runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.ACTIVE);
+
+            assertThat(h.reruns.rerun(g, key.partition(), "m")).isEqualTo(new RerunOutcome.Submitted(key.runId("m", 2)));
+            assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("other", "m[0]", "m[1]");
+            var view = h.runs.read(key).orElseThrow();
+            assertThat(view.run().state()).isEqualTo(RunState.COMPLETE);
+            assertThat(RunRecords.byNode(RunGraphs.of(h.catalog, view), view).get("m").rerun()).isEqualTo(2);
+        }
+    }
+
     @Test
     void aRerunOfTheSourceOfAMappedNodeCancelledBeforeItsRecordRunsItsItemsAgain() throws Exception {
         try (RunHarness h = new RunHarness()) {
@@ -234,6 +265,7 @@ class MappedRerunScopeIT {
                 }
                 yield JSON.objectNode().set("items", items);
             }
+            case "other" -> JSON.objectNode();
             case "m[0]", "m[1]", "m[2]" -> JSON.objectNode().put("x", node.equals("m[0]") ? 0 : Integer.parseInt(
                     node.substring(2, 3)) + bump);
             default -> h.tasks.input(key, instance.runId()).orElseThrow().item().orElseThrow().value();
