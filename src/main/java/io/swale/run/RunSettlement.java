@@ -62,7 +62,8 @@ final class RunSettlement {
             if (runId.isPresent() && RunRecords.isActive(view, runId.get())) {
                 return Optional.empty();
             }
-            runId.ifPresent(unrecorded::add);
+            // one the view has not: should it exist when the settle commits, it was submitted since this read
+            runId.filter(id -> !view.instances().containsKey(id)).ifPresent(unrecorded::add);
         }
         SortedMap<String, Long> expected = new TreeMap<>(run.expectedReruns());
         expected.entrySet().removeIf(e -> {

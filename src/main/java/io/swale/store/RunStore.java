@@ -81,16 +81,17 @@ public interface RunStore {
     }
 
     /**
-     * As above, and only if none of {@code idleRunIds} is an active task instance, in one atomic step: a rerun
-     * that submitted one of them after the caller read the run keeps it active. A run settled with no active
-     * instance at all leaves the active-runs index in the same step, as {@link #dropActive} would.
+     * As above, and only if none of {@code absentRunIds} (run ids the caller's read did not have) is a task
+     * instance now, in one atomic step: a rerun that submitted one of them after the caller read the run keeps it
+     * active, whether that instance is still active or has already ended. A run settled with no active instance at
+     * all leaves the active-runs index in the same step, as {@link #dropActive} would.
      */
-    boolean compareAndSettle(RunKey key, RunVersion expected, GraphRunRecord settled, Collection<String> idleRunIds);
+    boolean compareAndSettle(RunKey key, RunVersion expected, GraphRunRecord settled, Collection<String> absentRunIds);
 
     /** One settle of {@link #settleEach}: the arguments of {@link #compareAndSettle}. */
-    record Settle(RunKey key, RunVersion expected, GraphRunRecord settled, List<String> idleRunIds) {
+    record Settle(RunKey key, RunVersion expected, GraphRunRecord settled, List<String> absentRunIds) {
         public Settle {
-            idleRunIds = List.copyOf(idleRunIds);
+            absentRunIds = List.copyOf(absentRunIds);
         }
     }
 
@@ -110,7 +111,7 @@ public interface RunStore {
         List<Settled> out = new java.util.ArrayList<>(settles.size());
         for (Settle s : settles) {
             try {
-                out.add(new Settled.Done(compareAndSettle(s.key(), s.expected(), s.settled(), s.idleRunIds())));
+                out.add(new Settled.Done(compareAndSettle(s.key(), s.expected(), s.settled(), s.absentRunIds())));
             } catch (RuntimeException e) {
                 out.add(new Settled.Failed(e));
             }

@@ -174,8 +174,8 @@ public final class RedisRunStore implements RunStore {
     /** The version is the stored text, compared byte for byte together with the instances in one script. */
     @Override
     public boolean compareAndSettle(RunKey key, RunVersion expected, GraphRunRecord settled,
-            Collection<String> idleRunIds) {
-        Settle s = new Settle(key, expected, settled, List.copyOf(idleRunIds));
+            Collection<String> absentRunIds) {
+        Settle s = new Settle(key, expected, settled, List.copyOf(absentRunIds));
         return isSettled(calls.durable(scripts.settle, settleKeys(s), settleArgs(s)));
     }
 
@@ -187,7 +187,7 @@ public final class RedisRunStore implements RunStore {
         }
         return calls.pipelined(scripts.settle, settles, this::settleKeys, RedisRunStore::settleArgs,
                 r -> new Settled.Done(isSettled(r)),
-                s -> new Settled.Done(compareAndSettle(s.key(), s.expected(), s.settled(), s.idleRunIds())),
+                s -> new Settled.Done(compareAndSettle(s.key(), s.expected(), s.settled(), s.absentRunIds())),
                 Settled.Failed::new, true);
     }
 
@@ -196,7 +196,7 @@ public final class RedisRunStore implements RunStore {
     }
 
     private static List<String> settleArgs(Settle s) {
-        return settleArgs(s.expected(), s.settled(), s.key(), NO_REQUEST, s.idleRunIds());
+        return settleArgs(s.expected(), s.settled(), s.key(), NO_REQUEST, s.absentRunIds());
     }
 
     /** settle.lua's keys for the run {@code key}; a request record's key follows when one commits with it. */
@@ -209,11 +209,11 @@ public final class RedisRunStore implements RunStore {
      * {@link #NO_REQUEST}), then the run ids that must not be active.
      */
     static List<String> settleArgs(RunVersion expected, GraphRunRecord settled, RunKey key, List<String> request,
-            List<String> idleRunIds) {
+            List<String> absentRunIds) {
         List<String> args = new ArrayList<>(List.of(expected.value(), RunRecordCodec.encode(settled),
                 settled.settledAtMs().map(String::valueOf).orElse(""), "run:" + key.id(), key.id()));
         args.addAll(request);
-        args.addAll(idleRunIds);
+        args.addAll(absentRunIds);
         return args;
     }
 

@@ -136,7 +136,9 @@ class ClusterScriptsIT {
         assertThat(runs.compareAndPut(a, v, read)).isTrue();
         RunVersion v2 = runs.read(a).orElseThrow().version();
         GraphRunRecord settled = read.withState(RunState.COMPLETE, Optional.of(10L));
-        assertThat(runs.compareAndSettle(a, v2, settled, List.of(a.runId("n", 0)))).isTrue();
+        // n-r0 is there: a settle that takes it for absent is refused
+        assertThat(runs.compareAndSettle(a, v2, settled, List.of(a.runId("n", 0)))).isFalse();
+        assertThat(runs.compareAndSettle(a, v2, settled, List.of(a.runId("n", 1)))).isTrue();
         // none of its instances is active: it left the active index in the same step
         assertThat(runs.activeRuns()).doesNotContain(a).hasSize(keys.size() - 1);
         assertThat(runs.dropActive(a)).isFalse();

@@ -186,7 +186,7 @@ class RedisRacesIT {
     }
 
     @Test
-    void aSettleIsRefusedWhileOneOfItsIdleRunIdsIsActive() {
+    void aSettleIsRefusedWhileOneOfItsAbsentRunIdsIsActive() {
         assertThat(runs.create(key, GraphRunRecord.started("h", 1))).isTrue();
         RunView read = runs.read(key).orElseThrow();
         assertThat(submit("n")).isEqualTo(TaskStore.Submit.NEW);
@@ -194,6 +194,26 @@ class RedisRacesIT {
         GraphRunRecord failed = read.run().withState(RunState.FAILED, Optional.of(5L));
         assertThat(runs.compareAndSettle(key, read.version(), failed, List.of(key.runId("n", 0)))).isFalse();
         assertThat(runs.compareAndSettle(key, read.version(), failed, List.of(key.runId("other", 0)))).isTrue();
+    }
+
+    /**
+     * An instance submitted after the read and already ended (a rerun of a failed node, which leaves the run record
+     * as it is) refuses the settle too. Was: only an active one did, and a settle from the stale read ended the run
+     * failed after the rerun had succeeded, its downstream never run.
+     */
+    @Test
+    void aSettleIsRefusedWhenOneOfItsAbsentRunIdsWasSubmittedAndEndedSinceTheRead() {
+        assertThat(runs.create(key, GraphRunRecord.started("h", 1))).isTrue();
+        RunView read = runs.read(key).orElseThrow();
+        assertThat(submit("n")).isEqualTo(TaskStore.Submit.NEW);
+        String runId = key.runId("n", 0);
+        long token = ((TaskStore.Claim.Claimed) tasks.claim(key, runId, 60_000, "w")).token();
+        assertThat(tasks.finish(key, new RecordField("n", Optional.empty()), token, new NodeRecord(NodeStatus.SUCCEEDED,
+                runId, "h", 0, 6, Optional.empty(), false, Optional.empty()))).isEqualTo(TaskStore.Finish.OK);
+
+        GraphRunRecord failed = read.run().withState(RunState.FAILED, Optional.of(5L));
+        assertThat(runs.compareAndSettle(key, read.version(), failed, List.of(runId))).isFalse();
+        assertThat(runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.ACTIVE);
     }
 
     @Test
