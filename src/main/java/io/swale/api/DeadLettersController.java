@@ -12,9 +12,14 @@ import io.swale.kafka.DeadLetterBrowser;
 import io.swale.kafka.KafkaInspector;
 import io.swale.kafka.SwaleTopics;
 import io.swale.record.AdminRequest;
+import io.swale.request.RequestId;
 import io.swale.request.Requests;
 import io.swale.task.TaskIdentity;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -180,7 +185,25 @@ public class DeadLettersController {
             throw new ApiErrors.BadRequest("letter", "dead letter `" + letter + "` does not carry a task identity");
         }
         AdminRequest.Rerun request = new AdminRequest.Rerun(graph, Partition.of(partition), node);
-        return RequestAnswers.of(requests.handle(Paths.idempotencyKey(key), request));
+        Optional<RequestId> id = Paths.idempotencyKey(key).or(() -> Optional.of(letterRequestId(found, topic(channel))));
+        return RequestAnswers.of(requests.handle(id, request));
+    }
+
+    /**
+     * The request id of a letter's rerun when the caller gives none: one per letter (its topic, place and run id),
+     * so that a second rerun of the same letter (a second click, a retry) answers as the first did instead of
+     * rerunning the node again, once its rerun has succeeded, and its rerun scope with it. A rerun that failed
+     * again is dead-lettered anew, as a letter of its own.
+     */
+    static RequestId letterRequestId(DeadLetter letter, String topic) {
+        String runId = letter.value().filter(v -> v.isObject()).map(v -> v.path("run_id").asString("")).orElse("");
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest((topic + '\u0000' + letter.id() + '\u0000'
+                    + runId).getBytes(StandardCharsets.UTF_8));
+            return new RequestId("dlt-" + HexFormat.of().formatHex(digest, 0, 16));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
     }
 
     private String topic(String channel) {
