@@ -138,10 +138,11 @@ public final class RetentionPass {
         } catch (SwaleException.UnknownDefinition e) {
             log.warn("run kept past retention, its definition is absent graph={} partition={} definition={}",
                     key.graph(), key.partition(), hash);
-        } catch (RuntimeException e) {
+        } catch (UnloadableDefinitionException e) {
             log.warn("run kept past retention, its definition does not load graph={} partition={} definition={} error={}",
                     key.graph(), key.partition(), hash, e.getMessage());
         }
+        // any other failure (the store did not answer) is the pass's error to report, not a definition's fault
         return false;
     }
 

@@ -32,6 +32,12 @@ class RetentionIT extends IntegrationSupport {
     private RetentionPass retention;
 
     @Autowired
+    private io.swale.store.ExpiryStore expiry;
+
+    @Autowired
+    private io.swale.definition.DefinitionLoader loader;
+
+    @Autowired
     private GraphRuns graphRuns;
 
     @Autowired
@@ -166,6 +172,31 @@ class RetentionIT extends IntegrationSupport {
             var j = redis;
             assertThat(j.zscore(KEYS.expiry(runKey("ret_bad", "20251201")), "run:ret_bad/20251201")).isNull();
         }
+    }
+
+    /**
+     * The definition store not answering is the pass's error, reported, not a definition that does not load, kept
+     * in silence (spec §12: a store failure is a failure). The run is kept for the next pass either way.
+     */
+    @Test
+    void aStoreFailureWhileReadingADefinitionIsReportedAndTheRunKept() {
+        clock.set("2026-03-01T00:00:00Z");
+        publish(dailyGraph("ret_down", java.util.Optional.empty(), java.util.Optional.empty()));
+        graphRuns.startRuns("ret_down", List.of(Partition.of("20260301")));
+        awaitSettled("ret_down", "20260301", RunState.COMPLETE);
+        io.swale.store.DefinitionStore down = (io.swale.store.DefinitionStore) java.lang.reflect.Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {io.swale.store.DefinitionStore.class}, (proxy, method, args) -> {
+                    throw new redis.clients.jedis.exceptions.JedisConnectionException("Connection refused");
+                });
+        RetentionPass pass = new RetentionPass(expiry, new io.swale.run.DefinitionCatalog(down, loader), clock,
+                props.retentionPeriod());
+        clock.set("2026-09-01T00:00:00Z");
+
+        RetentionPass.Report report = pass.run();
+
+        assertThat(report.error()).hasValueSatisfying(e -> assertThat(e).contains("ret_down/20260301")
+                .contains("Connection refused"));
+        assertThat(run("ret_down", "20260301")).isPresent();
     }
 
     /** Spec §12, §14 #26: a request record lives the retention window, by its TTL and by the pass. */
