@@ -9,6 +9,8 @@ if s.state == 'pending' or s.state == 'waiting' then
   save_instance(KEYS[1], ARGV[1], s)
   return 'cancelled'
 end
+-- asked before: nothing new, so a reconciler pass that repeats the cancel does not count it again
+if s.state == 'cancelling' then return 'asked' end
 if s.state == 'running' then
   s.state = 'cancelling'
   save_instance(KEYS[1], ARGV[1], s)

@@ -224,7 +224,7 @@ public final class RunCancellation {
                 record.definition(), record.rerun());
     }
 
-    /** Counts, announces and tells what one cancel did: 1 when it reached the instance, else 0. */
+    /** Counts, announces and tells what one cancel did: 1 when it ended the instance or asked it to stop, else 0. */
     private int cancelled(TaskStore.Cancel outcome, TaskIdentity identity, String runId, String pool,
             Consumer<String> onCancelled) {
         if (outcome == TaskStore.Cancel.CANCELLED) {
@@ -232,7 +232,7 @@ public final class RunCancellation {
             onCancelled.accept(runId);
             announce(identity);
         }
-        return outcome == TaskStore.Cancel.INACTIVE ? 0 : 1;
+        return outcome == TaskStore.Cancel.CANCELLED || outcome == TaskStore.Cancel.CANCELLING ? 1 : 0;
     }
 
     private void announce(TaskIdentity identity) {

@@ -71,7 +71,11 @@ public interface TaskStore {
         record Exhausted(long token) implements Reap {}
     }
 
-    enum Cancel { CANCELLED, CANCELLING, INACTIVE }
+    /**
+     * What a cancel did: ended a pending or waiting instance, asked a running one to stop, found it already asked
+     * (nothing new), or found it ended.
+     */
+    enum Cancel { CANCELLED, CANCELLING, ALREADY_CANCELLING, INACTIVE }
 
     /** The outcome of giving a lease back at shutdown. */
     enum GiveBack { RELEASED, CANCELLING, LOST }

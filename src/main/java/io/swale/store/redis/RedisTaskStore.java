@@ -325,6 +325,7 @@ public final class RedisTaskStore implements TaskStore {
         return switch (r) {
             case "cancelled" -> Cancel.CANCELLED;
             case "cancelling" -> Cancel.CANCELLING;
+            case "asked" -> Cancel.ALREADY_CANCELLING;
             default -> Cancel.INACTIVE;
         };
     }

@@ -245,6 +245,8 @@ class RedisTaskStoreIT {
         tasks.submit(other, id, new PendingInstance("n", Optional.empty(), "h", 0, "default", 1), input(""));
         long token = ((TaskStore.Claim.Claimed) tasks.claim(other, id, 60_000, "w1")).token();
         assertThat(tasks.cancel(other, N, record(id, 0, "cancelled"))).isEqualTo(TaskStore.Cancel.CANCELLING);
+        assertThat(tasks.cancel(other, N, record(id, 0, "cancelled"))).as("asked again: nothing new")
+                .isEqualTo(TaskStore.Cancel.ALREADY_CANCELLING);
         assertThat(tasks.heartbeat(other, id, token, 60_000)).isEqualTo(TaskStore.Heartbeat.CANCELLING);
         assertThat(tasks.finish(other, N, token, record(id, 0, "succeeded"))).isEqualTo(TaskStore.Finish.CANCELLING);
         assertThat(tasks.finish(other, N, token, record(id, 0, "cancelled"))).isEqualTo(TaskStore.Finish.OK);
