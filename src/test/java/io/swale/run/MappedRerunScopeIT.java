@@ -93,11 +93,7 @@ class MappedRerunScopeIT {
         try (RunHarness h = new RunHarness()) {
             String g = RunHarness.graphName("cancelledmap");
             String hash = h.publish(LIST_AND_M.formatted(g));
-            RunKey key = h.key(g);
-            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
-            assertThat(workOne(h, key, hash, 2)).isEqualTo("list");
-            assertThat(h.cancellation.cancel(g, key.partition())).isTrue();
-            h.dispatches.clear();
+            RunKey key = cancelledWhileItemsWait(h, g, hash);
             var cancelled = h.runs.read(key).orElseThrow();
             assertThat(RunRecords.byNode(RunGraphs.of(h.catalog, cancelled), cancelled)).doesNotContainKey("m");
             assertThat(MappedNodes.itemRecord(cancelled, "m", 1).orElseThrow().status()).isEqualTo(NodeStatus.CANCELLED);
@@ -106,11 +102,7 @@ class MappedRerunScopeIT {
             assertThat(h.reruns.rerun(g, key.partition(), "m")).as("the request repeated")
                     .isEqualTo(new RerunOutcome.Active(key.runId("m", 1)));
             assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("m[0]", "m[1]");
-            var view = h.runs.read(key).orElseThrow();
-            assertThat(view.run().state()).isEqualTo(RunState.COMPLETE);
-            NodeRecord m = RunRecords.byNode(RunGraphs.of(h.catalog, view), view).get("m");
-            assertThat(m.status()).isEqualTo(NodeStatus.SUCCEEDED);
-            assertThat(m.rerun()).isEqualTo(1);
+            assertCompleteWithM(h, key, 1);
         }
     }
 
@@ -147,11 +139,7 @@ class MappedRerunScopeIT {
                 h.graphRuns.onTaskTerminated(key, item);
             }
             assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("m[0]", "m[1]");
-            var view = h.runs.read(key).orElseThrow();
-            assertThat(view.run().state()).isEqualTo(RunState.COMPLETE);
-            NodeRecord m = RunRecords.byNode(RunGraphs.of(h.catalog, view), view).get("m");
-            assertThat(m.status()).isEqualTo(NodeStatus.SUCCEEDED);
-            assertThat(m.rerun()).isEqualTo(1);
+            assertCompleteWithM(h, key, 1);
         }
     }
 
@@ -173,11 +161,7 @@ class MappedRerunScopeIT {
             assertThat(h.reruns.rerun(g, key.partition(), "m")).as("the request repeated")
                     .isEqualTo(new RerunOutcome.Active(key.runId("m", 2)));
             assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("m[0]", "m[1]");
-            var view = h.runs.read(key).orElseThrow();
-            assertThat(view.run().state()).isEqualTo(RunState.COMPLETE);
-            NodeRecord m = RunRecords.byNode(RunGraphs.of(h.catalog, view), view).get("m");
-            assertThat(m.status()).isEqualTo(NodeStatus.SUCCEEDED);
-            assertThat(m.rerun()).isEqualTo(2);
+            assertCompleteWithM(h, key, 2);
         }
     }
 
@@ -206,9 +190,7 @@ class MappedRerunScopeIT {
 
             assertThat(h.reruns.rerun(g, key.partition(), "m")).isEqualTo(new RerunOutcome.Submitted(key.runId("m", 2)));
             assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("other", "m[0]", "m[1]");
-            var view = h.runs.read(key).orElseThrow();
-            assertThat(view.run().state()).isEqualTo(RunState.COMPLETE);
-            assertThat(RunRecords.byNode(RunGraphs.of(h.catalog, view), view).get("m").rerun()).isEqualTo(2);
+            assertCompleteWithM(h, key, 2);
         }
     }
 
@@ -217,19 +199,31 @@ class MappedRerunScopeIT {
         try (RunHarness h = new RunHarness()) {
             String g = RunHarness.graphName("cancelledsrc");
             String hash = h.publish(LIST_AND_M.formatted(g));
-            RunKey key = h.key(g);
-            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
-            assertThat(workOne(h, key, hash, 2)).isEqualTo("list");
-            assertThat(h.cancellation.cancel(g, key.partition())).isTrue();
-            h.dispatches.clear();
+            RunKey key = cancelledWhileItemsWait(h, g, hash);
 
             assertThat(h.reruns.rerun(g, key.partition(), "list")).isInstanceOf(RerunOutcome.Submitted.class);
             assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("list", "m[0]", "m[1]");
-            var view = h.runs.read(key).orElseThrow();
-            assertThat(view.run().state()).isEqualTo(RunState.COMPLETE);
-            NodeRecord m = RunRecords.byNode(RunGraphs.of(h.catalog, view), view).get("m");
-            assertThat(m.status()).isEqualTo(NodeStatus.SUCCEEDED);
+            assertCompleteWithM(h, key, 1);
         }
+    }
+
+    /** Starts the run, ends list with two items and cancels the run while they wait; answers its key. */
+    private static RunKey cancelledWhileItemsWait(RunHarness h, String g, String hash) {
+        RunKey key = h.key(g);
+        assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+        assertThat(workOne(h, key, hash, 2)).isEqualTo("list");
+        assertThat(h.cancellation.cancel(g, key.partition())).isTrue();
+        h.dispatches.clear();
+        return key;
+    }
+
+    /** The run complete, and m's record succeeded at {@code rerun}. */
+    private static void assertCompleteWithM(RunHarness h, RunKey key, long rerun) {
+        var view = h.runs.read(key).orElseThrow();
+        assertThat(view.run().state()).isEqualTo(RunState.COMPLETE);
+        NodeRecord m = RunRecords.byNode(RunGraphs.of(h.catalog, view), view).get("m");
+        assertThat(m.status()).isEqualTo(NodeStatus.SUCCEEDED);
+        assertThat(m.rerun()).isEqualTo(rerun);
     }
 
     /** Ends the first dispatched instance only, as {@link #work} does, and leaves the others; answers its node. */
