@@ -71,6 +71,24 @@ public class ApiErrors {
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "Try again", e.getMessage());
     }
 
+    /** A dead letter whose instance has been rerun since: the letter is recovered. */
+    public static final class AlreadyRerun extends RuntimeException {
+        private final String runId;
+
+        public AlreadyRerun(String runId, String message) {
+            super(message);
+            this.runId = runId;
+        }
+    }
+
+    @ExceptionHandler(AlreadyRerun.class)
+    ProblemDetail alreadyRerun(AlreadyRerun e) {
+        ProblemDetail p = problem(HttpStatus.CONFLICT, "Already rerun", e.getMessage());
+        p.setProperty("outcome", "already_rerun");
+        p.setProperty("runId", e.runId);
+        return p;
+    }
+
     public static final class NotFound extends RuntimeException {
         public NotFound(String message) {
             super(message);

@@ -12,14 +12,11 @@ import io.swale.kafka.DeadLetterBrowser;
 import io.swale.kafka.KafkaInspector;
 import io.swale.kafka.SwaleTopics;
 import io.swale.record.AdminRequest;
-import io.swale.request.RequestId;
 import io.swale.request.Requests;
+import io.swale.store.RunKey;
+import io.swale.store.RunStore;
 import io.swale.task.TaskIdentity;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,9 +49,11 @@ public class DeadLettersController {
     private final SwaleTopics topics;
     private final ConfiguredPools pools;
     private final Requests requests;
+    private final RunStore runs;
 
     public DeadLettersController(DeadLetterBrowser browser, KafkaInspector kafka, SwaleTopics topics,
-            ConfiguredPools pools, Requests requests) {
+            ConfiguredPools pools, Requests requests, RunStore runs) {
+        this.runs = runs;
         this.browser = browser;
         this.kafka = kafka;
         this.topics = topics;
@@ -184,25 +183,27 @@ public class DeadLettersController {
         if (graph == null || node == null || !Partition.isValid(partition)) {
             throw new ApiErrors.BadRequest("letter", "dead letter `" + letter + "` does not carry a task identity");
         }
+        refuseIfRerunSince(found, new RunKey(graph, Partition.of(partition)), node);
         AdminRequest.Rerun request = new AdminRequest.Rerun(graph, Partition.of(partition), node);
-        Optional<RequestId> id = Paths.idempotencyKey(key).or(() -> Optional.of(letterRequestId(found, topic(channel))));
-        return RequestAnswers.of(requests.handle(id, request));
+        return RequestAnswers.of(requests.handle(Paths.idempotencyKey(key), request));
     }
 
     /**
-     * The request id of a letter's rerun when the caller gives none: one per letter (its topic, place and run id),
-     * so that a second rerun of the same letter (a second click, a retry) answers as the first did instead of
-     * rerunning the node again, once its rerun has succeeded, and its rerun scope with it. A rerun that failed
-     * again is dead-lettered anew, as a letter of its own.
+     * A letter whose instance has been rerun since (the next run id of its node exists, whoever submitted it) is
+     * recovered: a second click, a retry after a lost answer, would otherwise rerun a node that may have succeeded
+     * since, and its downstreams with it. A rerun that failed again leaves a letter of its own; the node itself
+     * can still be rerun by its own endpoint. Two clicks at once both pass here, and the second finds the first's
+     * instance (Active).
      */
-    static RequestId letterRequestId(DeadLetter letter, String topic) {
-        String runId = letter.value().filter(v -> v.isObject()).map(v -> v.path("run_id").asString("")).orElse("");
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest((topic + '\u0000' + letter.id() + '\u0000'
-                    + runId).getBytes(StandardCharsets.UTF_8));
-            return new RequestId("dlt-" + HexFormat.of().formatHex(digest, 0, 16));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    private void refuseIfRerunSince(DeadLetter letter, RunKey run, String node) {
+        Optional<Long> rerun = letter.header(TaskIdentity.RERUN).filter(r -> r.matches("[0-9]{1,18}")).map(Long::parseLong);
+        if (rerun.isEmpty()) {
+            return;
+        }
+        String next = run.runId(node, rerun.get() + 1);
+        if (runs.read(run).filter(v -> v.instances().containsKey(next)).isPresent()) {
+            throw new ApiErrors.AlreadyRerun(next, "the node of this letter has been rerun since (`" + next + "`); "
+                    + "rerun the node itself to run it again");
         }
     }
 

@@ -71,13 +71,12 @@ class PoolsAndDeadLettersIT extends IntegrationTest {
         JsonNode after = awaitSettled(g, "p");
         assertThat(SwaleClient.node(after, "flaky").get("record").get("runId").asString()).isEqualTo(g + "-p-flaky-r1");
 
-        // the same letter again (a second click): answered as the first, the node not rerun once more
+        // the same letter again (a second click): refused, the node not rerun once more
         SwaleClient.Response again = api.postJson("/api/v1/dead-letters/pool.default/" + l.get("id").asString()
                 + "/rerun", "");
-        assertThat(again.status()).isEqualTo(200);
-        assertThat(again.header("Idempotent-Replayed")).isEqualTo("true");
+        assertThat(again.status()).isEqualTo(409);
+        assertThat(again.body().get("outcome").asString()).isEqualTo("already_rerun");
         assertThat(again.body().get("runId").asString()).isEqualTo(g + "-p-flaky-r1");
-        assertThat(again.body().get("requestId").asString()).isEqualTo(rerun.body().get("requestId").asString());
         assertThat(api.get("/api/v1/graphs/" + g + "/runs/p").body().get("state").asString()).isEqualTo("failed");
         assertThat(SwaleClient.node(api.get("/api/v1/graphs/" + g + "/runs/p").body(), "flaky").get("record")
                 .get("runId").asString()).isEqualTo(g + "-p-flaky-r1");
