@@ -32,8 +32,9 @@ final class MappedReruns {
 
     /**
      * The rerun scope of a succeeded node must produce new records; a mapped node in it starts a new
-     * generation of items (its floor is raised with it). One with no record of its own, whose run ended before
-     * its items did (a cancel), starts past the items' records, which the new list must not find current.
+     * generation of items (its floor is raised with it), past its record and past every item it has: a run
+     * cancelled while its items ran leaves them past the record, or the node no record, and the new list must not
+     * find them current.
      */
     static void expectScope(RunView view, Graph graph, Map<String, NodeRecord> records,
             SortedMap<String, Long> expected, String node) {
@@ -48,18 +49,16 @@ final class MappedReruns {
                 continue;
             }
             if (r != null) {
-                expect(graph, expected, n, r);
-            } else if (graph.node(n).map(Node::isMapped).orElse(false)) {
-                MappedNodes.lastItemRerun(view, n).ifPresent(last ->
-                        expected.merge(ItemName.floorKey(n), last + 1, Math::max));
+                expected.merge(n, r.rerun() + 1, Math::max);
             }
-        }
-    }
-
-    private static void expect(Graph graph, SortedMap<String, Long> expected, String n, NodeRecord r) {
-        expected.put(n, r.rerun() + 1);
-        if (graph.node(n).map(Node::isMapped).orElse(false)) {
-            expected.put(ItemName.floorKey(n), r.rerun() + 1);
+            if (graph.node(n).map(Node::isMapped).orElse(false)) {
+                // past the record and past every item: a generation a cancel left behind (items past the record,
+                // cancelled) must not be found current over the new list
+                long floor = Math.max(r == null ? -1 : r.rerun(), MappedNodes.lastItemRerun(view, n).orElse(-1)) + 1;
+                if (floor > 0) {
+                    expected.merge(ItemName.floorKey(n), floor, Math::max);
+                }
+            }
         }
     }
 

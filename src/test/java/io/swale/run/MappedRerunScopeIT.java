@@ -194,6 +194,29 @@ class MappedRerunScopeIT {
         }
     }
 
+    /**
+     * A rerun of the source after a cancel that left m's rerun generation behind (its items cancelled, past m's
+     * record): m's new floor lies past those items too. Was: one past m's record, which the cancelled items met, so
+     * m derived cancelled over the new list without running.
+     */
+    @Test
+    void aSourceRerunAfterACancelledGenerationRunsMsItemsAgain() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("srcaftergen");
+            String hash = h.publish(LIST_AND_M.formatted(g));
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("list", "m[0]", "m[1]");
+            assertThat(h.reruns.rerun(g, key.partition(), "m")).isEqualTo(new RerunOutcome.Submitted(key.runId("m", 1)));
+            assertThat(h.cancellation.cancel(g, key.partition())).isTrue();
+            h.dispatches.clear();
+
+            assertThat(h.reruns.rerun(g, key.partition(), "list")).isInstanceOf(RerunOutcome.Submitted.class);
+            assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("list", "m[0]", "m[1]");
+            assertCompleteWithM(h, key, 2);
+        }
+    }
+
     @Test
     void aRerunOfTheSourceOfAMappedNodeCancelledBeforeItsRecordRunsItsItemsAgain() throws Exception {
         try (RunHarness h = new RunHarness()) {
