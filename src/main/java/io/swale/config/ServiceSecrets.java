@@ -21,11 +21,12 @@ import org.springframework.core.env.PropertySource;
  */
 final class ServiceSecrets {
     private static final Logger log = LoggerFactory.getLogger(ServiceSecrets.class);
-    private static final List<String> SECRET_WORDS = List.of("password", "passwd", "secret", "credential", "token");
+    private static final List<String> SECRET_WORDS = List.of("password", "passwd", "passphrase", "pwd", "secret", "credential",
+            "token");
     // the end of a name that only describes a secret (where it is, what kind) or is no secret at all
     private static final List<String> DESCRIBING_ENDS = List.of("uri", "url", "location", "path", "file", "type", "id",
             "name", "enabled", "required", "alias", "algorithm", "format", "size", "length", "ttl", "timeout", "prefix",
-            "serializer", "deserializer");
+            "serializer", "deserializer", "live", "validity", "expiry", "expiration", "duration", "period", "header");
     private static final Pattern JAAS_PASSWORD = Pattern.compile("password\\s*=\\s*\"([^\"]*)\"");
     private static final Pattern URL_PASSWORD = Pattern.compile("://[^:/@\\s]*:([^@/\\s]+)@");
 

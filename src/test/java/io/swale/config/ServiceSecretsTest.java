@@ -41,13 +41,15 @@ class ServiceSecretsTest {
     void aSecretNameInEverySpellingAndNotANameThatOnlyDescribesOne() {
         for (String name : java.util.List.of("spring.kafka.ssl.key-store-password", "spring.kafka.ssl.keystorepassword",
                 "spring.kafka.ssl.keystorepassword", "spring.kafka.ssl.keystorekey", "spring.kafka.ssl.key-store-key",
-                "spring.security.oauth2.client.registration.x.clientsecret", "swale.security.token", "swale.api-key")) {
+                "spring.security.oauth2.client.registration.x.clientsecret", "swale.security.token", "swale.api-key",
+                "spring.ssl.bundle.pem.x.keystore.passphrase")) {
             assertThat(ServiceSecrets.isSecretName(name)).as(name).isTrue();
         }
         for (String name : java.util.List.of("spring.kafka.ssl.key-store-type", "spring.kafka.ssl.keystoretype",
                 "spring.security.oauth2.client.provider.x.token-uri", "swale.redis.key-prefix",
                 "spring.kafka.producer.key-serializer", "spring.kafka.consumer.key-deserializer",
-                "spring.kafka.bootstrap-servers", "spring.data.redis.host")) {
+                "spring.kafka.bootstrap-servers", "spring.data.redis.host",
+                "spring.security.oauth2.authorizationserver.client.x.token.access-token-time-to-live")) {
             assertThat(ServiceSecrets.isSecretName(name)).as(name).isFalse();
         }
     }

@@ -93,7 +93,7 @@ class DurableWritesIT {
                 .isEqualTo(TaskStore.Finish.OK);
         var read = runs.read(key).orElseThrow();
         assertThat(runs.compareAndSettle(key, read.version(), read.run().withState(RunState.COMPLETE, Optional.of(2L)),
-                List.of(key.runId("n", 0)))).isTrue();
+                List.of(key.runId("n", 1)))).isTrue();
         // what the primary acknowledged is on the replica already
         try (Jedis j = new Jedis(replicaAddress)) {
             assertThat(j.get(new RedisKeys("d").run(key))).contains("complete");
