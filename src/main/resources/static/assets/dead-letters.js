@@ -10,6 +10,7 @@
     active: "refused (active): the node already has a task instance that is still active",
     not_ready: "refused (not_ready): the node's trigger rule is not met by its upstreams",
     no_record: "refused (no_record): the node has not run yet in this run",
+    already_rerun: "refused (already_rerun): this letter's task has been rerun since; rerun the node from its run page to run it again",
   };
 
   S.page(() => {

@@ -12,7 +12,6 @@ import io.swale.record.RunState;
 import io.swale.store.RunView;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
