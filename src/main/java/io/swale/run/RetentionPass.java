@@ -112,6 +112,8 @@ public final class RetentionPass {
         }
         Optional<StoredRun> stored = store.run(key.get());
         if (stored.isEmpty()) {
+            // a pass that deleted it may have stopped before its index: that is taken out with the entry
+            store.unlistIfAbsent(key.get());
             store.removeEntry(entry);
             return Outcome.STALE;
         }

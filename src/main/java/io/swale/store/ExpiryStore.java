@@ -22,6 +22,12 @@ public interface ExpiryStore {
     Optional<StoredRun> run(RunKey key);
 
     /**
+     * Takes a run that no longer exists out of its graph's run index, where a removal that stopped between the
+     * delete and the index (a crash) left it; nothing when the run exists.
+     */
+    void unlistIfAbsent(RunKey key);
+
+    /**
      * If the run record is still at version {@code expected}: deletes it with its node records, task instances and task
      * inputs in one atomic step on the run's keys, then its index entries and the expiry entry. True when the
      * run was removed; false when it changed meanwhile (nothing is deleted).

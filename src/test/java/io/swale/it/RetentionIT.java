@@ -199,6 +199,28 @@ class RetentionIT extends IntegrationSupport {
         assertThat(run("ret_down", "20260301")).isPresent();
     }
 
+    /**
+     * A pass that deleted a run and stopped before taking it out of its graph's run index (a crash) left it listed:
+     * the next pass, finding its entry stale, takes it out of the index too. Was: the entry was dropped and the
+     * index kept the partition, and the graph with it, for good.
+     */
+    @Test
+    void aRunDeletedButStillListedIsUnlistedWithItsStaleEntry() {
+        clock.set("2026-04-01T00:00:00Z");
+        long early = Instant.parse("2025-12-01T00:00:00Z").toEpochMilli();
+        RunKey gone = runKey("ret_crash", "20251101");
+        redis.zadd(KEYS.runsOfGraph("ret_crash"), 0, "20251101");
+        redis.sadd(KEYS.graphsWithRuns(), "ret_crash");
+        redis.zadd(KEYS.expiry(gone), early, "run:ret_crash/20251101");
+
+        RetentionPass.Report report = retention.run();
+
+        assertThat(report.stale()).isGreaterThanOrEqualTo(1);
+        assertThat(redis.zscore(KEYS.expiry(gone), "run:ret_crash/20251101")).isNull();
+        assertThat(redis.zscore(KEYS.runsOfGraph("ret_crash"), "20251101")).isNull();
+        assertThat(redis.sismember(KEYS.graphsWithRuns(), "ret_crash")).isFalse();
+    }
+
     /** Spec §12, §14 #26: a request record lives the retention window, by its TTL and by the pass. */
     @Test
     void requestRecordsExpireWithTheRetentionWindow() {

@@ -86,6 +86,11 @@ public final class RedisExpiryStore implements ExpiryStore {
     }
 
     @Override
+    public void unlistIfAbsent(RunKey key) {
+        unlist(key, keys.run(key));
+    }
+
+    @Override
     public boolean expireRun(RunKey key, RunVersion expected, Entry entry) {
         String runKey = keys.run(key);
         Object deleted = scripts.expireRun.call(redis, List.of(runKey, keys.activeRuns(key), keys.nodeRecords(key),
