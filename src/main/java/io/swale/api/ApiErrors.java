@@ -14,6 +14,7 @@ import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -21,6 +22,8 @@ import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -68,7 +71,7 @@ public class ApiErrors {
 
     @ExceptionHandler(Unavailable.class)
     ProblemDetail unavailable(Unavailable e) {
-        return problem(HttpStatus.SERVICE_UNAVAILABLE, "Try again", e.getMessage());
+        return tryAgain(e.getMessage());
     }
 
     /** A dead letter whose instance has been rerun since: the letter is recovered. */
@@ -213,7 +216,7 @@ public class ApiErrors {
             // script's error): the same request meets it again, so a retry cannot help
             return problem(HttpStatus.INTERNAL_SERVER_ERROR, "Redis refused the command", e.getMessage());
         }
-        return problem(HttpStatus.SERVICE_UNAVAILABLE, "Try again", e.getMessage());
+        return tryAgain(e.getMessage());
     }
 
     /** A run's or graph's stored definition that no longer loads here: not the caller's definition, so not a 422. */
@@ -246,7 +249,7 @@ public class ApiErrors {
     ProblemDetail swale(SwaleException e) {
         return switch (e) {
             case SwaleException.Permanent p -> problem(HttpStatus.CONFLICT, "Refused", p.getMessage());
-            case SwaleException.Transient t -> problem(HttpStatus.SERVICE_UNAVAILABLE, "Try again", t.getMessage());
+            case SwaleException.Transient t -> tryAgain(t.getMessage());
         };
     }
 
@@ -256,6 +259,18 @@ public class ApiErrors {
         f.node().ifPresent(n -> m.put("node", n));
         m.put("message", f.message());
         return m;
+    }
+
+    /**
+     * 503 "Try again", with {@code Retry-After: 1} on the response: Redis or Kafka not answering is mostly over
+     * within seconds (a failover, a restart), and a client that honours the header neither hammers nor gives up.
+     */
+    static ProblemDetail tryAgain(String detail) {
+        if (RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes attributes
+                && attributes.getResponse() != null) {
+            attributes.getResponse().setHeader(HttpHeaders.RETRY_AFTER, "1");
+        }
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "Try again", detail);
     }
 
     static ProblemDetail problem(HttpStatus status, String title, String detail) {

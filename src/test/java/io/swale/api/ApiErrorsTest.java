@@ -8,6 +8,10 @@ import io.swale.task.SwaleException;
 import java.lang.reflect.Method;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.ProblemDetail;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 import org.springframework.web.method.annotation.ExceptionHandlerMethodResolver;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -50,5 +54,25 @@ class ApiErrorsTest {
         assertThat(answer(new JedisMovedDataException("MOVED 3999 127.0.0.1:6381",
                 new HostAndPort("127.0.0.1", 6381), 3999)).getStatus()).isEqualTo(503);
         assertThat(answer(new JedisConnectionException("Connection refused")).getStatus()).isEqualTo(503);
+    }
+
+    @Test
+    void aTryAgainAnswerSaysWhenToRetry() throws Exception {
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        RequestContextHolder.setRequestAttributes(new ServletRequestAttributes(new MockHttpServletRequest(), response));
+        try {
+            assertThat(answer(new JedisConnectionException("Connection refused")).getStatus()).isEqualTo(503);
+            assertThat(response.getHeader("Retry-After")).isEqualTo("1");
+        } finally {
+            RequestContextHolder.resetRequestAttributes();
+        }
+        MockHttpServletResponse refused = new MockHttpServletResponse();
+        RequestContextHolder.setRequestAttributes(new ServletRequestAttributes(new MockHttpServletRequest(), refused));
+        try {
+            assertThat(answer(new SwaleException.InputMismatch("g-p-n-r0")).getStatus()).isEqualTo(409);
+            assertThat(refused.getHeader("Retry-After")).isNull();
+        } finally {
+            RequestContextHolder.resetRequestAttributes();
+        }
     }
 }
