@@ -21,7 +21,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.ConfigurableEnvironment;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -48,15 +47,14 @@ public class ResourceConfiguration {
     ResourceGate resourceGate(ResourceStore store, TaskStore tasks, DefinitionCatalog catalog, KafkaDispatcher dispatcher,
             SwaleProperties props, ResourcesProperties resources, DeclaredResources declared,
             ScheduledExecutorService attemptTicker, ObjectProvider<MeterRegistry> registry, RunStore runs,
-            ConfigurableEnvironment environment) {
+            WorkerConfiguration.TaskVariables taskVariables) {
         MeterRegistry r = registry.getIfAvailable();
         ResourceGate.WaitTimes waits = r == null ? (name, ms) -> { }
                 : (name, ms) -> Timer.builder("swale.resources.wait").description("Time from first wait to lease grant")
                         .tag("resource", name).register(r).record(Duration.ofMillis(ms));
         return new ResourceGate(store, tasks, catalog::find, dispatcher,
                 new ResourceGate.Settings(props.worker().lease().toMillis(), props.worker().heartbeat(),
-                        resources.strict(),
-                        io.swale.worker.TaskEnvironment.of(System.getenv(), ServiceSecrets.of(environment))),
+                        resources.strict(), taskVariables.variables()),
                 declared::declares, waits, attemptTicker,
                 // a grown node's leases are in the run's effective graph (docs/dynamic-graphs.md §8.9)
                 // an item's rerun counts apart from its node's (MappedItems)

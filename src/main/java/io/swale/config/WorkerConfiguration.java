@@ -38,15 +38,27 @@ public class WorkerConfiguration {
     @Bean
     AttemptRunner attemptRunner(OperatorRegistry operators, TaskStore tasks, Terminations terminations,
             ScheduledExecutorService attemptTicker, SwaleProperties props, SwaleMetrics metrics,
-            ConfigurableEnvironment environment) {
+            TaskVariables taskVariables) {
         var w = props.worker();
         return new AttemptRunner(operators,
                 new LeaseKeeper(tasks, attemptTicker, new LeaseKeeper.Timing(w.lease(), w.heartbeat(), w.cancelPoll()),
                         metrics),
                 new Settlement(tasks, terminations, new Backoff(w.retryInitial(), w.retryMax(), w.retryJitter()), metrics,
                         ListenerFailure::isOutage),
-                io.swale.worker.TaskEnvironment.of(System.getenv(), ServiceSecrets.of(environment)), metrics);
+                taskVariables.variables(), metrics);
     }
+
+    /**
+     * The environment every task sees, read once: the attempt runner and the lease gate both render
+     * {@code env.NAME} from it, and collecting the service's secrets walks every property source.
+     */
+    @Bean
+    TaskVariables taskVariables(ConfigurableEnvironment environment) {
+        return new TaskVariables(io.swale.worker.TaskEnvironment.of(System.getenv(), ServiceSecrets.of(environment)));
+    }
+
+    /** The task environment as a bean (a bare map would be taken for a map of beans). */
+    record TaskVariables(java.util.Map<String, String> variables) {}
 
     @Bean
     DelayedMover delayedMover(TaskStore tasks, KafkaDispatcher dispatcher, RepairFailures failures) {

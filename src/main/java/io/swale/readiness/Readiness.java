@@ -99,13 +99,13 @@ public final class Readiness {
         if (record != null) {
             return NodeState.of(record.status());
         }
-        if (isReady(graph, name, current)) {
-            return NodeState.READY;
-        }
         if (!graph.missingUpstreams(name).isEmpty()) {
             // it may come back with the growth that declares it, but until then nothing of the run waits on it: a
             // run whose growth stays out settles rather than waiting for ever
             return NodeState.BLOCKED;
+        }
+        if (isReady(graph, name, current)) {
+            return NodeState.READY;
         }
         Collection<String> ups = graph.upstreams(name);
         boolean canStillRun = switch (graph.triggerRule(name)) {
