@@ -22,7 +22,7 @@ if s.state == 'running' and ARGV[5] and ARGV[5] ~= '' and s.worker == ARGV[3] an
 end
 if s.state ~= 'pending' then return { s.state } end
 -- a cancel is committed on the run record first: no attempt of a cancelled run starts after it
-if KEYS[3] and run_state(KEYS[3]) == 'cancelled' then return { 'run_cancelled' } end
+if KEYS[3] and run_cancelled(KEYS[3]) then return { 'run_cancelled' } end
 local now, now_us = clock()
 s.attempt = s.attempt + 1
 s.token = s.token + 1

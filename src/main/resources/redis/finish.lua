@@ -8,7 +8,7 @@ if tostring(s.token) ~= ARGV[2] or (s.state ~= 'running' and s.state ~= 'cancell
 if s.state == 'cancelling' and ARGV[5] ~= 'cancelled' then return 'cancelling' end
 -- a cancel is committed on the run record before its instances are flagged: an attempt ending in between
 -- ends cancelled as if it had been flagged, so a cancelled run never gets a new succeeded or failed record
-if ARGV[5] ~= 'cancelled' and KEYS[4] and run_state(KEYS[4]) == 'cancelled' then
+if ARGV[5] ~= 'cancelled' and KEYS[4] and run_cancelled(KEYS[4]) then
   s.state = 'cancelling'
   save_instance(KEYS[1], ARGV[1], s)
   return 'cancelling'

@@ -1,8 +1,9 @@
--- shared prelude (prepended to every script)
+-- shared helpers: each script is prefixed with the definitions here that it uses (LuaPrelude)
 -- Redis time in ms, and the same instant in µs as a decimal string (cjson would round a 16-digit number)
 local function clock()
   local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), t[1] .. string.format('%06d', tonumber(t[2]))
+  local s, us = t[1], t[2]
+  return s * 1000 + math.floor(us / 1000), s .. string.sub('00000' .. us, -6)
 end
 local function now_ms()
   return (clock())
@@ -47,11 +48,13 @@ local function append_history(key, run_id, s, ended, outcome, err)
   while #list > HISTORY_CAP do table.remove(list, 1) end
   redis.call('HSET', key, run_id, cjson.encode(list))
 end
--- true when no task instance in the hash is active; one that does not decode counts as active
+-- true when no task instance in the hash is active; one whose state cannot be read counts as active. The state is
+-- matched, not decoded (a run's every instance, on each settle): an instance is one flat object whose strings escape
+-- their quotes, so `"state":"` can only be its key
 local function all_idle(instances_key)
   for _, raw in ipairs(redis.call('HVALS', instances_key)) do
-    local ok, s = pcall(cjson.decode, raw)
-    if not ok or type(s) ~= 'table' or ACTIVE[s.state] then return false end
+    local state = string.match(raw, '"state":"(%a+)"')
+    if not state or ACTIVE[state] then return false end
   end
   return true
 end
@@ -62,6 +65,23 @@ local function run_state(run_key)
   local ok, r = pcall(cjson.decode, raw)
   if not ok or type(r) ~= 'table' or type(r.state) ~= 'string' then return 'unreadable' end
   return r.state
+end
+-- true when the run record is cancelled. Its text is searched, not decoded: a quote inside a JSON string is
+-- escaped, so `"state":"` is a key of the record, and the record has no other string-valued key of that name.
+local function run_cancelled(run_key)
+  local raw = redis.call('GET', run_key)
+  return raw and string.find(raw, '"state":"cancelled"', 1, true) ~= nil
+end
+-- a new instance's text with its submission stamps: the service's codec writes a pending instance as one flat
+-- object, so they are appended before its closing brace, as cjson would write them, without decoding it
+local function stamped(json)
+  local ms, us = clock()
+  if string.find(json, '^{".*}$') then
+    return string.sub(json, 1, -2) .. ',"dispatched":' .. ms .. ',"submitted_us":"' .. us .. '"}'
+  end
+  local s = cjson.decode(json)
+  s.dispatched, s.submitted_us = ms, us
+  return cjson.encode(s)
 end
 
 -- SET NX, expiring after ttl ms when ttl > 0: true when this call wrote the key (a nil reply is false in Lua)

@@ -12,9 +12,7 @@ if existing then
 end
 local run = run_state(KEYS[3])
 if run and run ~= 'active' then return 'inactive' end
-local s = cjson.decode(ARGV[2])
-s.dispatched, s.submitted_us = clock()
-save_instance(KEYS[1], ARGV[1], s)
+redis.call('HSET', KEYS[1], ARGV[1], stamped(ARGV[2]))
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 if KEYS[4] then
   if set_once(KEYS[4], ARGV[4], tonumber(ARGV[7] or '0')) then

@@ -28,9 +28,7 @@ for i = 3, #ARGV, 3 do
   elseif active >= cap then
     out[#out + 1] = 'full'
   else
-    local s = cjson.decode(ARGV[i + 1])
-    s.dispatched, s.submitted_us = clock()
-    save_instance(KEYS[1], id, s)
+    redis.call('HSET', KEYS[1], id, stamped(ARGV[i + 1]))
     redis.call('HSET', KEYS[2], id, input)
     active = active + 1
     out[#out + 1] = 'new'

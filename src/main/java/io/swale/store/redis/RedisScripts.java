@@ -8,7 +8,7 @@ import java.util.List;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
-/** The Lua scripts of the task-instance transitions, each prefixed with the shared helpers of lib.lua. */
+/** The Lua scripts of the task-instance transitions, each prefixed with the shared helpers of lib.lua it uses. */
 final class RedisScripts {
     /** One loaded script: called by SHA, loaded again after a Redis restart dropped its cache. */
     record Script(String name, String source, String sha) {
@@ -58,9 +58,10 @@ final class RedisScripts {
         return load("/redis/", name);
     }
 
-    /** A script of {@code folder} (a classpath folder ending in /), prefixed with that folder's lib.lua. */
+    /** A script of {@code folder} (a classpath folder ending in /), prefixed with what it uses of that folder's lib.lua. */
     static Script load(String folder, String name) {
-        String source = resource(folder, "lib") + "\n" + resource(folder, name);
+        String body = resource(folder, name);
+        String source = LuaPrelude.select(resource(folder, "lib"), body) + "\n" + body;
         return new Script(name, source, sha1(source));
     }
 

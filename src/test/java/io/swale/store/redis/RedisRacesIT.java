@@ -286,6 +286,24 @@ class RedisRacesIT {
     }
 
     @Test
+    void anInstanceWhoseStateCannotBeReadKeepsItsSettledRunInTheActiveIndex() {
+        assertThat(runs.create(key, GraphRunRecord.started("h", 1))).isTrue();
+        RunView read = runs.read(key).orElseThrow();
+        String instances = new RedisKeys("r").instances(key);
+        // an ended instance whose error quotes a state of its own, and one that does not parse
+        pool.hset(instances, key.runId("a", 0), "{\"err\":\"saw \\\"state\\\":\\\"running\\\"\",\"state\":\"failed\"}");
+        pool.hset(instances, key.runId("b", 0), "{not json");
+        assertThat(runs.compareAndSettle(key, read.version(),
+                read.run().withState(RunState.FAILED, Optional.of(5L)))).isTrue();
+        assertThat(runs.activeRuns()).contains(key);
+        assertThat(runs.dropActive(key)).isFalse();
+
+        pool.hdel(instances, key.runId("b", 0));
+        assertThat(runs.dropActive(key)).isTrue();
+        assertThat(runs.activeRuns()).doesNotContain(key);
+    }
+
+    @Test
     void aReactivatingPutEntersTheActiveIndexWithTheRecord() {
         assertThat(runs.create(key, GraphRunRecord.started("h", 1))).isTrue();
         RunView read = runs.read(key).orElseThrow();

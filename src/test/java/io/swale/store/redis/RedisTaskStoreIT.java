@@ -69,6 +69,27 @@ class RedisTaskStoreIT {
     }
 
     @Test
+    void aSubmittedInstanceIsStampedWhateverTheLayoutOfItsText() {
+        submit(1);
+        String stored = pool.hget(new RedisKeys("t").instances(key), runId());
+        // the codec's flat text, appended to rather than decoded and written again
+        assertThat(stored).startsWith(InstanceCodec.pending(new PendingInstance("n", Optional.empty(), "h", 0, "default", 1))
+                .replaceFirst("}$", ",\"dispatched\":")).matches(".*,\"submitted_us\":\"\\d{16}\"}");
+        assertThat(InstanceCodec.decode(runId(), stored).dispatchedMs()).isPositive();
+
+        // a text in another layout is decoded and stamped the same way
+        String spaced = key.runId("spaced", 0);
+        RedisScripts scripts = new RedisScripts();
+        assertThat(scripts.submit.call(pool, java.util.List.of(new RedisKeys("t").instances(key),
+                new RedisKeys("t").inputs(key), new RedisKeys("t").run(key)), java.util.List.of(spaced,
+                "{ \"state\": \"pending\", \"node\": \"spaced\", \"max\": 1 }", "{}"))).isEqualTo("new");
+        var decoded = InstanceCodec.decode(spaced, pool.hget(new RedisKeys("t").instances(key), spaced));
+        assertThat(decoded.status()).isEqualTo(InstanceStatus.PENDING);
+        assertThat(decoded.dispatchedMs()).isPositive();
+        assertThat(pool.hget(new RedisKeys("t").instances(key), spaced)).matches(".*\"submitted_us\":\"\\d{16}\".*");
+    }
+
+    @Test
     void aClaimAskedAgainUnderItsIdAnswersTheAttemptItStartedAndAnyOtherIsRefused() {
         submit(1);
         TaskStore.Claim.Claimed first = (TaskStore.Claim.Claimed) tasks.claim(key, runId(), 60_000, "w1", "c1");
