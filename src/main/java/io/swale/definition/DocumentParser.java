@@ -74,6 +74,11 @@ final class DocumentParser {
         ObjectMapper mapper = format == DefinitionFormat.YAML ? YAML : TOML;
         // a byte order mark (Windows editors write one) is not part of the document; the hash still covers it
         text = text.startsWith("\uFEFF") ? text.substring(1) : text;
+        if (format == DefinitionFormat.TOML) {
+            // Jackson's TOML reader keeps a CRLF inside a multi-line string as it is; TOML lets a reader make it a
+            // newline, swale's reader does, and a command that ends its lines in CR fails in sh
+            text = text.replace("\r\n", "\n");
+        }
         try {
             if (format == DefinitionFormat.YAML) {
                 Optional<String> resolved = YamlMerges.resolve(text, YamlAliases.check(text, limits), limits);

@@ -41,7 +41,8 @@ final class MapChecks {
                         + shorten(source) + "\"; " + FORM));
             } else if (!d.upstreamsOf(n, producers, names).contains(ref.get().upstream())) {
                 faults.add(Fault.ofNode(FaultKind.INVALID_MAP, n.name(), "node `" + n.name() + "`: `map` refers to `"
-                        + ref.get().upstream() + "`, which is not an upstream of the node (add it to `after`)"));
+                        + ref.get().upstream() + "`, which is not an upstream of the node (" + remedy(d, n,
+                        ref.get().upstream()) + ")"));
             }
             long maxMap = raw.maxMap().orElse((long) MapSpec.DEFAULT_MAX_MAP);
             if (maxMap < 1 || maxMap > MapSpec.MOST_MAX_MAP) {
@@ -51,6 +52,17 @@ final class MapChecks {
                     + p + "; it must be from 1 to the node's max_map (" + maxMap + ")")));
         }
         return faults;
+    }
+
+    /** How the node gets that upstream: a task node names it in `after`; an asset node consumes what it produces. */
+    private static String remedy(RawDefinition d, Node n, String upstream) {
+        if (!n.isAsset()) {
+            return "add it to `after`";
+        }
+        return d.nodes().stream().filter(u -> u.name().equals(upstream)).findFirst().flatMap(Node::produces)
+                .map(asset -> "add `" + asset + "`, the asset it produces, to `consumes`")
+                .orElse("an asset node's upstreams are the producers of what it consumes, and `" + upstream
+                        + "` produces no asset");
     }
 
     /** The spec of the node at {@code position}, for a definition without faults. */

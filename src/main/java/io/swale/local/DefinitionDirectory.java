@@ -5,7 +5,9 @@ import io.swale.run.DefinitionCatalog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,9 +36,20 @@ public final class DefinitionDirectory {
             return 0;
         }
         int changed = 0;
+        // two files of one graph would move its pointer back and forth on every pass: the first by name wins
+        Map<String, Path> fileOfGraph = new HashMap<>();
         for (Path file : files) {
             try {
-                var published = catalog.publish(Files.readAllBytes(file), DefinitionFormat.fromFileName(file.toString()));
+                byte[] text = Files.readAllBytes(file);
+                DefinitionFormat format = DefinitionFormat.fromFileName(file.toString());
+                String graph = catalog.loader().load(text, format).graph().name();
+                Path first = fileOfGraph.putIfAbsent(graph, file);
+                if (first != null) {
+                    log.warn("cannot publish file={} error=graph `{}` is defined by file={} too, which comes first by "
+                            + "name", file, graph, first);
+                    continue;
+                }
+                var published = catalog.publish(text, format);
                 if (published.changed()) {
                     changed++;
                     log.info("published file={} graph={} definition={}", file, published.graph(), published.hash());

@@ -29,7 +29,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param autoCreatePools Create a pool a published definition names when configuration lacks it (true in local
  *     mode).
  * @param examples Folder of definition files published at start-up and each sync pass; empty publishes none
- *     (examples in local mode).
+ *     (examples in local mode). Of two files that define one graph, the first by name is published and the other
+ *     is logged as refused.
  * @param retention How long settled runs are kept before the retention pass removes them with their records
  *     (spec §12), e.g. 90d or 12h.
  * @param kafka Topics and consumers.

@@ -22,7 +22,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param heartbeat How often a running attempt renews its lease; shorter than the lease, a third of it when
  *     unset (20 s for the default lease, as spec §8.2 has it). A renewal that fails is tried again every cancel-poll, so a store outage shorter than
  *     {@code lease − heartbeat} loses no claim.
- * @param cancelPoll How often a running attempt checks its cancel flag (and retries a failed renewal).
+ * @param cancelPoll How often a running attempt checks its cancel flag (and retries a failed renewal); at least
+ *     1 ms.
  * @param retryInitial The first retry's delay; later ones grow from it.
  * @param retryMax The longest delay between retries.
  * @param retryJitter Fraction (0 ≤ j &lt; 1) of a retry delay added at random, so retries spread; a delay is
@@ -50,6 +51,10 @@ public record WorkerSettings(
         notNegative("swale.worker.slot-wait", slotWait);
         positive("swale.worker.lease", lease);
         positive("swale.worker.cancel-poll", cancelPoll);
+        // the lease keeper ticks in whole milliseconds, and a tick of zero would fail every attempt's keeping
+        if (cancelPoll.compareTo(Duration.ofMillis(1)) < 0) {
+            throw new IllegalArgumentException("swale.worker.cancel-poll must be at least 1ms, got " + cancelPoll);
+        }
         // spec §8.2: a 60 s lease is extended every 20 s
         heartbeat = positive("swale.worker.heartbeat", heartbeat == null ? lease.dividedBy(3) : heartbeat);
         if (heartbeat.compareTo(lease) >= 0) {

@@ -29,9 +29,9 @@ final class ReferenceRenderer {
         };
     }
 
-    /** Strings go in as they are; any other JSON as compact text with keys sorted at every depth. */
+    /** Strings go in as they are; any other JSON as compact text with keys sorted at every depth, decimals plain. */
     static String insert(JsonNode value) {
-        return value.isString() ? value.asString() : RecordCodec.text(RecordCodec.sortedDeep(value));
+        return value.isString() ? value.asString() : RecordCodec.text(PlainNumbers.of(RecordCodec.sortedDeep(value)));
     }
 
     private ObjectNode summary() {

@@ -105,6 +105,16 @@ public final class AttemptRunner {
                     metrics.attemptFinished(pool, "lost", System.nanoTime() - t0);
                     return false;
                 }
+                if (cancellation.isCancelledFor(CancelReason.GRANT_LOST)
+                        && !(result instanceof OperatorResult.Succeeded || result instanceof OperatorResult.Continue)) {
+                    // an error may be the stop's own doing, and the claim still holds: a transient error that names
+                    // the grant, retried while attempts remain, rather than an attempt left running until its lease
+                    // expires with no cause on record. A success or a next step is the operator's own progress
+                    log.warn("attempt stopped, the grant of its resource leases ended runId={} attempt={}", id.runId(),
+                            claim.attempt());
+                    result = new OperatorResult.TransientError("the attempt was stopped: the grant of its resource"
+                            + " leases was taken back or not renewed within its lease, so another holder may have it");
+                }
                 boolean cancelled = cancellation.isCancelledFor(CancelReason.RUN_CANCELLED);
                 // a success is DEBUG (the run's start and settle lines stay INFO); any other end is INFO
                 boolean succeeded = !cancelled && result instanceof OperatorResult.Succeeded;

@@ -13,6 +13,12 @@ public enum CancelReason implements Cancellation.Reason {
      * error naming the cause (spec §8.2), if the store takes it before a reaper does.
      */
     LEASE_NOT_EXTENDED("the lease of the attempt could not be extended"),
+    /**
+     * The grant of the attempt's resource leases was taken back or not renewed within its lease, so another holder
+     * may have it: the program is stopped, and as its claim still holds, the attempt ends with a transient error
+     * naming the grant (a success or a next step it returned meanwhile is kept).
+     */
+    GRANT_LOST("the grant of its resource leases ended"),
     /** The worker stops the attempt to give its lease back at shutdown: the attempt settles nothing. */
     GIVEN_BACK("the worker shut down and gave the lease back");
 

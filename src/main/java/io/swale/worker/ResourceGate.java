@@ -276,7 +276,7 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
                     Held lost = held.remove(h);
                     if (lost != null) {
                         log.warn("lease grant lost, stopping the attempt runId={}", h.runId());
-                        lost.cancellation.cancel(CancelReason.CLAIM_LOST);
+                        lost.cancellation.cancel(CancelReason.GRANT_LOST);
                     }
                 } else {
                     // renewed from when the call was sent, at the latest
@@ -297,7 +297,7 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
         held.forEach((h, x) -> {
             if (now - x.until >= 0 && held.remove(h, x)) {
                 log.warn("lease grant not renewed within its lease, stopping the attempt runId={}", h.runId());
-                x.cancellation.cancel(CancelReason.CLAIM_LOST);
+                x.cancellation.cancel(CancelReason.GRANT_LOST);
             }
         });
     }

@@ -82,6 +82,24 @@ class DefinitionShapeTest {
         assertThat(params.get("binary").asLong()).isEqualTo(5);
     }
 
+    /** A file saved with Windows line ends: its multi-line strings hold the same text as with Unix ones (TOML 1.0). */
+    @Test
+    void aMultiLineStringOfAFileWithWindowsLineEndsHoldsPlainNewLines() {
+        String unix = "[graph]\nname = \"g\"\n" + NODE + "[node.params]\ncommand = \"\"\"\nset -e\n./load.sh\"\"\"\n"
+                + "literal = \'\'\'\na\nb\'\'\'\nfolded = \"\"\"\\\n  one \\\n  two\"\"\"\n";
+        String windows = unix.replace("\n", "\r\n");
+        Definition d = TestOperators.loader().load(windows, DefinitionFormat.TOML);
+        var params = d.graph().nodes().getFirst().params();
+        assertThat(params.get("command").asString()).isEqualTo("set -e\n./load.sh");
+        assertThat(params.get("literal").asString()).isEqualTo("a\nb");
+        assertThat(params.get("folded").asString()).isEqualTo("one two");
+        assertThat(params).isEqualTo(TestOperators.loader().load(unix, DefinitionFormat.TOML).graph().nodes().getFirst()
+                .params());
+        // the text and the hash stay the file's own
+        assertThat(d.text()).isEqualTo(windows);
+        assertThat(d.hash()).isEqualTo(DefinitionHash.of(windows.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    }
+
     @Test
     void largestRetriesIsAccepted() {
         Definition d = TestOperators.loader().load("[graph]\nname = \"g\"\n" + NODE + "retries = 4294967295\n",

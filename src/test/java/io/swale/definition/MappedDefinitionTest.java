@@ -132,6 +132,31 @@ class MappedDefinitionTest {
     }
 
     @Test
+    void anAssetNodeMappingOverANodeItDoesNotConsumeIsToldToConsumeItsAsset() {
+        assertThat(faults("""
+                [[node]]
+                name = "files"
+                operator = "noop"
+                produces = "files_set"
+                [[node]]
+                name = "each"
+                operator = "noop"
+                produces = "each_set"
+                map = "{{ upstream.files }}"
+                [[node]]
+                name = "other"
+                operator = "noop"
+                produces = "other_set"
+                consumes = ["files_set"]
+                map = "{{ upstream.list }}"
+                """)).containsExactly(
+                "InvalidMap: node `each`: `map` refers to `files`, which is not an upstream of the node (add"
+                        + " `files_set`, the asset it produces, to `consumes`)",
+                "InvalidMap: node `other`: `map` refers to `list`, which is not an upstream of the node (an asset"
+                        + " node's upstreams are the producers of what it consumes, and `list` produces no asset)");
+    }
+
+    @Test
     void aMapOfTheWrongTypeIsAParseErrorNamingTheNode() {
         assertThatThrownBy(() -> toml("""
                 [[node]]

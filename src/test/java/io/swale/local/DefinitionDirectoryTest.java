@@ -54,4 +54,18 @@ class DefinitionDirectoryTest {
         assertThat(pointed).containsExactlyInAnyOrder("lower", "upper", "mixed");
         assertThat(changed).isEqualTo(3);
     }
+
+    /** Was: both files were published on every pass, the graph's pointer moving twice each time. */
+    @Test
+    void ofTwoFilesOfOneGraphOnlyTheFirstByNameIsPublished() throws IOException {
+        Files.writeString(dir.resolve("orders.toml"), graph("orders"));
+        Files.writeString(dir.resolve("orders.yaml"), "graph:\n  name: orders\nnode:\n  - name: b\n    operator: noop\n");
+        Files.writeString(dir.resolve("other.toml"), graph("other"));
+
+        DefinitionDirectory directory = new DefinitionDirectory(dir, new DefinitionCatalog(store,
+                new DefinitionLoader(OperatorRegistry.builtIn(), CronCheck.FIVE_FIELDS)));
+
+        assertThat(directory.publishAll()).isEqualTo(2);
+        assertThat(pointed).containsExactly("orders", "other");
+    }
 }

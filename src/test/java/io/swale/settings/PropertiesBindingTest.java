@@ -114,6 +114,7 @@ class PropertiesBindingTest {
             "swale.worker.slot-wait=-1ms          | swale.worker.slot-wait must not be negative",
             "swale.worker.lease=0s                | swale.worker.lease must be longer than zero",
             "swale.worker.heartbeat=60s           | swale.worker.heartbeat must be shorter than swale.worker.lease",
+            "swale.worker.cancel-poll=500us       | swale.worker.cancel-poll must be at least 1ms, got PT0.0005S",
             "swale.worker.retry-jitter=1.5        | swale.worker.retry-jitter must be at least 0 and below 1, got 1.5",
             "swale.worker.retry-max=10ms          | swale.worker.retry-max must not be shorter than swale.worker.retry-initial",
             "swale.ops.kafka-timeout=0s           | swale.ops.kafka-timeout must be longer than zero",

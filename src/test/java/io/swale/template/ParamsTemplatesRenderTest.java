@@ -22,6 +22,8 @@ class ParamsTemplatesRenderTest {
                 Map.of(
                         "extract", json("{\"rows\": 3, \"key\": \"a/b\", \"list\": [10, {\"z\": 1, \"a\": [true]}]}"),
                         "text", json("\"plain\""),
+                        "numbers", json("{\"ts\": 1758000000.25, \"small\": 0.0005, \"big\": 1e7, \"one\": 1.0,"
+                                + " \"tiny\": 1e-7, \"huge\": 1e300, \"int\": 12, \"neg\": -2.5e-4, \"list\": [1.5e10, 0.001]}"),
                         "empty", NullNode.getInstance()),
                 Map.of(
                         "extract", new UpstreamStatus("succeeded", Optional.empty()),
@@ -32,6 +34,24 @@ class ParamsTemplatesRenderTest {
     private static String renderString(String template) {
         JsonNode out = ParamsTemplates.render(json("{\"v\": " + JSON.writeValueAsString(template) + "}"), context());
         return out.get("v").asString();
+    }
+
+    /** As compact JSON (spec §8.7) with the digits a program wrote: Java alone would print 1.75800000025E9. */
+    @Test
+    void insertsDecimalsWithTheirDigitsNotInJavasExponentForm() {
+        assertThat(renderString("{{ upstream.numbers.ts }}")).isEqualTo("1758000000.25");
+        assertThat(renderString("{{ upstream.numbers.small }}")).isEqualTo("0.0005");
+        assertThat(renderString("{{ upstream.numbers.neg }}")).isEqualTo("-0.00025");
+        assertThat(renderString("{{ upstream.numbers.big }}")).isEqualTo("10000000.0");
+        assertThat(renderString("{{ upstream.numbers.one }}")).isEqualTo("1.0");
+        assertThat(renderString("{{ upstream.numbers.int }}")).isEqualTo("12");
+        // far from 1, an exponent is shorter, and still JSON
+        assertThat(renderString("{{ upstream.numbers.tiny }}")).isEqualTo("1.0E-7");
+        assertThat(renderString("{{ upstream.numbers.huge }}")).isEqualTo("1.0E300");
+        assertThat(renderString("{{ upstream.numbers.list | sh }}")).isEqualTo("'[15000000000.0,0.001]'");
+        assertThat(renderString("{{ upstream.numbers }}")).isEqualTo("{\"big\":10000000.0,\"huge\":1.0E300,\"int\":12,"
+                + "\"list\":[15000000000.0,0.001],\"neg\":-0.00025,\"one\":1.0,\"small\":0.0005,\"tiny\":1.0E-7,"
+                + "\"ts\":1758000000.25}");
     }
 
     @Test

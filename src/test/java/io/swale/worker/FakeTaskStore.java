@@ -40,6 +40,7 @@ class FakeTaskStore implements TaskStore {
     int heartbeats;
     int finishes;
     int parks;
+    String lastParkError = "";
 
     FakeTaskStore(AtomicLong clock, Duration lease) {
         this.clock = clock;
@@ -117,6 +118,7 @@ class FakeTaskStore implements TaskStore {
             return new Park.Lost();
         }
         state = "waiting";
+        lastParkError = error;
         due = Duration.ofNanos(clock.get()).toMillis() + delayMs;
         // the park enters the delayed set in the same step, as the store's contract says
         scheduled.add(due);

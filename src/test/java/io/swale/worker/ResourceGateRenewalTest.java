@@ -90,7 +90,7 @@ class ResourceGateRenewalTest {
         Cancellation cancellation = runUnderGrant();
 
         await().atMost(Duration.ofSeconds(10)).until(cancellation::isCancelled);
-        assertThat(cancellation.isCancelledFor(CancelReason.CLAIM_LOST)).isTrue();
+        assertThat(cancellation.isCancelledFor(CancelReason.GRANT_LOST)).isTrue();
         assertThat(renewals.get()).isPositive();
     }
 
