@@ -6,6 +6,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadConstraints;
@@ -92,7 +93,8 @@ final class DocumentParser {
             }
             return tree;
         } catch (JacksonException e) {
-            throw new DefinitionParseException("malformed " + format + ": " + explain(e), e);
+            String hint = format == DefinitionFormat.YAML ? unquotedTemplate(text) : "";
+            throw new DefinitionParseException("malformed " + format + ": " + explain(e) + hint, e);
         } catch (DefinitionParseException e) {
             throw e;
         } catch (RuntimeException | StackOverflowError e) {
@@ -143,6 +145,21 @@ final class DocumentParser {
 
     private static String abbreviated(String text) {
         return text.length() > 200 ? text.substring(0, 100) + "…" + text.substring(text.length() - 100) : text;
+    }
+
+    /** A value that starts a template, unquoted: YAML reads {@code {{ partition }}} as a mapping in a mapping. */
+    private static final Pattern UNQUOTED_TEMPLATE = Pattern.compile("^(?:[^#\"']*:|\\s*-)\\s+\\{\\{");
+
+    /** Advice for the first value of the text that starts with an unquoted template; empty when there is none. */
+    private static String unquotedTemplate(String text) {
+        String[] lines = text.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            if (UNQUOTED_TEMPLATE.matcher(lines[i]).find()) {
+                return "; line " + (i + 1) + " starts a value with `{{`, which YAML reads as a mapping: quote the"
+                        + " value, as in `command: \"{{ partition }}\"`";
+            }
+        }
+        return "";
     }
 
     private static String explain(JacksonException e) {

@@ -139,4 +139,21 @@ class YamlDefinitionTest {
                 .satisfies(e -> assertThat(((InvalidDefinitionException) e).faults()).extracting(Fault::kind)
                         .containsExactly(FaultKind.INVALID_GRAPH_NAME, FaultKind.NO_NODES));
     }
+
+    /** Was: only Jackson's "Expected a property name … got this instead: +MAP {}", which does not say what to do. */
+    @Test
+    void aValueThatStartsWithAnUnquotedTemplateIsToldToBeQuoted() {
+        String yaml = "graph:\n  name: g\n# note: {{ not this }}\nnode:\n  - name: a\n    operator: shell\n    params:\n"
+                + "      command: {{ partition }}\n";
+        assertThatThrownBy(() -> TestOperators.loader().load(yaml, DefinitionFormat.YAML))
+                .isInstanceOf(DefinitionParseException.class)
+                .hasMessageContaining("malformed YAML")
+                .hasMessageContaining("line 8 starts a value with `{{`, which YAML reads as a mapping: quote the value");
+        // quoted, it loads
+        assertThat(TestOperators.loader().load(yaml.replace("{{ partition }}", "\"{{ partition }}\""), DefinitionFormat.YAML)
+                .graph().nodes().getFirst().params().get("command").asString()).isEqualTo("{{ partition }}");
+        // a malformed text without such a value gets no advice
+        assertThatThrownBy(() -> TestOperators.loader().load("graph: [\n", DefinitionFormat.YAML))
+                .isInstanceOf(DefinitionParseException.class).message().doesNotContain("quote");
+    }
 }
