@@ -1,5 +1,6 @@
 package io.swale.local;
 
+import io.swale.definition.Definition;
 import io.swale.definition.DefinitionFormat;
 import io.swale.run.DefinitionCatalog;
 import java.io.IOException;
@@ -40,16 +41,16 @@ public final class DefinitionDirectory {
         Map<String, Path> fileOfGraph = new HashMap<>();
         for (Path file : files) {
             try {
-                byte[] text = Files.readAllBytes(file);
                 DefinitionFormat format = DefinitionFormat.fromFileName(file.toString());
-                String graph = catalog.loader().load(text, format).graph().name();
+                Definition loaded = catalog.loader().load(Files.readAllBytes(file), format);
+                String graph = loaded.graph().name();
                 Path first = fileOfGraph.putIfAbsent(graph, file);
                 if (first != null) {
                     log.warn("cannot publish file={} error=graph `{}` is defined by file={} too, which comes first by "
                             + "name", file, graph, first);
                     continue;
                 }
-                var published = catalog.publish(text, format);
+                var published = catalog.publish(loaded, format);
                 if (published.changed()) {
                     changed++;
                     log.info("published file={} graph={} definition={}", file, published.graph(), published.hash());

@@ -117,7 +117,15 @@ public final class DefinitionCatalog {
     /** As above, checked by {@code checkedBy} (this catalog's loader in strict resource mode, say). */
     public Published publish(byte[] text, DefinitionFormat format, DefinitionLoader checkedBy,
             java.util.function.Consumer<Definition> beforeStore) {
-        Definition d = checkedBy.load(text, format);
+        return publish(checkedBy.load(text, format), format, beforeStore);
+    }
+
+    /** As above, for a definition this catalog's loader has already loaded from text of {@code format}. */
+    public Published publish(Definition d, DefinitionFormat format) {
+        return publish(d, format, loaded -> { });
+    }
+
+    private Published publish(Definition d, DefinitionFormat format, java.util.function.Consumer<Definition> beforeStore) {
         String graph = d.graph().name();
         for (Map.Entry<String, String> other : store.currentPointers().entrySet()) {
             if (other.getKey().equals(graph)) {

@@ -21,6 +21,9 @@ final class RedisScripts {
         }
     }
 
+    /** Each folder's lib.lua, read and split once for all of its scripts. */
+    private static final java.util.Map<String, LuaPrelude> PRELUDES = new java.util.concurrent.ConcurrentHashMap<>();
+
     final Script submit = load("submit");
     final Script claim = load("claim");
     final Script heartbeat = load("heartbeat");
@@ -61,7 +64,7 @@ final class RedisScripts {
     /** A script of {@code folder} (a classpath folder ending in /), prefixed with what it uses of that folder's lib.lua. */
     static Script load(String folder, String name) {
         String body = resource(folder, name);
-        String source = LuaPrelude.select(resource(folder, "lib"), body) + "\n" + body;
+        String source = PRELUDES.computeIfAbsent(folder, f -> LuaPrelude.of(resource(f, "lib"))).select(body) + "\n" + body;
         return new Script(name, source, sha1(source));
     }
 

@@ -29,7 +29,7 @@ class LuaPreludeTest {
 
     @Test
     void aScriptGetsWhatItNamesAndWhatThatNames() {
-        String prelude = LuaPrelude.select(LIB, "local now = now_ms()\nreturn now");
+        String prelude = LuaPrelude.of(LIB).select("local now = now_ms()\nreturn now");
 
         assertThat(prelude).contains("local function now_ms()", "local function clock()", "-- the clock")
                 .doesNotContain("ACTIVE", "held", "unused", "CAP");
@@ -37,7 +37,7 @@ class LuaPreludeTest {
 
     @Test
     void aDefinitionOfSeveralNamesComesWithAnyOfThem() {
-        String prelude = LuaPrelude.select(LIB, "return held(ARGV[1])");
+        String prelude = LuaPrelude.of(LIB).select("return held(ARGV[1])");
 
         assertThat(prelude).contains("local CAP, COUNT =\n    KEYS[1], KEYS[2]", "-- keys, in order",
                 "local function held(name)").doesNotContain("clock", "ACTIVE");
@@ -45,12 +45,12 @@ class LuaPreludeTest {
 
     @Test
     void aNameInsideALongerNameIsNotAUse() {
-        assertThat(LuaPrelude.select(LIB, "local my_clock_x = 1\nreturn my_clock_x")).doesNotContain("function");
+        assertThat(LuaPrelude.of(LIB).select("local my_clock_x = 1\nreturn my_clock_x")).doesNotContain("function");
     }
 
     @Test
     void theDefinitionsKeepTheirOrder() {
-        String prelude = LuaPrelude.select(LIB, "return { unused(), now_ms() }");
+        String prelude = LuaPrelude.of(LIB).select("return { unused(), now_ms() }");
 
         assertThat(prelude.indexOf("function clock")).isLessThan(prelude.indexOf("function now_ms"));
         assertThat(prelude.indexOf("function now_ms")).isLessThan(prelude.indexOf("local ACTIVE"));
