@@ -23,6 +23,7 @@ import tools.jackson.databind.node.ObjectNode;
  * body, 5xx and 429 are transient, any other status is permanent.
  */
 public final class HttpOperator implements Operator {
+    private static final System.Logger LOG = System.getLogger(HttpOperator.class.getName());
     public static final String NAME = "http";
     static final String DEFAULT_METHOD = "GET";
     static final String DEFAULT_TIMEOUT = "60s";
@@ -67,10 +68,17 @@ public final class HttpOperator implements Operator {
     }
 
     private final HostGuards guards;
+    private final int maxHeldBodyBytes;
 
     /** {@link HostGuards#NONE} runs every call unguarded. */
     public HttpOperator(HostGuards guards) {
+        this(guards, OperatorJson.MAX_HELD_OUTPUT_BYTES);
+    }
+
+    /** A body longer than {@code maxHeldBodyBytes} is not held: a 2xx then succeeds with its output omitted. */
+    HttpOperator(HostGuards guards, int maxHeldBodyBytes) {
         this.guards = guards;
+        this.maxHeldBodyBytes = maxHeldBodyBytes;
     }
 
     @Override
@@ -116,9 +124,9 @@ public final class HttpOperator implements Operator {
             return new OperatorResult.TransientError(what + ": " + refused.get());
         }
         long t0 = System.nanoTime();
-        HttpResponse<byte[]> response;
+        HttpResponse<HttpBody> response;
         try {
-            response = OperatorHttp.send(OperatorHttp.client(), request, HttpResponse.BodyHandlers.ofByteArray(), what,
+            response = OperatorHttp.send(OperatorHttp.client(), request, HttpBody.handler(maxHeldBodyBytes), what,
                     OperatorDurations.toMillisSaturated(timeoutSeconds), params.timeout(), context.cancellation());
         } catch (OperatorHttp.Abort abort) {
             if (context.cancellation().isCancelled()) {
@@ -134,15 +142,21 @@ public final class HttpOperator implements Operator {
         } else {
             guard.succeeded(System.nanoTime() - t0);
         }
-        byte[] body = response.body() == null ? new byte[0] : response.body();
+        HttpBody body = response.body();
         Charset charset = charsetOf(response);
         if (status >= 200 && status < 300) {
+            if (!body.whole()) {
+                LOG.log(System.Logger.Level.INFO, "run {0}: {1} answered {2} with {3} bytes, more than the {4} held:"
+                        + " its output is omitted", context.runId(), what, Integer.toString(status),
+                        Long.toString(body.length()), Integer.toString(maxHeldBodyBytes));
+                return OperatorResult.Succeeded.omitted();
+            }
             ObjectNode output = OperatorJson.NODES.objectNode();
             output.put("status", status);
-            output.set("body", bodyValue(body, charset));
+            output.set("body", bodyValue(body.held(), charset));
             return new OperatorResult.Succeeded(output);
         }
-        String message = what + ": HTTP status " + status + unfollowed(response) + bodyTail(body, charset);
+        String message = what + ": HTTP status " + status + unfollowed(response) + bodyTail(body.end(), charset);
         if (status >= 500 && status < 600 || status == 429) {
             return new OperatorResult.TransientError(message);
         }

@@ -20,6 +20,11 @@ import tools.jackson.databind.type.LogicalType;
  */
 final class OperatorJson {
     /** Bytes kept of stderr or a response body in an error message. */
+    /**
+     * An output (a program's stdout, a response body) beyond this many bytes is not held in memory: its record says
+     * it was omitted (§5.4), as it would be for its size in any case, unless all but a sliver of it were whitespace.
+     */
+    static final int MAX_HELD_OUTPUT_BYTES = 64 * 1024 * 1024;
     static final int TAIL_BYTES = 512;
 
     static final JsonNodeFactory NODES = JsonNodeFactory.instance;

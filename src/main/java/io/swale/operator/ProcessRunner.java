@@ -1,6 +1,5 @@
 package io.swale.operator;
 
-import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,8 +31,8 @@ final class ProcessRunner {
 
     /** Exit code of a temporary failure (sysexits EX_TEMPFAIL). */
     static final int EX_TEMPFAIL = 75;
-    /** Stdout beyond this is refused rather than held in memory. */
-    static final int MAX_STDOUT_BYTES = 64 * 1024 * 1024;
+    /** Stdout beyond this is not held in memory: only judged JSON or not, its output then omitted. */
+    static final int MAX_STDOUT_BYTES = OperatorJson.MAX_HELD_OUTPUT_BYTES;
     /** Stderr kept for the log; the error message carries the last 512 bytes of it. */
     static final int STDERR_KEEP_BYTES = 16 * 1024;
     /** How long to wait for a killed tree to exit and its pipes to close. */
@@ -105,8 +104,8 @@ final class ProcessRunner {
         }
 
         launch.stdin().ifPresent(bytes -> OperatorExecutors.IO.execute(() -> writeStdin(process, bytes)));
-        CompletableFuture<Captured> out = CompletableFuture.supplyAsync(
-                () -> readAll(process.getInputStream(), MAX_STDOUT_BYTES), OperatorExecutors.IO);
+        CompletableFuture<ProgramStdout> out = CompletableFuture.supplyAsync(
+                () -> ProgramStdout.read(process.getInputStream(), MAX_STDOUT_BYTES), OperatorExecutors.IO);
         CompletableFuture<Captured> err = CompletableFuture.supplyAsync(
                 () -> readTail(process.getErrorStream(), STDERR_KEEP_BYTES), OperatorExecutors.IO);
         // Not process.onExit(): on a small machine (JDK 25, common-pool parallelism 1) its completion waited for
@@ -171,9 +170,9 @@ final class ProcessRunner {
     }
 
     private static OperatorResult judge(Launch launch, AttemptContext context, Process process,
-            CompletableFuture<Captured> out, CompletableFuture<Captured> err) {
+            CompletableFuture<ProgramStdout> out, CompletableFuture<Captured> err) {
         String program = launch.program();
-        Captured stdout;
+        ProgramStdout stdout;
         Captured stderr;
         try {
             stdout = out.join();
@@ -189,7 +188,7 @@ final class ProcessRunner {
         String tail = OperatorJson.tail(stderr.bytes(), stderr.length());
         String tailText = tail.isEmpty() ? "; no stderr" : "; stderr tail: " + tail;
         if (code == 0) {
-            return parseStdout(program, stdout);
+            return parseStdout(context, program, stdout);
         }
         if (code == EX_TEMPFAIL) {
             return new OperatorResult.TransientError("program `" + program + "` exited with code 75"
@@ -204,14 +203,26 @@ final class ProcessRunner {
         return new OperatorResult.PermanentError("program `" + program + "` exited with code " + code + tailText);
     }
 
-    private static OperatorResult parseStdout(String program, Captured stdout) {
-        if (stdout.truncated()) {
-            return new OperatorResult.PermanentError("program `" + program + "` wrote more than "
-                    + MAX_STDOUT_BYTES + " bytes to stdout");
-        }
-        byte[] bytes = stdout.bytes();
-        int start = OperatorJson.trimStart(bytes, stdout.length());
-        int end = OperatorJson.trimEnd(bytes, start, stdout.length());
+    private static OperatorResult parseStdout(AttemptContext context, String program, ProgramStdout stdout) {
+        return switch (stdout) {
+            case ProgramStdout.Held held -> parseHeld(program, held.bytes());
+            case ProgramStdout.Unheld unheld -> switch (unheld.verdict()) {
+                case JsonSyntaxCheck.Verdict.Json json -> {
+                    LOG.log(System.Logger.Level.INFO, "run {0}: program `{1}` wrote {2} bytes of JSON to stdout, more"
+                            + " than the {3} held: its output is omitted", context.runId(), program,
+                            Long.toString(unheld.length()), Integer.toString(MAX_STDOUT_BYTES));
+                    yield OperatorResult.Succeeded.omitted();
+                }
+                case JsonSyntaxCheck.Verdict.Empty empty -> new OperatorResult.Succeeded(NullNode.getInstance());
+                case JsonSyntaxCheck.Verdict.NotJson notJson -> new OperatorResult.PermanentError("program `" + program
+                        + "` exited with code 0 but its stdout is not JSON: " + notJson.reason());
+            };
+        };
+    }
+
+    private static OperatorResult parseHeld(String program, byte[] bytes) {
+        int start = OperatorJson.trimStart(bytes, bytes.length);
+        int end = OperatorJson.trimEnd(bytes, start, bytes.length);
         if (start == end) {
             return new OperatorResult.Succeeded(NullNode.getInstance());
         }
@@ -296,28 +307,6 @@ final class ProcessRunner {
         } catch (IOException e) {
             // the program may ignore stdin and exit before reading it (broken pipe)
             LOG.log(System.Logger.Level.DEBUG, "stdin of pid {0} not fully written: {1}", process.pid(), e.getMessage());
-        }
-    }
-
-    private static Captured readAll(InputStream in, int limit) {
-        try (in) {
-            ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-            byte[] chunk = new byte[8192];
-            boolean truncated = false;
-            int n;
-            while ((n = in.read(chunk)) != -1) {
-                int room = limit - buffer.size();
-                if (n > room) {
-                    truncated = true;
-                    buffer.write(chunk, 0, Math.max(0, room));
-                } else {
-                    buffer.write(chunk, 0, n);
-                }
-            }
-            byte[] bytes = buffer.toByteArray();
-            return new Captured(bytes, bytes.length, truncated);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 

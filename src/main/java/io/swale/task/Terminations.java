@@ -42,6 +42,12 @@ public final class Terminations {
 
     public TaskStore.Finish terminate(TaskIdentity identity, String pool, long token, NodeStatus status,
             Optional<JsonNode> output, Optional<String> error) {
+        return terminate(identity, pool, token, status, output, false, error);
+    }
+
+    /** {@code outputOmitted}: a succeeded output too large to hold, recorded as omitted (§5.4) and growing nothing. */
+    public TaskStore.Finish terminate(TaskIdentity identity, String pool, long token, NodeStatus status,
+            Optional<JsonNode> output, boolean outputOmitted, Optional<String> error) {
         // a failed or cancelled instance's output is not read: it grows nothing (§8.4)
         GrowthPlanner.Plan plan = status == NodeStatus.SUCCEEDED && output.isPresent()
                 ? growth.plan(identity, output.get()) : new GrowthPlanner.Plan.None();
@@ -53,13 +59,14 @@ public final class Terminations {
                 // a bad growth fails the node for good, and nothing of it is stored
                 status = NodeStatus.FAILED;
                 output = Optional.empty();
+                outputOmitted = false;
                 error = Optional.of(f.error());
                 log.info("declared growth refused graph={} partition={} node={} runId={} faults={}", identity.graph(),
                         identity.partition(), identity.node(), identity.runId(), f.error().lines().count());
             }
         }
         NodeRecord record = new NodeRecord(status, identity.runId(), identity.definition(), identity.rerun(),
-                clock.millis(), output, false, error);
+                clock.millis(), output, outputOmitted && status == NodeStatus.SUCCEEDED, error);
         TaskStore.Finish outcome = tasks.finish(identity.runKey(), identity.recordField(), token, record, grown);
         if (outcome == TaskStore.Finish.OK) {
             metrics.taskTerminated(pool, status.wireName());

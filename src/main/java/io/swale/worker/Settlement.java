@@ -90,9 +90,9 @@ public final class Settlement {
         OperatorResult settled = cancelled ? new OperatorResult.Failed(CANCELLED) : result;
         try {
             switch (settled) {
-                case OperatorResult.Succeeded s -> steps.end(NodeStatus.SUCCEEDED, Optional.of(s.output()), Optional.empty());
+                case OperatorResult.Succeeded s -> steps.succeed(s);
                 case OperatorResult.Failed f -> steps.end(cancelled ? NodeStatus.CANCELLED : NodeStatus.FAILED,
-                        Optional.empty(), Optional.of(f.reason()));
+                        f.reason());
                 case OperatorResult.Continue c -> steps.park(delayMs(c.delay()), "", true,
                         Optional.of(c.state() == null ? JsonNodeFactory.instance.nullNode() : c.state()));
                 case OperatorResult.TransientError t -> {
@@ -169,8 +169,15 @@ public final class Settlement {
             this.window = window;
         }
 
-        void end(NodeStatus status, Optional<JsonNode> output, Optional<String> error) {
-            afterEnd(retried("finish", () -> terminations.terminate(id, pool, claim.token(), status, output, error)));
+        void end(NodeStatus status, String error) {
+            afterEnd(retried("finish", () -> terminations.terminate(id, pool, claim.token(), status, Optional.empty(),
+                    Optional.of(error))));
+        }
+
+        void succeed(OperatorResult.Succeeded result) {
+            Optional<JsonNode> output = result.outputOmitted() ? Optional.empty() : Optional.of(result.output());
+            afterEnd(retried("finish", () -> terminations.terminate(id, pool, claim.token(), NodeStatus.SUCCEEDED,
+                    output, result.outputOmitted(), Optional.empty())));
         }
 
         void deadLetter(String error) {

@@ -53,6 +53,40 @@ class OutputsIT extends IntegrationTest {
     }
 
     @Test
+    void stdoutTooLargeToHoldIsJudgedAsItStreamsAndItsOutputOmitted() {
+        String g = unique("hugeout");
+        // 80 MB of one JSON string, more than the worker holds in memory (64 MiB)
+        String toml = """
+                [graph]
+                name = "%1$s"
+                [[node]]
+                name = "huge"
+                produces = "%1$s_huge"
+                operator = "shell"
+                [node.params]
+                command = "printf '\\"'; head -c 80000000 /dev/zero | tr '\\\\0' a; printf '\\"'"
+                [[node]]
+                name = "after"
+                produces = "%1$s_after"
+                consumes = ["%1$s_huge"]
+                operator = "shell"
+                [node.params]
+                command = "printf '%%s' \\"$SWALE_INPUTS\\""
+                """.formatted(g);
+        assertThat(api.publish(toml).status()).isEqualTo(201);
+        api.start(g, "p");
+
+        JsonNode run = awaitSettled(g, "p");
+
+        assertThat(run.get("state").asString()).isEqualTo("complete");
+        JsonNode huge = SwaleClient.node(run, "huge").get("record");
+        assertThat(huge.get("status").asString()).isEqualTo("succeeded");
+        assertThat(huge.get("outputOmitted").asBoolean()).isTrue();
+        JsonNode after = SwaleClient.node(run, "after").get("record");
+        assertThat(after.get("output").toString()).isEqualTo("{\"huge\":null}");
+    }
+
+    @Test
     void stdoutThatIsNotJsonIsAPermanentError() {
         String g = unique("notjson");
         String toml = """

@@ -152,6 +152,22 @@ class HttpOperatorTest {
     }
 
     @Test
+    void aBodyLongerThanWhatIsHeldSucceedsWithItsOutputOmittedAndAnErrorKeepsItsTail() {
+        HttpOperator holdingOneKilobyte = new HttpOperator(HostGuards.NONE, 1024);
+        server.createContext("/at-limit", ex -> respond(ex, 200, "\"" + "a".repeat(1022) + "\""));
+        server.createContext("/over-limit", ex -> respond(ex, 200, "\"" + "a".repeat(1023) + "\""));
+        server.createContext("/long-error", ex -> respond(ex, 500, "y".repeat(20_000) + "END"));
+
+        OperatorResult atLimit = holdingOneKilobyte.execute(attempt(get("/at-limit")).build());
+        assertThat(atLimit).isEqualTo(new OperatorResult.Succeeded(
+                json("{\"status\": 200, \"body\": \"" + "a".repeat(1022) + "\"}")));
+        assertThat(holdingOneKilobyte.execute(attempt(get("/over-limit")).build()))
+                .isEqualTo(OperatorResult.Succeeded.omitted());
+        String message = messageOf(holdingOneKilobyte.execute(attempt(get("/long-error")).build()));
+        assertThat(message).contains("500").endsWith("y".repeat(509) + "END").doesNotContain("y".repeat(510));
+    }
+
+    @Test
     void errorBodyIsCutToItsLast512Bytes() {
         String message = messageOf(run(get("/teapot")));
         assertThat(message).contains("418").endsWith("x".repeat(508) + "TAIL").doesNotContain("x".repeat(509));

@@ -120,6 +120,21 @@ class ShellOperatorTest {
 
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void stdoutBeyondWhatIsHeldIsStillJudged() {
+        // 70 MB, more than the 64 MiB held: JSON succeeds with its output omitted, anything else is refused
+        OperatorResult json = run(command("printf '['; yes '1,' | tr -d '\\n' | head -c 70000000; printf '1]'"));
+        // compared by kind first: a failure must not print 70 MB
+        assertThat(json).isInstanceOf(OperatorResult.Succeeded.class);
+        assertThat(((OperatorResult.Succeeded) json).outputOmitted()).isTrue();
+        assertThat(json).isEqualTo(OperatorResult.Succeeded.omitted());
+
+        OperatorResult text = run(command("head -c 70000000 /dev/zero | tr '\\000' a"));
+        assertThat(text).isInstanceOf(OperatorResult.PermanentError.class);
+        assertThat(messageOf(text)).contains("`sh`").contains("not JSON").contains("at byte 0 (`a`)");
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void bigStdoutAndStderrAreReadConcurrently() {
         // 1 MiB on stderr first, then a 1 MiB JSON string on stdout: either pipe alone fills up
         OperatorResult result = run(command("head -c 1048576 /dev/zero | tr '\\000' e >&2; "
