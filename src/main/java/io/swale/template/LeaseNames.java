@@ -62,6 +62,7 @@ public final class LeaseNames {
                 nameProblem(text).ifPresent(out::add);
                 continue;
             }
+            fixedTextProblem(text, t).ifPresent(out::add);
             for (Reference r : t.references()) {
                 if (r instanceof Reference.ShellQuoted) {
                     out.add("lease `" + text + "`: the `sh` filter quotes shell words; a resource name is not one");
@@ -75,6 +76,36 @@ public final class LeaseNames {
             }
         }
         return out;
+    }
+
+    /**
+     * Why a template's fixed text means that no rendering of it is a resource name: a character no name holds, a
+     * start that is no letter or digit, or more fixed text than a name's length. Found at publish, not at every run.
+     */
+    private static Optional<String> fixedTextProblem(String text, Template t) {
+        List<Part> parts = t.parts();
+        int fixed = 0;
+        for (int i = 0; i < parts.size(); i++) {
+            if (!(parts.get(i) instanceof Part.Literal literal)) {
+                continue;
+            }
+            String chars = literal.text();
+            fixed += chars.length();
+            for (int j = 0; j < chars.length(); j++) {
+                char c = chars.charAt(j);
+                boolean first = i == 0 && j == 0;
+                boolean allowed = c < 128 && (Character.isLetterOrDigit(c) || !first && "._:/-".indexOf(c) >= 0);
+                if (!allowed) {
+                    return Optional.of("lease `" + abbreviated(text) + "`: no name it renders to is a resource name,"
+                            + (first ? " since it starts with " : " since it holds ") + "`" + c + "`: " + SYNTAX);
+                }
+            }
+        }
+        if (fixed > NAME_MAX) {
+            return Optional.of("lease `" + abbreviated(text) + "`: its fixed text alone is " + fixed
+                    + " characters: " + SYNTAX);
+        }
+        return Optional.empty();
     }
 
     /**

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.JsonNodeFactory;
 
@@ -51,6 +52,22 @@ class LeaseNamesTest {
         assertThatThrownBy(() -> LeaseNames.render(List.of(repeated), context()))
                 .isInstanceOf(RenderException.class).hasMessageContaining("… (more than 128 characters)")
                 .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(400));
+    }
+
+    @Test
+    void aTemplateWhoseFixedTextNoNameCanHoldIsRefusedAtPublish() {
+        Set<String> ups = Set.of("pick");
+        assertThat(LeaseNames.check(List.of("agent {{ partition }}"), ups)).singleElement().asString()
+                .contains("lease `agent {{ partition }}`").contains("holds ` `");
+        assertThat(LeaseNames.check(List.of("-{{ partition }}"), ups)).singleElement().asString()
+                .contains("starts with `-`");
+        assertThat(LeaseNames.check(List.of("day/{{ partition }}/\u00e9t\u00e9"), ups)).singleElement().asString()
+                .contains("holds `\u00e9`");
+        assertThat(LeaseNames.check(List.of("a".repeat(129) + "{{ partition }}"), ups)).singleElement().asString()
+                .contains("fixed text alone is 129 characters");
+        // a reference first may render to a letter; a fixed `-` after it is allowed
+        assertThat(LeaseNames.check(List.of("{{ partition }}-x", "agent:{{ upstream.pick.agent }}/b_c.d"), ups))
+                .isEmpty();
     }
 
     @Test
