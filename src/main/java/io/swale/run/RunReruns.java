@@ -127,8 +127,15 @@ public final class RunReruns {
             // a grown node is in no definition: it reruns as the run's effective graph has it
             Graph recordedGraph = recorded.graph().hasNode(nodeName) ? recorded.graph() : graph;
             Node recordedNode = recordedGraph.node(nodeName).orElse(node);
-            Submission.Result r = submission.submit(recordedGraph, record.definition(), partition, recordedNode,
-                    record.rerun() + 1, current, OptionalLong.of(Submission.epochUs(clock)), request);
+            Submission.Result r;
+            try {
+                r = submission.submit(recordedGraph, record.definition(), partition, recordedNode, record.rerun() + 1,
+                        current, OptionalLong.of(Submission.epochUs(clock)), request);
+            } catch (SwaleException.InputMismatch e) {
+                // an earlier rerun at that count still runs, on the inputs of its time: the id is known, so the
+                // answer is Active (spec §7.8 step 7); an input mismatch is a listener's fault, not a request's (§7.12)
+                r = new Submission.Result(key.runId(nodeName, record.rerun() + 1), false);
+            }
             if (r.runInactive()) {
                 // the run settled or was cancelled since it was read: read it again, never answer submitted
                 continue;

@@ -40,6 +40,41 @@ class GraphRunRacesIT {
         }));
     }
 
+    /**
+     * Spec §7.8 step 7: a rerun whose run id is already known answers Active, whatever inputs the earlier rerun
+     * at that count was submitted with (an input mismatch is a listener's fault, §7.12). Was: refused, recorded.
+     */
+    @Test
+    void aRerunWhileAnEarlierRerunRunsOnOtherInputsAnswersActive() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("rerunactive");
+            String hash = h.publish("""
+                    [graph]
+                    name = "%s"
+                    [[node]]
+                    name = "a"
+                    operator = "noop"
+                    [[node]]
+                    name = "b"
+                    operator = "noop"
+                    after = ["a"]
+                    trigger_rule = "all_done"
+                    """.formatted(g));
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            h.finish(key, "a", 0, NodeStatus.FAILED, hash);
+            h.graphRuns.advance(h.runs.read(key).orElseThrow(), List.of("b"));
+            h.finish(key, "b", 0, NodeStatus.FAILED, hash);
+            // b-r1 is submitted on `a failed`; then a succeeds at r1, so b's inputs now differ
+            assertThat(h.reruns.rerun(g, key.partition(), "b")).isEqualTo(new RerunOutcome.Submitted(key.runId("b", 1)));
+            assertThat(h.reruns.rerun(g, key.partition(), "a")).isEqualTo(new RerunOutcome.Submitted(key.runId("a", 1)));
+            h.finish(key, "a", 1, NodeStatus.SUCCEEDED, hash);
+
+            assertThat(h.reruns.rerun(g, key.partition(), "b")).isEqualTo(new RerunOutcome.Active(key.runId("b", 1)));
+            assertThat(instance(h, key, key.runId("b", 1)).status()).isEqualTo(InstanceStatus.PENDING);
+        }
+    }
+
     @Test
     void aSettleFromAViewReadBeforeARerunLeavesTheRerunRunning() throws Exception {
         try (RunHarness h = new RunHarness()) {
