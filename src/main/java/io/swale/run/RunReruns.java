@@ -67,9 +67,15 @@ public final class RunReruns {
             Function<String, Optional<TaskStore.RequestWrite>> request) {
         RunKey key = new RunKey(graphName, partition);
         boolean reactivated = false;
+        Optional<String> answered = Optional.empty();
         for (int attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
             RunView view = runs.read(key).orElseThrow(() -> new SwaleException.UnknownGraphRun(graphName, partition.key()));
             GraphRunRecord run = view.run();
+            if (reactivated && run.state() == RunState.CANCELLED && answered.isPresent()) {
+                // the request record committed with the expectations, before the cancel: both applied, in arrival
+                // order, and the recorded answer stands; the cancel left the rerun's instance unsubmitted
+                return new RerunOutcome.Submitted(answered.get());
+            }
             if (reactivated && run.state() == RunState.CANCELLED) {
                 // cancelled after this rerun made the run active, by a request that came later: it stands (spec
                 // §10, arrival order). The refusal is permanent, so it is recorded: a retry of this request that
@@ -119,6 +125,9 @@ public final class RunReruns {
                         : runs.compareAndPut(key, view.version(), draft);
                 if (!committed) {
                     continue;
+                }
+                if (write.isPresent()) {
+                    answered = Optional.of(key.runId(nodeName, record.rerun() + 1));
                 }
             }
             reactivated = true;

@@ -136,6 +136,41 @@ class GraphRunRacesIT {
         }
     }
 
+    /**
+     * A succeeded node's rerun commits its request record with its expectations (so that a retry finds it even when
+     * the reconciler submitted the node first); a cancel that overtakes it after that finds it applied. Both stand,
+     * in arrival order, and the rerun answers what it recorded. Was: CancelledMeanwhile, whose refusal could not be
+     * recorded over the answer already there, so the first answer came back marked replayed.
+     */
+    @Test
+    void aCancelAfterASucceededNodesRerunCommittedItsAnswerLeavesThatAnswer() throws Exception {
+        AtomicReference<Runnable> atSubmit = new AtomicReference<>(() -> { });
+        try (RunHarness h = runningAtSubmit(atSubmit)) {
+            String g = RunHarness.graphName("rerunanswered");
+            String hash = h.chain(g);
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            h.finish(key, "a", 0, NodeStatus.SUCCEEDED, hash);
+            h.graphRuns.advance(h.runs.read(key).orElseThrow(), List.of("b"));
+            h.finish(key, "b", 0, NodeStatus.SUCCEEDED, hash);
+            assertThat(h.graphRuns.advance(h.runs.read(key).orElseThrow(), List.of("b")).settled()).isTrue();
+            atSubmit.set(() -> assertThat(h.cancellation.cancel(g, key.partition())).isTrue());
+            io.swale.store.redis.RedisRequestStore requests = new io.swale.store.redis.RedisRequestStore(h.pool, h.prefix);
+            io.swale.record.AdminRequest.Rerun request = new io.swale.record.AdminRequest.Rerun(g, key.partition(), "a");
+
+            RerunOutcome rerun = h.reruns.rerun(g, key.partition(), "a", runId -> java.util.Optional.of(
+                    new TaskStore.RequestWrite(new io.swale.record.RequestRecord("req-1", request, 0L,
+                            new io.swale.record.RequestOutcome.Rerun(runId), false))));
+
+            assertThat(rerun).isEqualTo(new RerunOutcome.Submitted(key.runId("a", 1)));
+            assertThat(requests.get("req-1").orElseThrow().outcome())
+                    .isEqualTo(new io.swale.record.RequestOutcome.Rerun(key.runId("a", 1)));
+            RunView after = h.runs.read(key).orElseThrow();
+            assertThat(after.run().state()).isEqualTo(RunState.CANCELLED);
+            assertThat(after.instances()).doesNotContainKey(key.runId("a", 1));
+        }
+    }
+
     @Test
     void rerunAndSettleRacingNeverLeaveASubmittedRerunInASettledRun() throws Exception {
         try (RunHarness h = new RunHarness()) {
