@@ -1,6 +1,5 @@
 package io.swale.run;
 
-import io.swale.definition.Definition;
 import io.swale.graph.Graph;
 import io.swale.graph.ItemName;
 import io.swale.graph.Node;
@@ -132,13 +131,17 @@ public final class RunReruns {
             }
             reactivated = true;
             ReplacedGrowths.cancel(view, graph, after, records, cancellation);
-            Definition recorded = definitions.get(record.definition());
-            // a grown node is in no definition: it reruns as the run's effective graph has it
-            Graph recordedGraph = recorded.graph().hasNode(nodeName) ? recorded.graph() : graph;
-            Node recordedNode = recordedGraph.node(nodeName).orElse(node);
+            // the node and its upstreams as the run's effective graph has them after this rerun, as an advance would
+            // submit it: a downstream of a declaring node waits on the grown leaves too, and a grown node is in no
+            // definition. A record of another definition than the run's (none is written today) reruns as that
+            // definition has the node (§7.8 step 7)
+            Graph recordedGraph = definitions.get(record.definition()).graph();
+            Graph effective = record.definition().equals(run.definition()) || !recordedGraph.hasNode(nodeName)
+                    ? (after.hasNode(nodeName) ? after : graph) : recordedGraph;
+            Node effectiveNode = effective.node(nodeName).orElse(node);
             Submission.Result r;
             try {
-                r = submission.submit(recordedGraph, record.definition(), partition, recordedNode, record.rerun() + 1,
+                r = submission.submit(effective, record.definition(), partition, effectiveNode, record.rerun() + 1,
                         current, OptionalLong.of(Submission.epochUs(clock)), request);
             } catch (SwaleException.InputMismatch e) {
                 // an earlier rerun at that count still runs, on the inputs of its time: the id is known, so the

@@ -319,6 +319,48 @@ class GrowthRacesIT {
                 .isEqualTo(InstanceStatus.PENDING);
     }
 
+    /**
+     * Spec §7.8 step 7 (inputs from current records) with docs/dynamic-graphs.md: a downstream of a declaring node
+     * waits on the grown leaves too, and its rerun sees them among its upstreams as its first run did. Was: the rerun
+     * took its upstreams from the definition alone, so the leaves' outputs were missing from its input.
+     */
+    @Test
+    void aRerunOfADownstreamOfAGrowthKeepsTheGrownUpstreamsInItsInput() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("rerungrown");
+            String hash = publish(h, g);
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            finish(h, key, "start", 0, hash, null);
+            h.graphRuns.onTaskTerminated(key, "start");
+            finish(h, key, "decide", 0, hash, GROW);
+            h.graphRuns.onTaskTerminated(key, "decide");
+            for (String node : List.of("a", "b", "c")) {
+                finish(h, key, node, 0, hash, "{\"from\": \"" + node + "\"}");
+                h.graphRuns.onTaskTerminated(key, node);
+            }
+            TaskStore.Claim.Claimed first = claimed(h, key, "report", 0);
+            assertThat(first.input().orElseThrow().upstreams().keySet()).containsExactlyInAnyOrder("decide", "b", "c");
+            h.tasks.finish(key, new RecordField("report", Optional.empty()), first.token(), new NodeRecord(
+                    NodeStatus.SUCCEEDED, key.runId("report", 0), hash, 0, h.clock.millis(), Optional.empty(), false,
+                    Optional.empty()));
+            h.graphRuns.onTaskTerminated(key, "report");
+
+            assertThat(h.reruns.rerun(g, key.partition(), "report"))
+                    .isEqualTo(new RerunOutcome.Submitted(key.runId("report", 1)));
+
+            TaskStore.Claim.Claimed again = claimed(h, key, "report", 1);
+            assertThat(again.input().orElseThrow().upstreams().keySet()).containsExactlyInAnyOrder("decide", "b", "c");
+            assertThat(again.input().orElseThrow().inputs().get("c").toString()).isEqualTo("{\"from\":\"c\"}");
+        }
+    }
+
+    private static TaskStore.Claim.Claimed claimed(RunHarness h, RunKey key, String node, long rerun) {
+        TaskStore.Claim claim = h.tasks.claim(key, key.runId(node, rerun), 60_000, "w");
+        assertThat(claim).as(node + " r" + rerun).isInstanceOf(TaskStore.Claim.Claimed.class);
+        return (TaskStore.Claim.Claimed) claim;
+    }
+
     private static InstanceStatus status(RunHarness h, RunKey key, String node) {
         return h.runs.read(key).orElseThrow().instances().get(key.runId(node, 0)).status();
     }
