@@ -15,6 +15,7 @@ import io.swale.store.RunView;
 import io.swale.store.TaskInstance;
 import io.swale.store.TaskStore;
 import io.swale.task.EventPublisher;
+import io.swale.task.SwaleException;
 import io.swale.task.SwaleMetrics;
 import io.swale.task.TaskIdentity;
 import java.time.Clock;
@@ -33,6 +34,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class RunCancellation {
     private static final Logger log = LoggerFactory.getLogger(RunCancellation.class);
+    /** Compares a cancel may lose to other writes of the run before it is answered as contended (503). */
+    private static final int CAS_ATTEMPTS = 8;
     private static final String RUN_CANCELLED = "the graph run was cancelled";
 
     private final DefinitionCatalog definitions;
@@ -70,28 +73,39 @@ public final class RunCancellation {
      */
     public boolean cancel(String graphName, Partition partition, Optional<TaskStore.RequestWrite> request) {
         RunKey key = new RunKey(graphName, partition);
-        Optional<RunView> view = runs.read(key);
-        if (view.isEmpty() || view.get().run().state() != RunState.ACTIVE) {
-            return false;
+        // a lost compare (a rerun's put, an advance's write) is read again: the run may still be active (§14 #4)
+        for (int attempt = 0; ; attempt++) {
+            Optional<RunView> view = runs.read(key);
+            if (view.isEmpty() || view.get().run().state() != RunState.ACTIVE) {
+                return false;
+            }
+            GraphRunRecord cancelled = view.get().run().withState(RunState.CANCELLED, Optional.of(clock.millis()));
+            boolean committed;
+            try {
+                committed = request.isPresent()
+                        ? tasks.compareAndSettleRun(key, view.get().version(), cancelled, request.get())
+                        : runs.compareAndSettle(key, view.get().version(), cancelled);
+            } catch (RuntimeException e) {
+                committed = committedAnyway(key, cancelled, e);
+            }
+            if (committed) {
+                return cancelled(key, view.get());
+            }
+            if (attempt + 1 == CAS_ATTEMPTS) {
+                throw new SwaleException.Contended(graphName, partition.key());
+            }
         }
-        GraphRunRecord cancelled = view.get().run().withState(RunState.CANCELLED, Optional.of(clock.millis()));
-        boolean committed;
-        try {
-            committed = request.isPresent()
-                    ? tasks.compareAndSettleRun(key, view.get().version(), cancelled, request.get())
-                    : runs.compareAndSettle(key, view.get().version(), cancelled);
-        } catch (RuntimeException e) {
-            committed = committedAnyway(key, cancelled, e);
-        }
-        if (!committed) {
-            return false;
-        }
+    }
+
+    private boolean cancelled(RunKey key, RunView view) {
+        String graphName = key.graph();
+        Partition partition = key.partition();
         metrics.runSettled(graphName, RunState.CANCELLED.wireName());
         try (LogContext ignored = LogContext.run(graphName, partition.key())) {
             try {
                 // read again: an instance submitted between the read and the commit is in the run now, and none
                 // can be submitted after the commit (the submit script refuses an inactive run)
-                cancelInstances(runs.read(key).orElse(view.get()));
+                cancelInstances(runs.read(key).orElse(view));
             } catch (RuntimeException e) {
                 // the cancel is committed and every reconciler pass repeats the instances' cancels (spec §7.9): the
                 // caller hears true, where an error would have its retry find the run settled and be refused

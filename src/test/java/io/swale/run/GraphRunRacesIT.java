@@ -171,6 +171,36 @@ class GraphRunRacesIT {
         }
     }
 
+    /**
+     * Spec §14 #4: a lost compare is retried. A cancel whose compare a rerun's put overtook reads the run again,
+     * finds it still active and cancels it. Was: answered false, which a request records as "no active run".
+     */
+    @Test
+    void aCancelWhoseCompareARerunOvertookReadsAgainAndCancels() throws Exception {
+        AtomicReference<Runnable> atSettle = new AtomicReference<>(() -> { });
+        try (RunHarness h = new RunHarness(r -> RunHarness.before(RunStore.class, r, (method, args) -> {
+            if (method.equals("compareAndSettle")) {
+                atSettle.getAndSet(() -> { }).run();
+            }
+        }), t -> t)) {
+            String g = RunHarness.graphName("cancelcontended");
+            String hash = h.chain(g);
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            h.finish(key, "a", 0, NodeStatus.SUCCEEDED, hash);
+            // between the cancel's read and its commit, a rerun of a puts its expectations
+            atSettle.set(() -> assertThat(h.reruns.rerun(g, key.partition(), "a"))
+                    .isEqualTo(new RerunOutcome.Submitted(key.runId("a", 1))));
+
+            assertThat(h.cancellation.cancel(g, key.partition())).isTrue();
+
+            RunView after = h.runs.read(key).orElseThrow();
+            assertThat(after.run().state()).isEqualTo(RunState.CANCELLED);
+            assertThat(after.run().expectedReruns()).containsEntry("a", 1L);
+            assertThat(instance(h, key, key.runId("a", 1)).status()).isEqualTo(InstanceStatus.CANCELLED);
+        }
+    }
+
     @Test
     void rerunAndSettleRacingNeverLeaveASubmittedRerunInASettledRun() throws Exception {
         try (RunHarness h = new RunHarness()) {
