@@ -86,6 +86,30 @@ public final class GraphRuns {
     }
 
     /**
+     * Which runs a create whose call failed made all the same: its reply can be lost after Redis applied it, and a
+     * retry would then find the runs there and report nothing started. A run whose record is this start's (its
+     * definition and its requested time) counts as created; when none is, {@code failure} is rethrown.
+     */
+    private List<Boolean> createdAnyway(List<RunStore.NewRun> news, RuntimeException failure) {
+        List<Boolean> made = new ArrayList<>(news.size());
+        try {
+            for (RunStore.NewRun n : news) {
+                made.add(runs.read(n.key()).map(RunView::run).filter(r -> r.definition().equals(n.run().definition())
+                        && r.requestedAtMs() == n.run().requestedAtMs()).isPresent());
+            }
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e);
+            throw failure;
+        }
+        if (!made.contains(true)) {
+            throw failure;
+        }
+        log.warn("runs created although the create failed graph={} created={} of={} error={}", news.getFirst().key().graph(),
+                made.stream().filter(b -> b).count(), news.size(), failure.toString());
+        return made;
+    }
+
+    /**
      * Starts the runs of several partitions of one definition with one round trip for their indexes, one for
      * their records and one for the submissions of all their roots, where each run started alone pays all
      * three. A created run whose roots were not submitted (the submission failed, its reply was lost) is started
@@ -107,8 +131,14 @@ public final class GraphRuns {
         List<Submission.Batch> batches = partitions.stream()
                 .map(p -> submission.prepare(graph, hash, p, roots, Map.of(), readyAt)).toList();
         long now = clock.millis();
-        List<Boolean> created = runs.createEach(partitions.stream()
-                .map(p -> new RunStore.NewRun(new RunKey(graph.name(), p), GraphRunRecord.started(hash, now))).toList());
+        List<RunStore.NewRun> news = partitions.stream()
+                .map(p -> new RunStore.NewRun(new RunKey(graph.name(), p), GraphRunRecord.started(hash, now))).toList();
+        List<Boolean> created;
+        try {
+            created = runs.createEach(news);
+        } catch (RuntimeException e) {
+            created = createdAnyway(news, e);
+        }
         List<Submission.Batch> sent = new ArrayList<>();
         for (int i = 0; i < partitions.size(); i++) {
             if (created.get(i)) {

@@ -1,17 +1,21 @@
 package io.swale.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.swale.graph.Partition;
 import io.swale.record.GraphRecord;
 import io.swale.record.RunState;
 import io.swale.store.RunKey;
+import io.swale.store.RunStore;
 import io.swale.store.redis.RedisKeys;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /** The partitions of one start: created together in one round trip, their roots submitted together in another. */
 class StartRunsIT {
@@ -75,6 +79,42 @@ class StartRunsIT {
             h.pool.del(new RedisKeys(h.prefix).inputs(bad));
             h.reconciler(0).pass();
             assertThat(h.dispatches).extracting(d -> d.identity().runId()).contains(bad.runId("a", 0));
+        }
+    }
+
+    /**
+     * A create whose reply is lost after Redis applied it: the runs are there with this start's record, so the start
+     * answers them started and submits their roots. Was: 503, and the retry under the same key found the runs
+     * created and recorded nothing started.
+     */
+    @Test
+    void aCreateWhoseReplyIsLostAfterItAppliedAnswersTheRunsStarted() throws Exception {
+        AtomicBoolean loseReply = new AtomicBoolean();
+        AtomicBoolean failFirst = new AtomicBoolean();
+        try (RunHarness h = new RunHarness(r -> RunHarness.before(RunStore.class,
+                RunHarness.after(RunStore.class, r, (method, args) -> failIf(method, loseReply)),
+                (method, args) -> failIf(method, failFirst)), t -> t)) {
+            String g = RunHarness.graphName("lostcreate");
+            h.definitionStore.putGraphRecord(g, new GraphRecord(h.chain(g), 1));
+            Partition one = Partition.of("one");
+            Partition two = Partition.of("two");
+            loseReply.set(true);
+
+            assertThat(h.graphRuns.startRuns(g, List.of(one, two))).containsExactly(one, two);
+
+            assertThat(h.dispatches).extracting(d -> d.identity().runId())
+                    .containsExactly(new RunKey(g, one).runId("a", 0), new RunKey(g, two).runId("a", 0));
+            // a create that applied nothing fails as it did
+            failFirst.set(true);
+            assertThatThrownBy(() -> h.graphRuns.startRuns(g, List.of(Partition.of("three"))))
+                    .isInstanceOf(JedisConnectionException.class);
+            assertThat(h.runs.read(new RunKey(g, Partition.of("three")))).isEmpty();
+        }
+    }
+
+    private static void failIf(String method, AtomicBoolean armed) {
+        if (method.equals("createEach") && armed.getAndSet(false)) {
+            throw new JedisConnectionException("Read timed out");
         }
     }
 
