@@ -9,7 +9,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code swale cancel GRAPH PARTITION}: cancel an active run; a run that is not active exits 1. */
-@Command(name = "cancel", description = "Cancel an active run.")
+@Command(name = "cancel", mixinStandardHelpOptions = true, versionProvider = SwaleCli.Version.class,
+        description = "Cancel an active run.")
 final class CancelCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -33,7 +34,7 @@ final class CancelCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         RequestOptions.partition(spec, partition);
-        Remote.Answer a = remote.postJson("/api/v1/graphs/" + Remote.segment(graph) + "/runs/" + Remote.segment(partition) + "/cancel", "", request.key);
+        Remote.Answer a = remote.postJson("/api/v1/graphs/" + Remote.segment(graph) + "/runs/" + Remote.segment(partition) + "/cancel", "", request.key());
         if (RequestOptions.refused(spec, a, "refused: ")) {
             return SwaleCli.FAILED;
         }

@@ -12,7 +12,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code swale publish FILE}: publish a definition to the service. */
-@Command(name = "publish", description = "Publish a definition file to the service.")
+@Command(name = "publish", mixinStandardHelpOptions = true, versionProvider = SwaleCli.Version.class,
+        description = "Publish a definition file to the service.")
 final class PublishCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

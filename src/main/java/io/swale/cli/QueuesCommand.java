@@ -18,7 +18,8 @@ import tools.jackson.databind.JsonNode;
  * with its consumer group's lag, or the dead letters of one queue ({@code pool.<pool>}, {@code events},
  * {@code triggers}).
  */
-@Command(name = "queues", description = "Show every queue (events, triggers, each pool) with its group's lag, "
+@Command(name = "queues", mixinStandardHelpOptions = true, versionProvider = SwaleCli.Version.class,
+        description = "Show every queue (events, triggers, each pool) with its group's lag, "
         + "or the dead letters of one queue.")
 final class QueuesCommand implements Callable<Integer> {
     @Spec

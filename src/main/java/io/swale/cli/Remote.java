@@ -73,13 +73,24 @@ final class Remote {
         return send(request(path).header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofByteArray(body)));
     }
 
+    /**
+     * A request under {@code idempotencyKey}: one that went out and got no answer may have been applied, so the
+     * failure names the key that applies it at most once when given again.
+     */
     Answer postJson(String path, String json, String idempotencyKey) {
         HttpRequest.Builder b = request(path).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json));
-        if (idempotencyKey != null) {
-            b.header("Idempotency-Key", idempotencyKey);
+                .header("Idempotency-Key", idempotencyKey).POST(HttpRequest.BodyPublishers.ofString(json));
+        try {
+            return send(b);
+        } catch (IllegalStateException e) {
+            if (e.getCause() instanceof IOException io && !(io instanceof java.net.ConnectException
+                    || io instanceof java.net.http.HttpConnectTimeoutException)) {
+                throw new IllegalStateException("no answer from " + url + " (" + io + "): the request may have been"
+                        + " applied; run the command again with --idempotency-key " + idempotencyKey
+                        + " to apply it at most once", io);
+            }
+            throw e;
         }
-        return send(b);
     }
 
     /** A GET answered within {@code timeout}; an unreachable service is the caller's to judge (a wait keeps polling). */

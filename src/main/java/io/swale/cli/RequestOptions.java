@@ -12,7 +12,7 @@ final class RequestOptions {
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
 
-    String key;
+    private String key;
 
     /** A bad id is a usage error (exit 2) before anything is sent, as the service would refuse it (spec §5.5). */
     @Option(names = "--idempotency-key", description = "request id (1 to 64 characters of [A-Za-z0-9_-]); a retry "
@@ -23,6 +23,17 @@ final class RequestOptions {
                     + new RequestId.InvalidRequestIdException(value).getMessage());
         }
         this.key = value;
+    }
+
+    /**
+     * The request id: the one given, else one made here, so that a request that went out unanswered can be given
+     * again under the same id (the failure names it).
+     */
+    String key() {
+        if (key == null) {
+            key = RequestId.generate(System.currentTimeMillis()).value();
+        }
+        return key;
     }
 
     /** A bad partition key is a usage error (exit 2) before anything is sent. */

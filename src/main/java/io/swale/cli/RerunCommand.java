@@ -12,7 +12,8 @@ import picocli.CommandLine.Spec;
  * {@code swale rerun GRAPH PARTITION NODE [--wait [--timeout D]]}: rerun one node; a refusal exits 1 with its
  * reason. With {@code --wait} the command then waits for the run to settle again and exits by the outcome.
  */
-@Command(name = "rerun", description = "Rerun a node of a run. With --wait, wait for the run to settle again.",
+@Command(name = "rerun", mixinStandardHelpOptions = true, versionProvider = SwaleCli.Version.class,
+        description = "Rerun a node of a run. With --wait, wait for the run to settle again.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {WaitOptions.EXIT_OK, WaitOptions.EXIT_FAILED, WaitOptions.EXIT_USAGE, WaitOptions.EXIT_CANCELLED,
                 WaitOptions.EXIT_TIMED_OUT, WaitOptions.EXIT_INTERRUPTED})
@@ -44,7 +45,7 @@ final class RerunCommand implements Callable<Integer> {
         var timeout = waitOptions.timeout(spec);
         Remote.Answer a = remote.postJson("/api/v1/graphs/" + Remote.segment(graph) + "/runs/" + Remote.segment(partition)
                 + "/nodes/" + Remote.segment(node) + "/rerun",
-                "", request.key);
+                "", request.key());
         if (RequestOptions.refused(spec, a, "refused: ")) {
             return SwaleCli.FAILED;
         }

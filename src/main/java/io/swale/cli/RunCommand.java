@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
  * {@code swale run FILE [--partition P]}: one graph run on embedded Kafka and Redis in this process, printing
  * each node's record as it lands; exit 0 when the run completes, 1 when it fails, 130 when Ctrl-C cancelled it.
  */
-@Command(name = "run", description = "Run a graph once on embedded Kafka and Redis, printing each node's record. "
+@Command(name = "run", mixinStandardHelpOptions = true, versionProvider = SwaleCli.Version.class,
+        description = "Run a graph once on embedded Kafka and Redis, printing each node's record. "
         + "Ctrl-C cancels the run (its running attempts are stopped) and exits 130; a second Ctrl-C exits at once.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the run completed", "1:the run failed, or the definition is invalid", "2:bad arguments",

@@ -15,7 +15,8 @@ import tools.jackson.databind.node.ObjectNode;
  * it started. With {@code --wait} the command then waits for the run of every partition given (started now or
  * before) to settle and exits by the outcome.
  */
-@Command(name = "start", description = "Start runs of a graph; partitions that already had a run are skipped. "
+@Command(name = "start", mixinStandardHelpOptions = true, versionProvider = SwaleCli.Version.class,
+        description = "Start runs of a graph; partitions that already had a run are skipped. "
         + "With --wait, wait for the run of every partition given to settle.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {WaitOptions.EXIT_OK, WaitOptions.EXIT_FAILED, WaitOptions.EXIT_USAGE, WaitOptions.EXIT_CANCELLED,
@@ -47,7 +48,7 @@ final class StartCommand implements Callable<Integer> {
         for (String p : partitions) {
             list.add(RequestOptions.partition(spec, p));
         }
-        Remote.Answer a = remote.postJson("/api/v1/graphs/" + Remote.segment(graph) + "/runs", body.toString(), request.key);
+        Remote.Answer a = remote.postJson("/api/v1/graphs/" + Remote.segment(graph) + "/runs", body.toString(), request.key());
         if (RequestOptions.refused(spec, a, "error: ")) {
             return SwaleCli.FAILED;
         }

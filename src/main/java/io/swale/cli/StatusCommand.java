@@ -1,6 +1,5 @@
 package io.swale.cli;
 
-import io.swale.graph.Partition;
 import java.io.PrintWriter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -18,7 +17,8 @@ import picocli.CommandLine.Spec;
 import tools.jackson.databind.JsonNode;
 
 /** {@code swale status [GRAPH [PARTITION]]}: graphs, the runs of a graph, or the nodes of a run (spec §13). */
-@Command(name = "status", description = "Show graphs, the runs of a graph, or the nodes of one run.")
+@Command(name = "status", mixinStandardHelpOptions = true, versionProvider = SwaleCli.Version.class,
+        description = "Show graphs, the runs of a graph, or the nodes of one run.")
 final class StatusCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -43,8 +43,8 @@ final class StatusCommand implements Callable<Integer> {
         if (limit < 1) {
             throw new ParameterException(spec.commandLine(), "--limit must be at least 1");
         }
-        if (partition != null && !Partition.isValid(partition)) {
-            throw new ParameterException(spec.commandLine(), "invalid partition key `" + partition + "`");
+        if (partition != null) {
+            RequestOptions.partition(spec, partition);
         }
         PrintWriter out = spec.commandLine().getOut();
         if (graph != null && partition == null) {

@@ -21,7 +21,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code swale validate FILE}: load and check a definition offline; print name, nodes and edges. */
-@Command(name = "validate", description = "Check a definition file and print its graph, nodes and edges.")
+@Command(name = "validate", mixinStandardHelpOptions = true, versionProvider = SwaleCli.Version.class,
+        description = "Check a definition file and print its graph, nodes and edges.")
 final class ValidateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

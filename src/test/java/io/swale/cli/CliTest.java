@@ -96,6 +96,53 @@ class CliTest {
         assertThat(out.toString()).contains("Exit codes:").containsPattern("130 +interrupted");
     }
 
+    /** Each command takes --help (and --version) as the top command does. Was: an unknown option, exit 2. */
+    @Test
+    void everyCommandShowsItsHelpWithHelp() {
+        for (String command : new String[] {"validate", "run", "publish", "start", "rerun", "cancel", "status", "queues"}) {
+            StringWriter out = new StringWriter();
+            assertThat(SwaleCli.execute(new String[] {command, "--help"}, new PrintWriter(out),
+                    new PrintWriter(new StringWriter()))).as(command).isZero();
+            assertThat(out.toString()).as(command).contains("Usage: swale " + command);
+        }
+    }
+
+    @Test
+    void aBadPartitionKeyOfStatusStatesTheRule() {
+        StringWriter err = new StringWriter();
+        assertThat(SwaleCli.execute(new String[] {"status", "g", "2026-09-15", "--url=http://127.0.0.1:1"},
+                new PrintWriter(new StringWriter()), new PrintWriter(err))).isEqualTo(SwaleCli.USAGE);
+        assertThat(err.toString()).contains("invalid partition key `2026-09-15`: 1 to 16 characters of [A-Za-z0-9_]");
+    }
+
+    /**
+     * A request that went out and got no answer may have been applied: the error says so and names the request id
+     * that applies it at most once when given again. Was: "cannot reach", and no id to retry under.
+     */
+    @Test
+    void aRequestLeftUnansweredNamesTheIdToRetryItUnder() throws Exception {
+        try (java.net.ServerSocket server = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Thread closer = Thread.ofVirtual().start(() -> {
+                try (java.net.Socket s = server.accept()) {
+                    s.getInputStream().read(new byte[1024]);
+                } catch (java.io.IOException e) {
+                    // the client gave up first
+                }
+            });
+            StringWriter err = new StringWriter();
+            String url = "--url=http://127.0.0.1:" + server.getLocalPort();
+            assertThat(SwaleCli.execute(new String[] {"cancel", "g", "p", url}, new PrintWriter(new StringWriter()),
+                    new PrintWriter(err))).isEqualTo(SwaleCli.FAILED);
+            assertThat(err.toString()).contains("the request may have been applied")
+                    .containsPattern("--idempotency-key [0-9A-Z]{26} to apply it at most once");
+            closer.join();
+        }
+        StringWriter refused = new StringWriter();
+        assertThat(SwaleCli.execute(new String[] {"cancel", "g", "p", "--url=http://127.0.0.1:1"},
+                new PrintWriter(new StringWriter()), new PrintWriter(refused))).isEqualTo(SwaleCli.FAILED);
+        assertThat(refused.toString()).contains("cannot reach").doesNotContain("--idempotency-key");
+    }
+
     /** A wait outlives a restart or an overload of the service; a refusal (wrong token, unknown run) ends it. */
     @Test
     void aWaitPollsThroughServerErrorsAndStopsAtARefusal() {
