@@ -30,11 +30,12 @@ public final class LeaseKeeper {
     private static final Duration MAX_MARGIN = Duration.ofSeconds(2);
     private static final long NOT_WAITING = Long.MIN_VALUE;
     /**
-     * Where the end of each kept lease is watched: a thread that never waits on the store. The heartbeat ticker's
-     * threads do, for as long as a call to a store that does not answer takes; an attempt whose lease ran out
-     * meanwhile would run on past it, beside the copy the reaper handed to another worker.
+     * Where the end of each kept lease, and of each resource grant ({@link ResourceGate}), is watched: a thread that
+     * never waits on the store. The heartbeat ticker's threads do, for as long as a call to a store that does not
+     * answer takes; an attempt whose lease ran out meanwhile would run on past it, beside the copy the reaper handed
+     * to another worker.
      */
-    private static final ScheduledExecutorService DEADLINES = deadlineWatch();
+    static final ScheduledExecutorService DEADLINES = deadlineWatch();
 
     private static ScheduledExecutorService deadlineWatch() {
         ScheduledThreadPoolExecutor watch = new ScheduledThreadPoolExecutor(1, r -> {

@@ -59,6 +59,7 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
     // the renewal thread's own: when the last renewal that answered was sent
     private long renewedAt = System.nanoTime();
     private final ScheduledFuture<?> renewals;
+    private final ScheduledFuture<?> deadlines;
 
     /** A grant an attempt runs under, and until when this replica surely holds it. */
     private static final class Held {
@@ -95,6 +96,10 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
         // about a second, as one whose claim lease ran out does
         long every = Math.max(50, Math.min(settings.heartbeat().toMillis(), 1_000));
         this.renewals = ticker.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.MILLISECONDS);
+        // watched where no call to the store waits: a renewal that hangs on an unanswering Redis holds the ticker's
+        // thread, and an attempt whose grant ran out meanwhile would run on beside the instance granted it next
+        this.deadlines = LeaseKeeper.DEADLINES.scheduleWithFixedDelay(this::watchDeadlines, every, every,
+                TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -152,20 +157,22 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
         if (templates.isEmpty()) {
             return new Admission.Free();
         }
-        List<String> names;
+        Map<String, String> byTemplate;
         try {
-            names = names(id, templates);
+            byTemplate = names(id, templates);
         } catch (RenderException e) {
             return new Admission.Refused("node `" + id.node() + "`: " + e.getMessage());
         }
         if (settings.strict()) {
-            for (String name : names) {
-                if (!declared.test(name)) {
-                    return new Admission.Refused("node `" + id.node() + "` leases `" + name + "`, which has no declared "
-                            + "capacity (swale.resources.strict is on)");
+            for (Map.Entry<String, String> e : byTemplate.entrySet()) {
+                if (!declared.test(e.getValue())) {
+                    String from = e.getKey().equals(e.getValue()) ? "" : " (rendered from lease `" + e.getKey() + "`)";
+                    return new Admission.Refused("node `" + id.node() + "` leases `" + e.getValue() + "`" + from
+                            + ", which has no declared capacity (swale.resources.strict is on)");
                 }
             }
         }
+        List<String> names = List.copyOf(new java.util.LinkedHashSet<>(byTemplate.values()));
         ResourceStore.Holder holder = new ResourceStore.Holder(id.runId(),
                 grantId.orElseGet(() -> UUID.randomUUID().toString()));
         long asked = System.nanoTime();
@@ -204,13 +211,15 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
     }
 
     /** Literal names as written; templated ones rendered with the instance's stored input. */
-    private List<String> names(TaskIdentity id, List<String> templates) {
+    /** Each lease template's name, in the order written (two templates may name one resource). */
+    private Map<String, String> names(TaskIdentity id, List<String> templates) {
         boolean literal = LeaseNames.literals(templates).size() == templates.size();
-        if (literal) {
-            return LeaseNames.render(templates, context(id, Optional.empty()));
+        RenderContext context = context(id, literal ? Optional.empty() : tasks.input(id.runKey(), id.runId()));
+        Map<String, String> byTemplate = new LinkedHashMap<>();
+        for (String template : templates) {
+            byTemplate.put(template, LeaseNames.render(List.of(template), context).getFirst());
         }
-        Optional<TaskInput> input = tasks.input(id.runKey(), id.runId());
-        return LeaseNames.render(templates, context(id, input));
+        return byTemplate;
     }
 
     private RenderContext context(TaskIdentity id, Optional<TaskInput> input) {
@@ -255,10 +264,18 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
             if (now - renewedAt >= heartbeatNanos) {
                 renew(now);
             }
-            stopOverdue(System.nanoTime());
         } catch (RuntimeException e) {
             // a periodic task that throws is never run again: every grant would go unrenewed
             log.error("lease renewal tick failed count={}", held.size(), e);
+        }
+    }
+
+    private void watchDeadlines() {
+        try {
+            stopOverdue(System.nanoTime());
+        } catch (RuntimeException e) {
+            // a periodic task that throws is never run again: no overdue grant would stop its attempt
+            log.error("lease grant deadline check failed count={}", held.size(), e);
         }
     }
 
@@ -305,5 +322,6 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
     @Override
     public void close() {
         renewals.cancel(false);
+        deadlines.cancel(false);
     }
 }

@@ -33,6 +33,8 @@ class ResourceGateRenewalTest {
     private static final long LEASE_MS = 400;
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
     private final AtomicBoolean redisDown = new AtomicBoolean();
+    private final AtomicBoolean redisHangs = new AtomicBoolean();
+    private final java.util.concurrent.CountDownLatch answer = new java.util.concurrent.CountDownLatch(1);
     private final AtomicInteger renewals = new AtomicInteger();
     private volatile List<String> grantWakes = List.of();
     private final List<ResourceStore.Holder> released = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -47,6 +49,7 @@ class ResourceGateRenewalTest {
 
     @AfterEach
     void stop() {
+        answer.countDown();
         ticker.shutdownNow();
     }
 
@@ -63,6 +66,9 @@ class ResourceGateRenewalTest {
                     }
                     case "renew" -> {
                         renewals.incrementAndGet();
+                        if (redisHangs.get()) {
+                            answer.await();
+                        }
                         if (redisDown.get()) {
                             throw new IllegalStateException("connection reset");
                         }
@@ -94,6 +100,20 @@ class ResourceGateRenewalTest {
         assertThat(renewals.get()).isPositive();
     }
 
+    /**
+     * A renewal that hangs (a Redis that takes the call and never answers) holds the ticker's only thread; the
+     * grant's end is watched elsewhere, so the attempt stops all the same. Was: checked on that thread, after it.
+     */
+    @Test
+    void anAttemptWhoseRenewalHangsIsStoppedOnceItsGrantMayHaveEnded() {
+        redisHangs.set(true);
+        Cancellation cancellation = runUnderGrant();
+
+        await().atMost(Duration.ofSeconds(10)).until(cancellation::isCancelled);
+        assertThat(cancellation.isCancelledFor(CancelReason.GRANT_LOST)).isTrue();
+        assertThat(renewals.get()).isEqualTo(1);
+    }
+
     @Test
     void anAttemptWhoseRenewalsAnswerRunsPastItsFirstLease() {
         Cancellation cancellation = runUnderGrant();
@@ -101,6 +121,30 @@ class ResourceGateRenewalTest {
         // ten renewals take about 2.5 leases
         await().atMost(Duration.ofSeconds(10)).until(() -> renewals.get() >= 10);
         assertThat(cancellation.isCancelled()).isFalse();
+    }
+
+    /** docs/resources.md, `leases`: a refusal in strict mode names the node, the template and the fault. */
+    @Test
+    void aStrictRefusalOfARenderedNameNamesItsTemplate() {
+        Definition templated = new DefinitionLoader(OperatorRegistry.builtIn(), CronCheck.FIVE_FIELDS).load("""
+                [graph]
+                name = "leased"
+                [[node]]
+                name = "a"
+                operator = "noop"
+                leases = ["agent:{{ partition }}"]
+                """, DefinitionFormat.TOML);
+        ResourceGate gate = new ResourceGate(store(), new FakeTaskStore(new java.util.concurrent.atomic.AtomicLong(),
+                Duration.ofMinutes(1)), hash -> Optional.of(templated), (pool, id) -> { },
+                new ResourceGate.Settings(LEASE_MS, Duration.ofMillis(100), true, Map.of()), name -> false,
+                (name, ms) -> { }, ticker);
+        TaskIdentity id = new TaskIdentity("leased", Partition.of("p7"), "a", Optional.empty(), templated.hash(), 0);
+
+        LeaseGate.Admission admission = gate.admit("default", id);
+
+        assertThat(admission).isInstanceOf(LeaseGate.Admission.Refused.class);
+        assertThat(((LeaseGate.Admission.Refused) admission).reason()).isEqualTo("node `a` leases `agent:p7` (rendered"
+                + " from lease `agent:{{ partition }}`), which has no declared capacity (swale.resources.strict is on)");
     }
 
     /** An ask that freed its instance's own expired grant answers the waiters that lets in: they are sent again. */
