@@ -35,7 +35,8 @@ public class ResourceConfiguration {
 
     @Bean
     ResourceStore resourceStore(UnifiedJedis redis, SwaleProperties props, ResourcesProperties resources) {
-        return new RedisResourceStore(redis, props.redis().keyPrefix(), resources.wakeInterval().toMillis());
+        return new RedisResourceStore(redis, props.redis().keyPrefix(), resources.wakeInterval().toMillis(),
+                SwaleConfiguration.durability(props));
     }
 
     @Bean

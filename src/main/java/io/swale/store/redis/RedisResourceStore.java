@@ -21,6 +21,7 @@ public final class RedisResourceStore implements ResourceStore {
     // the last resource whose line's head a stale-waiter check read (waiters.lua); one caller, the reaper's thread
     private volatile String headsAfter = "";
     private final long wakeMs;
+    private final ScriptCalls calls;
     private final Script grant = load("grant");
     private final Script release = load("release");
     private final Script renew = load("renew");
@@ -32,7 +33,16 @@ public final class RedisResourceStore implements ResourceStore {
 
     /** {@code wakeMs}: a woken waiter that did not come back is woken again after this. */
     public RedisResourceStore(UnifiedJedis redis, String prefix, long wakeMs) {
+        this(redis, prefix, wakeMs, Durability.NONE);
+    }
+
+    /**
+     * {@code durability}: grants, releases, renewals, reaps and capacities count once it is met, as claims do
+     * (their keys may be on another primary than the run's, whose WAIT would not cover them).
+     */
+    public RedisResourceStore(UnifiedJedis redis, String prefix, long wakeMs, Durability durability) {
         this.redis = redis;
+        this.calls = new ScriptCalls(redis, durability);
         this.wakeMs = wakeMs;
         String tag = "{" + prefix + ":res}";
         this.keys = List.of("cap", "count", "grant", "deadline", "wait", "waiter", "payload", "woken", "queue", "seen").stream()
@@ -66,7 +76,7 @@ public final class RedisResourceStore implements ResourceStore {
         List<String> args = new ArrayList<>(List.of(runId, grantId, Long.toString(ttlMs), Long.toString(wakeMs),
                 dispatch));
         args.addAll(names);
-        List<?> r = (List<?>) grant.call(redis, keys, args);
+        List<?> r = (List<?>) calls.durable(grant, keys, args);
         return "granted".equals(r.get(0))
                 ? new Grant.Granted(Long.parseLong((String) r.get(1)), strings(r.subList(2, r.size())))
                 : new Grant.Waiting((String) r.get(1), Long.parseLong((String) r.get(2)), strings(r.subList(3, r.size())));
@@ -74,7 +84,7 @@ public final class RedisResourceStore implements ResourceStore {
 
     @Override
     public Released release(Holder holder, boolean leave) {
-        List<?> r = (List<?>) release.call(redis, keys,
+        List<?> r = (List<?>) calls.durable(release, keys,
                 List.of(holder.runId(), holder.grantId(), Long.toString(wakeMs), leave ? "1" : "0"));
         return new Released("released".equals(r.get(0)), strings(r.subList(1, r.size())));
     }
@@ -89,18 +99,18 @@ public final class RedisResourceStore implements ResourceStore {
             args.add(h.runId());
             args.add(h.grantId());
         });
-        return strings((List<?>) renew.call(redis, keys, args));
+        return strings((List<?>) calls.durable(renew, keys, args));
     }
 
     @Override
     public Reaped reap(int limit) {
-        List<?> r = (List<?>) reap.call(redis, keys, List.of(Long.toString(wakeMs), Integer.toString(limit)));
+        List<?> r = (List<?>) calls.durable(reap, keys, List.of(Long.toString(wakeMs), Integer.toString(limit)));
         return new Reaped(Integer.parseInt((String) r.get(0)), strings(r.subList(1, r.size())));
     }
 
     @Override
     public List<String> setCapacity(String name, int cap) {
-        return strings((List<?>) capacity.call(redis, keys, List.of(name, Integer.toString(cap), Long.toString(wakeMs))));
+        return strings((List<?>) calls.durable(capacity, keys, List.of(name, Integer.toString(cap), Long.toString(wakeMs))));
     }
 
     @Override
@@ -164,7 +174,7 @@ public final class RedisResourceStore implements ResourceStore {
             args.add(q.runId());
             args.add(Long.toString(q.seenMs()));
         });
-        List<?> r = (List<?>) drop.call(redis, keys, args);
+        List<?> r = (List<?>) calls.durable(drop, keys, args);
         return new Reaped(Integer.parseInt((String) r.get(0)), strings(r.subList(1, r.size())));
     }
 

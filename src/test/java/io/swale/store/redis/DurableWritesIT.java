@@ -171,6 +171,29 @@ class DurableWritesIT {
                 .hasMessageContaining("layout:layout").hasMessageContaining("shards=16");
     }
 
+    /**
+     * Grants and capacities wait for the replica as claims do: their keys may live on another primary than the
+     * run's, whose WAIT would not cover them. Was: written without waiting, whatever the setting.
+     */
+    @Test
+    void resourceWritesWaitForTheReplicaToo() throws IOException {
+        RedisResourceStore resources = new RedisResourceStore(redis, "d", 60_000, WAIT);
+        resources.setCapacity("warehouse", 1);
+        assertThat(resources.grant("r-1", "g-1", List.of("warehouse"), 60_000, "x"))
+                .isInstanceOf(io.swale.store.ResourceStore.Grant.Granted.class);
+        try (Jedis j = new Jedis(replicaAddress)) {
+            assertThat(j.hget("d:res:cap{d:res}", "warehouse")).isEqualTo("1");
+            assertThat(j.hgetAll("d:res:grant{d:res}")).containsKey("r-1");
+        }
+
+        replica.stop();
+        await().atMost(Duration.ofSeconds(30)).until(() -> replication(primaryOf()).contains("connected_slaves:0"));
+        assertThatThrownBy(() -> resources.setCapacity("warehouse", 2)).isInstanceOf(TooFewReplicas.class)
+                .hasMessageContaining("capacity");
+        assertThatThrownBy(() -> resources.renew(List.of(new io.swale.store.ResourceStore.Holder("r-1", "g-1")), 60_000))
+                .isInstanceOf(TooFewReplicas.class);
+    }
+
     private boolean replicaIsBusy() {
         try (Jedis j = new Jedis(replicaAddress, DefaultJedisClientConfig.builder().timeoutMillis(100).build())) {
             j.ping();
