@@ -303,7 +303,10 @@ public class RunViews {
         return out;
     }
 
-    /** A pending instance of a node with leases that waits in line: which resources, in words too. */
+    /**
+     * A pending instance of a node with leases that waits in line, or a pending item of a mapped one (each item is
+     * an instance of its own): which resources, in words too.
+     */
     @SuppressWarnings("unchecked")
     private void waitingForLeases(Graph g, List<Map<String, Object>> nodes) {
         if (resources == null) {
@@ -311,9 +314,18 @@ public class RunViews {
         }
         Map<String, Map<String, Object>> pending = new LinkedHashMap<>();
         for (int i = 0; i < nodes.size(); i++) {
-            Object instance = nodes.get(i).get("instance");
-            if (!g.nodes().get(i).leases().isEmpty() && instance instanceof Map<?, ?> m && "pending".equals(m.get("state"))) {
-                pending.put((String) m.get("runId"), (Map<String, Object>) m);
+            if (g.nodes().get(i).leases().isEmpty()) {
+                continue;
+            }
+            List<Object> shown = new ArrayList<>();
+            shown.add(nodes.get(i).get("instance"));
+            if (nodes.get(i).get("items") instanceof Map<?, ?> items && items.get("list") instanceof List<?> list) {
+                shown.addAll(list);
+            }
+            for (Object o : shown) {
+                if (o instanceof Map<?, ?> m && "pending".equals(m.get("state")) && m.get("runId") instanceof String id) {
+                    pending.put(id, (Map<String, Object>) m);
+                }
             }
         }
         if (pending.isEmpty()) {

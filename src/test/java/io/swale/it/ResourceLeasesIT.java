@@ -257,6 +257,10 @@ class ResourceLeasesIT extends IntegrationTest {
         assertThat(api.publish(mapped(g, "\"" + res + "\"", "1, 2, 3", "printf '{}'")).status()).isEqualTo(201);
         api.start(g, "p");
         await().atMost(Duration.ofSeconds(30)).until(() -> resource(res).get("waiting").size() == 3);
+        // each item is an instance of its own, and the run view says what it waits for
+        JsonNode items = SwaleClient.node(api.run(g, "p"), "each").get("items").get("list");
+        assertThat(items.valueStream().map(i -> i.get("waitingText").asString()))
+                .containsOnly("waiting for lease `" + res + "`").hasSize(3);
         assertThat(api.cancel(g, "p").status()).isEqualTo(200);
         // the holder still holds: nothing is released, so only the cancel can empty the queue
         await().atMost(Duration.ofSeconds(10)).until(() -> resource(res).get("waiting").isEmpty());
