@@ -2,6 +2,7 @@ package io.swale.kafka;
 
 import io.swale.graph.Partition;
 import io.swale.logging.LogContext;
+import io.swale.record.NodeStatus;
 import io.swale.record.RecordCodec;
 import io.swale.run.GraphRuns;
 import io.swale.store.RunKey;
@@ -97,11 +98,12 @@ public final class EventsListener {
         groups.clear();
     }
 
-    private record Event(RunKey key, String node) {}
+    record Event(RunKey key, String node) {}
 
     private record Group(ConsumerRecord<String, byte[]> first, Set<String> nodes) {}
 
-    private static Event parse(ConsumerRecord<String, byte[]> record) {
+    /** A task-terminated event (spec §5.6); anything else is permanent (§7.6): the status too must be one. */
+    static Event parse(ConsumerRecord<String, byte[]> record) {
         JsonNode event;
         try {
             event = record.value() == null ? null : RecordCodec.JSON.readTree(record.value());
@@ -111,6 +113,10 @@ public final class EventsListener {
         if (event == null || !event.isObject() || !event.path("graph").isString() || !event.path("node").isString()
                 || !event.path("partition").isString() || !Partition.isValid(event.path("partition").asString())) {
             throw new SwaleException.Malformed("not a task-terminated event");
+        }
+        if (!event.path("status").isString() || NodeStatus.fromWireName(event.path("status").asString()).isEmpty()) {
+            throw new SwaleException.Malformed("not a task-terminated event: `status` is none of succeeded, failed,"
+                    + " cancelled");
         }
         return new Event(new RunKey(event.get("graph").asString(), Partition.of(event.get("partition").asString())),
                 event.get("node").asString());

@@ -117,7 +117,7 @@ class RedisOutageIT {
             partitions.add(p);
             send(topics.triggers(), g, "{\"graph\":\"" + g + "\",\"partitions\":[\"" + p + "\"]}");
             send(topics.events(), g + "/p" + i, "{\"graph\":\"" + g + "\",\"partition\":\"p" + i
-                    + "\",\"node\":\"extract\"}");
+                    + "\",\"node\":\"extract\",\"status\":\"succeeded\"}");
         }
         await().during(OUTAGE).atMost(OUTAGE.plusSeconds(5)).until(() -> !answers(redisPort));
         restart(redisPort, aof);
