@@ -89,7 +89,7 @@ public final class RunCancellation {
                 committed = committedAnyway(key, cancelled, e);
             }
             if (committed) {
-                return cancelled(key, view.get());
+                return cancelInstancesOf(key, view.get());
             }
             if (attempt + 1 == CAS_ATTEMPTS) {
                 throw new SwaleException.Contended(graphName, partition.key());
@@ -97,7 +97,8 @@ public final class RunCancellation {
         }
     }
 
-    private boolean cancelled(RunKey key, RunView view) {
+    /** After the cancel committed: every unrecorded instance of the run is cancelled, here or by the reconciler. */
+    private boolean cancelInstancesOf(RunKey key, RunView view) {
         String graphName = key.graph();
         Partition partition = key.partition();
         metrics.runSettled(graphName, RunState.CANCELLED.wireName());

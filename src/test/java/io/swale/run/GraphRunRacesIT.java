@@ -48,18 +48,7 @@ class GraphRunRacesIT {
     void aRerunWhileAnEarlierRerunRunsOnOtherInputsAnswersActive() throws Exception {
         try (RunHarness h = new RunHarness()) {
             String g = RunHarness.graphName("rerunactive");
-            String hash = h.publish("""
-                    [graph]
-                    name = "%s"
-                    [[node]]
-                    name = "a"
-                    operator = "noop"
-                    [[node]]
-                    name = "b"
-                    operator = "noop"
-                    after = ["a"]
-                    trigger_rule = "all_done"
-                    """.formatted(g));
+            String hash = h.chain(g, "all_done");
             RunKey key = h.key(g);
             assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
             h.finish(key, "a", 0, NodeStatus.FAILED, hash);

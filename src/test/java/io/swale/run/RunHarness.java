@@ -167,6 +167,11 @@ final class RunHarness implements AutoCloseable {
 
     /** A chain a → b of noop nodes on the default pool, under a fresh graph name. */
     String chain(String graph) {
+        return chain(graph, "all_succeeded");
+    }
+
+    /** As above, with b's trigger rule. */
+    String chain(String graph, String triggerRule) {
         return publish("""
                 [graph]
                 name = "%s"
@@ -177,7 +182,8 @@ final class RunHarness implements AutoCloseable {
                 name = "b"
                 operator = "noop"
                 after = ["a"]
-                """.formatted(graph));
+                trigger_rule = "%s"
+                """.formatted(graph, triggerRule));
     }
 
     /** A chain a → b, started, whose a has failed at r0: the run is ready to settle failed. */
