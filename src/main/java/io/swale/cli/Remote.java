@@ -73,6 +73,10 @@ final class Remote {
         return send(request(path).header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofByteArray(body)));
     }
 
+    private String unreachable(IOException e) {
+        return "cannot reach " + url + ": " + e;
+    }
+
     /**
      * A request under {@code idempotencyKey}: one that went out and got no answer may have been applied, so the
      * failure names the key that applies it at most once when given again.
@@ -80,17 +84,10 @@ final class Remote {
     Answer postJson(String path, String json, String idempotencyKey) {
         HttpRequest.Builder b = request(path).header("Content-Type", "application/json")
                 .header("Idempotency-Key", idempotencyKey).POST(HttpRequest.BodyPublishers.ofString(json));
-        try {
-            return send(b);
-        } catch (IllegalStateException e) {
-            if (e.getCause() instanceof IOException io && !(io instanceof java.net.ConnectException
-                    || io instanceof java.net.http.HttpConnectTimeoutException)) {
-                throw new IllegalStateException("no answer from " + url + " (" + io + "): the request may have been"
-                        + " applied; run the command again with --idempotency-key " + idempotencyKey
-                        + " to apply it at most once", io);
-            }
-            throw e;
-        }
+        return send(b, io -> io instanceof java.net.ConnectException
+                || io instanceof java.net.http.HttpConnectTimeoutException ? unreachable(io)
+                : "no answer from " + url + " (" + io + "): the request may have been applied; run the command again"
+                        + " with --idempotency-key " + idempotencyKey + " to apply it at most once");
     }
 
     /** A GET answered within {@code timeout}; an unreachable service is the caller's to judge (a wait keeps polling). */
@@ -108,10 +105,15 @@ final class Remote {
     }
 
     private Answer send(HttpRequest.Builder request) {
+        return send(request, this::unreachable);
+    }
+
+    /** {@code failure}: what an I/O failure of the exchange means to the user. */
+    private Answer send(HttpRequest.Builder request, java.util.function.Function<IOException, String> failure) {
         try {
             return answer(HTTP.send(request.build(), HttpResponse.BodyHandlers.ofByteArray()));
         } catch (IOException e) {
-            throw new IllegalStateException("cannot reach " + url + ": " + e, e);
+            throw new IllegalStateException(failure.apply(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);

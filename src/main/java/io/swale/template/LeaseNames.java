@@ -1,8 +1,10 @@
 package io.swale.template;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -15,7 +17,13 @@ public final class LeaseNames {
     /** At most this many names per node. */
     public static final int MAX_LEASES = 16;
     private static final int NAME_MAX = 128;
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0," + (NAME_MAX - 1) + "}");
+    /** What a name's first character may be, and what any other may be besides. */
+    private static final String FIRST = "A-Za-z0-9";
+    private static final String LATER = "._:/-";
+    private static final Pattern NAME = Pattern.compile("[" + FIRST + "][" + FIRST + LATER + "]{0," + (NAME_MAX - 1)
+            + "}");
+    private static final Pattern FIRST_CHAR = Pattern.compile("[" + FIRST + "]");
+    private static final Pattern LATER_CHAR = Pattern.compile("[" + FIRST + LATER + "]");
     /** How much of a rendered name that is not one a message quotes. */
     private static final int SHOWN = 64;
     /** What a name may hold, for messages. */
@@ -94,8 +102,7 @@ public final class LeaseNames {
             for (int j = 0; j < chars.length(); j++) {
                 char c = chars.charAt(j);
                 boolean first = i == 0 && j == 0;
-                boolean allowed = c < 128 && (Character.isLetterOrDigit(c) || !first && "._:/-".indexOf(c) >= 0);
-                if (!allowed) {
+                if (!(first ? FIRST_CHAR : LATER_CHAR).matcher(String.valueOf(c)).matches()) {
                     return Optional.of("lease `" + abbreviated(text) + "`: no name it renders to is a resource name,"
                             + (first ? " since it starts with " : " since it holds ") + "`" + c + "`: " + SYNTAX);
                 }
@@ -147,8 +154,17 @@ public final class LeaseNames {
      * @throws RenderException naming the template when one cannot be rendered or renders to a bad name
      */
     public static List<String> render(List<String> leases, RenderContext ctx) {
+        return List.copyOf(new LinkedHashSet<>(renderEach(leases, ctx).values()));
+    }
+
+    /**
+     * Each template's name for one task instance, in the order written (two templates may name one resource).
+     *
+     * @throws RenderException naming the template when one cannot be rendered or renders to a bad name
+     */
+    public static Map<String, String> renderEach(List<String> leases, RenderContext ctx) {
         ReferenceRenderer renderer = new ReferenceRenderer(ctx);
-        Set<String> names = new LinkedHashSet<>();
+        Map<String, String> names = new LinkedHashMap<>();
         for (String text : leases) {
             StringBuilder out = new StringBuilder();
             boolean cut = false;
@@ -175,8 +191,8 @@ public final class LeaseNames {
                         + NAME_MAX : name.length()) + " characters)" : name;
                 throw new RenderException("lease `" + abbreviated(text) + "` renders to `" + shown + "`: " + SYNTAX);
             }
-            names.add(name);
+            names.put(text, name);
         }
-        return List.copyOf(names);
+        return names;
     }
 }

@@ -15,6 +15,7 @@ import io.swale.template.UpstreamStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -172,7 +173,7 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
                 }
             }
         }
-        List<String> names = List.copyOf(new java.util.LinkedHashSet<>(byTemplate.values()));
+        List<String> names = List.copyOf(new LinkedHashSet<>(byTemplate.values()));
         ResourceStore.Holder holder = new ResourceStore.Holder(id.runId(),
                 grantId.orElseGet(() -> UUID.randomUUID().toString()));
         long asked = System.nanoTime();
@@ -210,16 +211,14 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
         };
     }
 
-    /** Literal names as written; templated ones rendered with the instance's stored input. */
-    /** Each lease template's name, in the order written (two templates may name one resource). */
+    /**
+     * Each lease template's name, in the order written: literal ones as written, templated ones rendered with the
+     * instance's stored input (read only for those).
+     */
     private Map<String, String> names(TaskIdentity id, List<String> templates) {
         boolean literal = LeaseNames.literals(templates).size() == templates.size();
-        RenderContext context = context(id, literal ? Optional.empty() : tasks.input(id.runKey(), id.runId()));
-        Map<String, String> byTemplate = new LinkedHashMap<>();
-        for (String template : templates) {
-            byTemplate.put(template, LeaseNames.render(List.of(template), context).getFirst());
-        }
-        return byTemplate;
+        return LeaseNames.renderEach(templates,
+                context(id, literal ? Optional.empty() : tasks.input(id.runKey(), id.runId())));
     }
 
     private RenderContext context(TaskIdentity id, Optional<TaskInput> input) {

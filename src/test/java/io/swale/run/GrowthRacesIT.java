@@ -62,6 +62,17 @@ class GrowthRacesIT {
                 """.formatted(graph));
     }
 
+    /** A started run whose `start` ended with {@code startOutput} and whose `decide` grew {@link #GROW}, both handled. */
+    private static RunKey startedAndGrown(RunHarness h, String g, String hash, String startOutput) {
+        RunKey key = h.key(g);
+        assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+        finish(h, key, "start", 0, hash, startOutput);
+        h.graphRuns.onTaskTerminated(key, "start");
+        finish(h, key, "decide", 0, hash, GROW);
+        h.graphRuns.onTaskTerminated(key, "decide");
+        return key;
+    }
+
     /** Claims and ends one instance as a worker would, with the growth its output declares checked and stored. */
     private static void finish(RunHarness h, RunKey key, String node, long rerun, String hash, String output) {
         String runId = key.runId(node, rerun);
@@ -205,12 +216,7 @@ class GrowthRacesIT {
         try (RunHarness h = cancelFailingOnce(failCancel)) {
             String g = RunHarness.graphName("nestedorphan");
             String hash = publish(h, g);
-            RunKey key = h.key(g);
-            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
-            finish(h, key, "start", 0, hash, "{}");
-            h.graphRuns.onTaskTerminated(key, "start");
-            finish(h, key, "decide", 0, hash, GROW);
-            h.graphRuns.onTaskTerminated(key, "decide");
+            RunKey key = startedAndGrown(h, g, hash, "{}");
             finish(h, key, "a", 0, hash, """
                     {"swale": {"grow": {"node": [{"name": "n", "operator": "noop"}]}}}""");
             h.graphRuns.onTaskTerminated(key, "a");
@@ -305,12 +311,7 @@ class GrowthRacesIT {
      */
     private static void growAndLoseTheCancelOfItsReplacement(RunHarness h, AtomicBoolean failCancel, String g,
             String hash) {
-        RunKey key = h.key(g);
-        assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
-        finish(h, key, "start", 0, hash, "{}");
-        h.graphRuns.onTaskTerminated(key, "start");
-        finish(h, key, "decide", 0, hash, GROW);
-        h.graphRuns.onTaskTerminated(key, "decide");
+        RunKey key = startedAndGrown(h, g, hash, "{}");
         assertThat(status(h, key, "a")).isEqualTo(InstanceStatus.PENDING);
         failCancel.set(true);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> h.reruns.rerun(g, key.partition(), "decide"))
@@ -329,12 +330,7 @@ class GrowthRacesIT {
         try (RunHarness h = new RunHarness()) {
             String g = RunHarness.graphName("rerungrown");
             String hash = publish(h, g);
-            RunKey key = h.key(g);
-            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
-            finish(h, key, "start", 0, hash, null);
-            h.graphRuns.onTaskTerminated(key, "start");
-            finish(h, key, "decide", 0, hash, GROW);
-            h.graphRuns.onTaskTerminated(key, "decide");
+            RunKey key = startedAndGrown(h, g, hash, null);
             for (String node : List.of("a", "b", "c")) {
                 finish(h, key, node, 0, hash, "{\"from\": \"" + node + "\"}");
                 h.graphRuns.onTaskTerminated(key, node);
