@@ -1,5 +1,6 @@
 -- KEYS: instances, node records, attempt history, run record, declared growths, leases; ARGV: run id, token,
--- record field, record json, status, rerun, error, growth field, growth text ('' for none), lease member
+-- record field, record json, status, rerun, error, growth field, growth text ('' for none), lease member, '1' when
+-- the instance ends dead-lettered (it then owes its dead-letter copy until deadlettered.lua clears the debt)
 local s = load_instance(KEYS[1], ARGV[1])
 if not s then return 'unknown' end
 -- a retried settle whose first try committed (its reply was lost): recognisable, applied once
@@ -24,6 +25,7 @@ s.state = ARGV[5]
 s.lease = nil
 s.ended = now
 s.ended_us = now_us
+if ARGV[11] == '1' then s.dead_letter = ARGV[7] end
 save_instance(KEYS[1], ARGV[1], s)
 unindex_lease(KEYS[6], ARGV[10])
 return 'ok'

@@ -50,11 +50,13 @@ local function append_history(key, run_id, s, ended, outcome, err)
 end
 -- true when no task instance in the hash is active; one whose state cannot be read counts as active. The state is
 -- matched, not decoded (a run's every instance, on each settle): an instance is one flat object whose strings escape
--- their quotes, so `"state":"` can only be its key
-local function all_idle(instances_key)
+-- their quotes, so `"state":"` can only be its key. With `owing`, an instance that still owes its dead-letter copy
+-- counts as active too: the run stays in the active-runs index, where the reconciler finds it to send the copy.
+local function all_idle(instances_key, owing)
   for _, raw in ipairs(redis.call('HVALS', instances_key)) do
     local state = string.match(raw, '"state":"(%a+)"')
     if not state or ACTIVE[state] then return false end
+    if owing and string.find(raw, '"dead_letter":', 1, true) then return false end
   end
   return true
 end

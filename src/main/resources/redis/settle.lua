@@ -12,7 +12,7 @@ for i = 10, #ARGV do
 end
 redis.call('SET', KEYS[1], ARGV[2])
 if ARGV[3] ~= '' then redis.call('ZADD', KEYS[3], tonumber(ARGV[3]), ARGV[4]) end
-if all_idle(KEYS[2]) then redis.call('ZREM', KEYS[4], ARGV[5]) end
+if all_idle(KEYS[2], true) then redis.call('ZREM', KEYS[4], ARGV[5]) end
 -- a cancel: its request record commits with the settle it asked for (spec §10)
 if KEYS[5] and set_once(KEYS[5], ARGV[6], tonumber(ARGV[9])) then
   redis.call('ZADD', KEYS[3], tonumber(ARGV[7]), ARGV[8])

@@ -305,9 +305,9 @@ public class SwaleConfiguration {
     @Bean
     Reconciler reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, RunCancellation cancellation,
             LeaseReaper reaper, KafkaDispatcher dispatcher, SwaleProperties props, SwaleMetrics metrics,
-            RepairFailures failures) {
+            RepairFailures failures, Terminations terminations) {
         return new Reconciler(runs, tasks, graphRuns, cancellation, reaper, dispatcher,
-                props.scheduler().staleDispatch().toMillis(), metrics, failures);
+                props.scheduler().staleDispatch().toMillis(), metrics, failures, terminations);
     }
 
     @Bean

@@ -6,16 +6,22 @@ import io.swale.task.DeadLetters;
 import io.swale.task.SwaleMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.springframework.kafka.core.KafkaTemplate;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * An informational copy of a dead-lettered dispatch on {@code swale.pool.<pool>.DLT}: the dispatch's key and
- * identity headers, the last error in a header, and a JSON value with the attempts and their history.
+ * identity headers, the last error in a header, and a JSON value with the attempts and their history. A send
+ * returns once the broker has the copy: until then the instance owes it, and the reconciler sends it again.
  */
 public final class KafkaDeadLetters implements DeadLetters {
     public static final String ERROR_HEADER = "swale.error";
+    /** How long a send waits for the broker's acknowledgement before the copy is left to the reconciler. */
+    static final long SEND_TIMEOUT_MS = 10_000;
 
     private final KafkaTemplate<String, byte[]> template;
     private final SwaleTopics topics;
@@ -53,7 +59,14 @@ public final class KafkaDeadLetters implements DeadLetters {
         // like every dead letter's error header, bounded so that the letter fits the producer's limit
         record.headers().add(ERROR_HEADER, FittingDeadLetters.cutText(letter.lastError(),
                 FittingDeadLetters.MAX_HEADER_BYTES).getBytes(StandardCharsets.UTF_8));
-        template.send(record);
+        try {
+            template.send(record).get(SEND_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while sending the dead letter of " + identity.runId(), e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("the dead letter of " + identity.runId() + " was not sent: " + e, e);
+        }
         metrics.deadLetter(record.topic());
     }
 }

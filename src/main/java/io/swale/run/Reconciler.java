@@ -11,6 +11,7 @@ import io.swale.task.ReconcilePass;
 import io.swale.task.RepairFailures;
 import io.swale.task.SwaleMetrics;
 import io.swale.task.TaskIdentity;
+import io.swale.task.Terminations;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The repair path for whatever Kafka lost (spec §7.7, §14 #16): walks the active-runs index, never the
  * keyspace, and for each run advances it, re-cancels a cancelled run, dispatches stale pending instances
- * again, releases due retries and reaps expired leases. A run it cannot repair (an undecodable record, a
+ * again, releases due retries, reaps expired leases and sends the dead-letter copies still owed. A run it cannot repair (an undecodable record, a
  * definition that does not render, a script error) is reported through {@link RepairFailures} and skipped:
  * one bad run never holds back the runs after it.
  */
@@ -47,10 +48,12 @@ public final class Reconciler {
     private final long faultStaleDispatchMs;
     private final SwaleMetrics metrics;
     private final RepairFailures failures;
+    private final Terminations terminations;
 
     public Reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, RunCancellation cancellation,
             LeaseReaper reaper, Dispatcher dispatcher, long staleDispatchMs, SwaleMetrics metrics,
-            RepairFailures failures) {
+            RepairFailures failures, Terminations terminations) {
+        this.terminations = terminations;
         this.faultStaleDispatchMs = Math.min(staleDispatchMs, FAULT_STALE_DISPATCH_MS);
         this.runs = runs;
         this.tasks = tasks;
@@ -192,6 +195,12 @@ public final class Reconciler {
                         continue;
                     }
                     reaped += reaper.reap(view.key(), i) ? 1 : 0;
+                }
+                case FAILED -> {
+                    // older than a dispatch on its way: the holder that ended it is not still sending the copy
+                    if (i.owedDeadLetter().isPresent() && i.endedMs().map(end -> end <= now - staleMs).orElse(true)) {
+                        terminations.sendOwed(view.key(), i);
+                    }
                 }
                 default -> { }
             }

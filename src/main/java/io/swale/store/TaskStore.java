@@ -194,6 +194,20 @@ public interface TaskStore {
     }
 
     /**
+     * As {@link #finish(RunKey, RecordField, long, NodeRecord)} for an instance that ends dead-lettered (its record
+     * failed): in the same atomic step it comes to owe its dead-letter copy, which keeps its run in the active-runs
+     * index, so that a copy lost with a reply or a failed send is sent again by the reconciler. The debt ends with
+     * {@link #deadLetterSent}.
+     */
+    Finish finishDeadLettered(RunKey key, RecordField field, long token, NodeRecord record);
+
+    /**
+     * The dead-letter copy of {@code runId} was sent: its debt ends, and a settled run with nothing else active or
+     * owed leaves the active-runs index. Nothing happens to an instance that owes nothing.
+     */
+    void deadLetterSent(RunKey key, String runId);
+
+    /**
      * Parks the instance held with {@code token} until {@code delayMs} from now: a retry of the step, or with
      * {@code nextStep} the next step of a continuing task, which gets {@code stepState}. The instance enters the
      * delayed set, due then, in the same atomic step.

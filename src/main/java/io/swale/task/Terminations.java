@@ -2,8 +2,11 @@ package io.swale.task;
 
 import io.swale.record.NodeRecord;
 import io.swale.record.NodeStatus;
+import io.swale.store.RunKey;
+import io.swale.store.TaskInstance;
 import io.swale.store.TaskStore;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,6 +51,11 @@ public final class Terminations {
     /** {@code outputOmitted}: a succeeded output too large to hold, recorded as omitted (§5.4) and growing nothing. */
     public TaskStore.Finish terminate(TaskIdentity identity, String pool, long token, NodeStatus status,
             Optional<JsonNode> output, boolean outputOmitted, Optional<String> error) {
+        return terminate(identity, pool, token, status, output, outputOmitted, error, false);
+    }
+
+    private TaskStore.Finish terminate(TaskIdentity identity, String pool, long token, NodeStatus status,
+            Optional<JsonNode> output, boolean outputOmitted, Optional<String> error, boolean deadLettered) {
         // a failed or cancelled instance's output is not read: it grows nothing (§8.4)
         GrowthPlanner.Plan plan = status == NodeStatus.SUCCEEDED && output.isPresent()
                 ? growth.plan(identity, output.get()) : new GrowthPlanner.Plan.None();
@@ -67,7 +75,9 @@ public final class Terminations {
         }
         NodeRecord record = new NodeRecord(status, identity.runId(), identity.definition(), identity.rerun(),
                 clock.millis(), output, outputOmitted && status == NodeStatus.SUCCEEDED, error);
-        TaskStore.Finish outcome = tasks.finish(identity.runKey(), identity.recordField(), token, record, grown);
+        TaskStore.Finish outcome = deadLettered
+                ? tasks.finishDeadLettered(identity.runKey(), identity.recordField(), token, record)
+                : tasks.finish(identity.runKey(), identity.recordField(), token, record, grown);
         if (outcome == TaskStore.Finish.OK) {
             metrics.taskTerminated(pool, status.wireName());
         }
@@ -82,23 +92,53 @@ public final class Terminations {
     /**
      * Ends the instance {@code failed} with {@code error} (a permanent error, or the last one when attempts
      * ran out), then sends the informational dead-letter copy with the attempt history. Only the holder whose
-     * termination committed sends it, so a fenced-out holder never adds a second copy.
+     * termination committed sends it, so a fenced-out holder never adds a second copy. The instance owes the copy
+     * from its end until the send is acknowledged; one that is not (a lost reply, a failed send) is sent again by
+     * the reconciler ({@link #sendOwed}), so a copy may be sent twice but is not lost.
      */
     public TaskStore.Finish deadLetter(TaskIdentity identity, long token, String pool, long attempts, long maxAttempts,
             String error) {
-        TaskStore.Finish outcome = terminate(identity, pool, token, NodeStatus.FAILED, Optional.empty(),
-                Optional.of(error));
+        TaskStore.Finish outcome = terminate(identity, pool, token, NodeStatus.FAILED, Optional.empty(), false,
+                Optional.of(error), true);
         if (outcome == TaskStore.Finish.OK || outcome == TaskStore.Finish.SETTLED) {
-            try {
-                deadLetters.send(new DeadLetters.DeadLetter(pool, identity, attempts, maxAttempts, error,
-                        tasks.history(identity.runKey(), identity.runId())));
-            } catch (RuntimeException e) {
-                log.warn("dead letter not sent graph={} partition={} node={} runId={} error={}", identity.graph(),
-                        identity.partition(), identity.node(), identity.runId(), e.toString());
-            }
+            send(new DeadLetters.DeadLetter(pool, identity, attempts, maxAttempts, error, List.of()));
             log.info("dead-lettered graph={} partition={} node={} runId={} attempts={}/{} error={}", identity.graph(),
                     identity.partition(), identity.node(), identity.runId(), attempts, maxAttempts, error);
         }
         return outcome;
+    }
+
+    /**
+     * Sends again the dead-letter copy that {@code instance} of {@code key} still owes (its first send failed, or
+     * the acknowledgement was lost); answers whether it went.
+     */
+    public boolean sendOwed(RunKey key, TaskInstance instance) {
+        return instance.owedDeadLetter().map(error -> {
+            TaskIdentity identity = new TaskIdentity(key.graph(), key.partition(), instance.node(), instance.asset(),
+                    instance.definition(), instance.rerun());
+            boolean sent = send(new DeadLetters.DeadLetter(instance.pool(), identity, instance.attempt(),
+                    instance.maxAttempts(), error, List.of()));
+            if (sent) {
+                log.info("owed dead letter sent graph={} partition={} node={} runId={}", identity.graph(),
+                        identity.partition(), identity.node(), identity.runId());
+            }
+            return sent;
+        }).orElse(false);
+    }
+
+    /** Sends {@code letter} with the instance's attempt history, then ends its debt; false when either failed. */
+    private boolean send(DeadLetters.DeadLetter letter) {
+        TaskIdentity identity = letter.identity();
+        try {
+            deadLetters.send(new DeadLetters.DeadLetter(letter.pool(), identity, letter.attempts(),
+                    letter.maxAttempts(), letter.lastError(), tasks.history(identity.runKey(), identity.runId())));
+            tasks.deadLetterSent(identity.runKey(), identity.runId());
+            return true;
+        } catch (RuntimeException e) {
+            log.warn("dead letter not sent, the reconciler sends it again graph={} partition={} node={} runId={}"
+                    + " error={}", identity.graph(), identity.partition(), identity.node(), identity.runId(),
+                    e.toString());
+            return false;
+        }
     }
 }

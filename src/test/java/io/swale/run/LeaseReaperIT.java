@@ -79,7 +79,7 @@ class LeaseReaperIT {
         AtomicReference<Runnable> secondReaper = new AtomicReference<>();
         // the second reaper runs whole between the first one's reap and its finish
         try (RunHarness h = new RunHarness(r -> r, t -> RunHarness.before(TaskStore.class, t, (method, args) -> {
-            if (method.equals("finish")) {
+            if (method.equals("finishDeadLettered")) {
                 Optional.ofNullable(secondReaper.getAndSet(null)).ifPresent(Runnable::run);
             }
         }))) {
@@ -94,6 +94,70 @@ class LeaseReaperIT {
             assertThat(h.runs.read(key).orElseThrow().instances().get(key.runId("a", 0)).status())
                     .isEqualTo(InstanceStatus.FAILED);
             assertThat(h.deadLetters).singleElement().satisfies(d -> assertThat(d.lastError()).contains("no attempt is left"));
+        }
+    }
+
+    @Test
+    void aDeadLetterCopyThatWasNotSentIsSentByTheReconcilerAndHoldsTheRunInTheActiveIndexUntilThen() throws Exception {
+        try (RunHarness h = harness()) {
+            String g = RunHarness.graphName("reapowed");
+            String hash = h.oneNode(g);
+            RunKey key = new RunKey(g, Partition.of("p"));
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            String runId = key.runId("a", 0);
+            // three attempts, each claimed with a lease that is over at once: the third one's reap dead-letters it
+            for (int attempt = 1; attempt <= 3; attempt++) {
+                assertThat(h.tasks.claim(key, runId, 0, "w")).isInstanceOf(TaskStore.Claim.Claimed.class);
+                if (attempt == 3) {
+                    h.deadLettersDown.set(true);
+                }
+                TaskInstance held = h.runs.read(key).orElseThrow().instances().get(runId);
+                assertThat(h.reaper.reap(key, held)).isTrue();
+            }
+            TaskInstance failed = h.runs.read(key).orElseThrow().instances().get(runId);
+            assertThat(failed.status()).isEqualTo(InstanceStatus.FAILED);
+            assertThat(failed.owedDeadLetter()).hasValueSatisfying(e -> assertThat(e).contains("no attempt is left"));
+            assertThat(h.deadLetters).isEmpty();
+            // the run settles failed, yet stays where the reconciler looks, while the copy is owed
+            h.graphRuns.advanceAll(h.runs.read(key).orElseThrow());
+            assertThat(h.runs.read(key).orElseThrow().run().state()).isEqualTo(io.swale.record.RunState.FAILED);
+            assertThat(h.runs.activeRuns()).contains(key);
+            assertThat(h.runs.dropActive(key)).isFalse();
+            h.reconciler(0).pass();
+            assertThat(h.deadLetters).as("still down").isEmpty();
+
+            h.deadLettersDown.set(false);
+            h.reconciler(0).pass();
+
+            assertThat(h.deadLetters).singleElement().satisfies(d -> {
+                assertThat(d.identity().runId()).isEqualTo(runId);
+                assertThat(d.pool()).isEqualTo("default");
+                assertThat(d.attempts()).isEqualTo(3);
+                assertThat(d.maxAttempts()).isEqualTo(3);
+                assertThat(d.lastError()).contains("no attempt is left");
+                assertThat(d.history()).hasSize(3);
+            });
+            assertThat(h.runs.read(key).orElseThrow().instances().get(runId).owedDeadLetter()).isEmpty();
+            assertThat(h.runs.activeRuns()).doesNotContain(key);
+            // sent, it is not sent again
+            h.reconciler(0).pass();
+            assertThat(h.deadLetters).hasSize(1);
+        }
+    }
+
+    @Test
+    void aDeadLetterCopyThatWentLeavesNothingOwed() throws Exception {
+        try (RunHarness h = harness()) {
+            String g = RunHarness.graphName("reapsent");
+            RunKey key = startAndClaim(h, h.chain(g), g, "p", 0);
+            TaskInstance held = h.runs.read(key).orElseThrow().instances().get(key.runId("a", 0));
+
+            assertThat(h.reaper.reap(key, held)).isTrue();
+
+            assertThat(h.deadLetters).hasSize(1);
+            assertThat(h.runs.read(key).orElseThrow().instances().get(key.runId("a", 0)).owedDeadLetter()).isEmpty();
+            h.graphRuns.advanceAll(h.runs.read(key).orElseThrow());
+            assertThat(h.runs.activeRuns()).doesNotContain(key);
         }
     }
 

@@ -102,6 +102,15 @@ final class RunHarness implements AutoCloseable {
     final RunReruns reruns;
     final RepairFailures failures;
     final LeaseReaper reaper;
+    /** While set, a dead-letter copy is not sent (the Kafka send fails). */
+    final java.util.concurrent.atomic.AtomicBoolean deadLettersDown = new java.util.concurrent.atomic.AtomicBoolean();
+    final DeadLetters deadLetterSink = letter -> {
+        if (deadLettersDown.get()) {
+            throw new IllegalStateException("the dead-letter topic is not reachable");
+        }
+        deadLetters.add(letter);
+    };
+    final Terminations terminations;
 
     RunHarness() throws IOException {
         this(UnaryOperator.identity(), UnaryOperator.identity());
@@ -134,18 +143,18 @@ final class RunHarness implements AutoCloseable {
         reruns = new RunReruns(catalog, runs, tasks, submission, clock, graphRuns, cancellation);
         failures = new RepairFailures(runs, metrics, clock, ListenerFailure::isOutage);
         EventPublisher reaped = (identity, status) -> { };
-        reaper = new LeaseReaper(runs, tasks, new Terminations(tasks, reaped, deadLetters::add, clock, metrics),
-                dispatcher, failures);
+        terminations = new Terminations(tasks, reaped, deadLetterSink, clock, metrics);
+        reaper = new LeaseReaper(runs, tasks, terminations, dispatcher, failures);
     }
 
     /** A lease reaper of its own, reading {@code batch} expired leases a shard besides those it passes over. */
     LeaseReaper reaper(int batch) {
-        return new LeaseReaper(runs, tasks, new Terminations(tasks, (identity, status) -> { }, deadLetters::add, clock,
-                metrics), dispatcher, failures, batch);
+        return new LeaseReaper(runs, tasks, terminations, dispatcher, failures, batch);
     }
 
     Reconciler reconciler(long staleDispatchMs) {
-        return new Reconciler(runs, tasks, graphRuns, cancellation, reaper, dispatcher, staleDispatchMs, metrics, failures);
+        return new Reconciler(runs, tasks, graphRuns, cancellation, reaper, dispatcher, staleDispatchMs, metrics, failures,
+                terminations);
     }
 
     /** Publishes a TOML definition and answers its hash. */

@@ -41,6 +41,7 @@ class FakeTaskStore implements TaskStore {
     int finishes;
     int parks;
     String lastParkError = "";
+    boolean owedDeadLetter;
 
     FakeTaskStore(AtomicLong clock, Duration lease) {
         this.clock = clock;
@@ -104,6 +105,21 @@ class FakeTaskStore implements TaskStore {
             throw new RuntimeException("Unexpected end of stream");
         }
         return Finish.OK;
+    }
+
+    @Override
+    public synchronized Finish finishDeadLettered(RunKey key, RecordField field, long t, NodeRecord record) {
+        Finish f = finish(key, field, t, record);
+        if (f == Finish.OK) {
+            owedDeadLetter = true;
+        }
+        return f;
+    }
+
+    @Override
+    public synchronized void deadLetterSent(RunKey key, String runId) {
+        reachable();
+        owedDeadLetter = false;
     }
 
     @Override

@@ -66,6 +66,8 @@ final class InstanceCodec {
                 case "started" -> f.started = number(p);
                 case "err" -> f.err = p.getValueAsString();
                 case "worker" -> f.worker = p.getValueAsString();
+                case "ended" -> f.ended = number(p);
+                case "dead_letter" -> f.deadLetter = p.getValueAsString();
                 default -> { }
             }
         });
@@ -74,7 +76,7 @@ final class InstanceCodec {
                 .orElseThrow(() -> new RecordException("instance " + runId, "unknown state `" + state + "`"));
         return new TaskInstance(runId, status, f.node, Optional.ofNullable(f.asset), f.definition, f.rerun, f.pool,
                 f.step, f.attempt, f.max, f.token, f.lease, f.due, f.dispatched, f.started, Optional.ofNullable(f.err),
-                Optional.ofNullable(f.worker));
+                Optional.ofNullable(f.worker), f.ended, Optional.ofNullable(f.deadLetter));
     }
 
     private static Optional<Long> number(JsonParser p) {
@@ -99,5 +101,7 @@ final class InstanceCodec {
         Optional<Long> started = Optional.empty();
         String err;
         String worker;
+        Optional<Long> ended = Optional.empty();
+        String deadLetter;
     }
 }

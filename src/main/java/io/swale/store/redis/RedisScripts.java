@@ -38,6 +38,7 @@ final class RedisScripts {
     final Script giveBack = load("giveback");
     final Script settle = load("settle");
     final Script dropActive = load("dropactive");
+    final Script deadLettered = load("deadlettered");
     final Script zremIfScore = load("zremifscore");
     final Script putRun = load("putrun");
     final Script expireRun = load("expirerun");
@@ -53,7 +54,7 @@ final class RedisScripts {
     /** Every script: each must touch keys of one hash slot (the Cluster ITs run each of them). */
     List<Script> all() {
         return List.of(submit, claim, heartbeat, finish, retry, release, redispatch, reap, cancel, request, reserve, giveBack,
-                settle, dropActive, zremIfScore, putRun, expireRun, deleteIfEqual, expireIfEqual, removeEntry,
+                settle, dropActive, deadLettered, zremIfScore, putRun, expireRun, deleteIfEqual, expireIfEqual, removeEntry,
                 forgetGraph, advance, submitItems, derive, createRun);
     }
 

@@ -177,7 +177,8 @@ public final class RedisTaskStore implements TaskStore {
     }
 
     /** One finish: its instance, the field of its node record, the claim's token and the record. */
-    private record FinishCall(RunKey key, RecordField field, long token, NodeRecord record, Optional<String> growth) {}
+    private record FinishCall(RunKey key, RecordField field, long token, NodeRecord record, Optional<String> growth,
+            boolean owesDeadLetter) {}
 
     // finishes of attempts that end together (a worker's slots, the reaper) share a round trip
     private final GroupCommit<FinishCall, Finish> finishes = new GroupCommit<>(this::finishAlone, this::finishTogether);
@@ -190,7 +191,18 @@ public final class RedisTaskStore implements TaskStore {
     /** The node's growth (field = node name) is written or removed with its record, in the run's slot. */
     @Override
     public Finish finish(RunKey key, RecordField field, long token, NodeRecord record, Optional<String> growth) {
-        return finishes.call(new FinishCall(key, field, token, record, growth));
+        return finishes.call(new FinishCall(key, field, token, record, growth, false));
+    }
+
+    @Override
+    public Finish finishDeadLettered(RunKey key, RecordField field, long token, NodeRecord record) {
+        return finishes.call(new FinishCall(key, field, token, record, Optional.empty(), true));
+    }
+
+    @Override
+    public void deadLetterSent(RunKey key, String runId) {
+        calls.durable(scripts.deadLettered, List.of(keys.instances(key), keys.run(key), keys.activeRuns(key)),
+                List.of(runId, key.id()));
     }
 
     private Finish finishAlone(FinishCall c) {
@@ -225,7 +237,7 @@ public final class RedisTaskStore implements TaskStore {
         NodeRecord record = c.record();
         return List.of(record.runId(), Long.toString(c.token()), c.field().key(), NodeRecordCodec.encode(record),
                 record.status().wireName(), Long.toString(record.rerun()), record.error().orElse(""),
-                c.field().node(), c.growth().orElse(""), member(c.key(), record.runId()));
+                c.field().node(), c.growth().orElse(""), member(c.key(), record.runId()), c.owesDeadLetter() ? "1" : "");
     }
 
     private static Finish finishOutcome(Object r) {

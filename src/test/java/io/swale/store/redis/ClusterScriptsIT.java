@@ -90,6 +90,14 @@ class ClusterScriptsIT {
                 Optional.of("{\"by\":\"n\",\"rerun\":0,\"node\":[],\"edges_to\":[]}")))
                 .isEqualTo(TaskStore.Finish.OK);
         assertThat(runs.read(a).orElseThrow().growths()).containsOnlyKeys("n");
+        // a dead-lettered end owes its copy, in the run's slot, until the copy is sent
+        assertThat(tasks.submit(a, a.runId("z", 0), pending("z"), input())).isEqualTo(TaskStore.Submit.NEW);
+        long z = ((TaskStore.Claim.Claimed) tasks.claim(a, a.runId("z", 0), 60_000, "w")).token();
+        assertThat(tasks.finishDeadLettered(a, new RecordField("z", Optional.empty()), z, failed(a.runId("z", 0))))
+                .isEqualTo(TaskStore.Finish.OK);
+        assertThat(runs.read(a).orElseThrow().instances().get(a.runId("z", 0)).owedDeadLetter()).hasValue("gave up");
+        tasks.deadLetterSent(a, a.runId("z", 0));
+        assertThat(runs.read(a).orElseThrow().instances().get(a.runId("z", 0)).owedDeadLetter()).isEmpty();
 
         // park, release, give back, reap, redispatch, cancel
         long m = ((TaskStore.Claim.Claimed) tasks.claim(a, a.runId("m", 1), 60_000, "w")).token();
@@ -206,6 +214,10 @@ class ClusterScriptsIT {
 
     private static NodeRecord record(String runId) {
         return new NodeRecord(NodeStatus.SUCCEEDED, runId, "h", 0, 1, Optional.empty(), false, Optional.empty());
+    }
+
+    private static NodeRecord failed(String runId) {
+        return new NodeRecord(NodeStatus.FAILED, runId, "h", 0, 1, Optional.empty(), false, Optional.of("gave up"));
     }
 
     private static NodeRecord cancelled(String runId) {
