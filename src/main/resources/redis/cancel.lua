@@ -1,4 +1,4 @@
--- KEYS: instances, node records; ARGV: run id, record field, cancelled record json, rerun
+-- KEYS: instances, node records; ARGV: run id, record field, cancelled record json, rerun, reason (its error)
 local s = load_instance(KEYS[1], ARGV[1])
 if not s then return 'unknown' end
 if s.state == 'pending' or s.state == 'waiting' then
@@ -13,6 +13,8 @@ end
 if s.state == 'cancelling' then return 'asked' end
 if s.state == 'running' then
   s.state = 'cancelling'
+  -- the holder ends it with a reason of its own making: finish.lua puts this one in its place
+  if ARGV[5] and ARGV[5] ~= '' then s.cancel_reason = ARGV[5] end
   save_instance(KEYS[1], ARGV[1], s)
   return 'cancelling'
 end

@@ -264,7 +264,8 @@ public interface TaskStore {
 
     /**
      * Cancels the active instance {@code cancelled.runId()}: a pending or waiting one at once (writing
-     * {@code cancelled} at {@code field}), a running one by flagging it for its holder.
+     * {@code cancelled} at {@code field}), a running one by flagging it for its holder, whose cancelled record
+     * then carries {@code cancelled}'s error in place of its own (the first cancel's, when asked again).
      */
     Cancel cancel(RunKey key, RecordField field, NodeRecord cancelled);
 

@@ -333,7 +333,8 @@ public final class RedisTaskStore implements TaskStore {
     @Override
     public Cancel cancel(RunKey key, RecordField field, NodeRecord cancelled) {
         String r = (String) call(scripts.cancel, List.of(keys.instances(key), keys.nodeRecords(key)), List.of(
-                cancelled.runId(), field.key(), NodeRecordCodec.encode(cancelled), Long.toString(cancelled.rerun())));
+                cancelled.runId(), field.key(), NodeRecordCodec.encode(cancelled), Long.toString(cancelled.rerun()),
+                cancelled.error().orElse("")));
         return switch (r) {
             case "cancelled" -> Cancel.CANCELLED;
             case "cancelling" -> Cancel.CANCELLING;

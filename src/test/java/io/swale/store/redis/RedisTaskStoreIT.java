@@ -274,6 +274,34 @@ class RedisTaskStoreIT {
     }
 
     @Test
+    void aRunningInstanceCancelledForAReasonEndsWithThatReasonNotItsHoldersText() {
+        submit(1);
+        long token = ((TaskStore.Claim.Claimed) tasks.claim(key, runId(), 60_000, "w1")).token();
+        String reason = "node `n` is no longer part of the run's graph (the growth that added it was replaced)";
+        assertThat(tasks.cancel(key, N, withError(record(runId(), 0, "cancelled"), reason)))
+                .isEqualTo(TaskStore.Cancel.CANCELLING);
+        // a later cancel for another reason does not replace the first one's
+        assertThat(tasks.cancel(key, N, withError(record(runId(), 0, "cancelled"), "the graph run was cancelled")))
+                .isEqualTo(TaskStore.Cancel.ALREADY_CANCELLING);
+
+        assertThat(tasks.finish(key, N, token, withError(record(runId(), 0, "cancelled"), "the graph run was cancelled")))
+                .isEqualTo(TaskStore.Finish.OK);
+
+        NodeRecord written = NodeRecordCodec.decode("t:n",
+                pool.hget(new RedisKeys("t").nodeRecords(key), N.key()).getBytes(StandardCharsets.UTF_8));
+        assertThat(written.status()).isEqualTo(NodeStatus.CANCELLED);
+        assertThat(written.error()).hasValue(reason);
+        assertThat(written.rerun()).isZero();
+        assertThat(tasks.history(key, runId())).singleElement()
+                .satisfies(a -> assertThat(a.error()).hasValue(reason));
+    }
+
+    private static NodeRecord withError(NodeRecord r, String error) {
+        return new NodeRecord(r.status(), r.runId(), r.definition(), r.rerun(), r.terminatedAtMs(), r.output(),
+                r.outputOmitted(), Optional.of(error));
+    }
+
+    @Test
     void anExpiredLeaseIsRedispatchedWhileAttemptsRemainThenExhausted() {
         submit(2);
         tasks.claim(key, runId(), 0, "w1");
