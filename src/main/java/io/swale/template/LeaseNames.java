@@ -24,11 +24,16 @@ public final class LeaseNames {
             + "}");
     private static final Pattern FIRST_CHAR = Pattern.compile("[" + FIRST + "]");
     private static final Pattern LATER_CHAR = Pattern.compile("[" + FIRST + LATER + "]");
+    /**
+     * An empty, `.` or `..` segment between slashes, or a slash at the end: the API's path (the name as written,
+     * `/api/v1/resources/db/main`) could not reach such a name, since the server normalises or refuses it.
+     */
+    private static final Pattern BAD_SEGMENT = Pattern.compile("/(\\.{0,2})(/|$)");
     /** How much of a rendered name that is not one a message quotes. */
     private static final int SHOWN = 64;
     /** What a name may hold, for messages. */
     public static final String SYNTAX = "a resource name is a letter or digit, then letters, digits, `.`, `_`, `:`, "
-            + "`/` or `-`, 128 characters at most";
+            + "`/` or `-`, 128 characters at most, and no `/` ends it or is followed by `/`, `./` or `../`";
 
     private LeaseNames() {}
 
@@ -37,7 +42,7 @@ public final class LeaseNames {
     }
 
     public static boolean validName(String name) {
-        return NAME.matcher(name).matches();
+        return NAME.matcher(name).matches() && !BAD_SEGMENT.matcher(name).find();
     }
 
     /** Why {@code name} is not a resource name, or empty when it is one. */
@@ -105,6 +110,18 @@ public final class LeaseNames {
                 if (!(first ? FIRST_CHAR : LATER_CHAR).matcher(String.valueOf(c)).matches()) {
                     return Optional.of("lease `" + abbreviated(text) + "`: no name it renders to is a resource name,"
                             + (first ? " since it starts with " : " since it holds ") + "`" + c + "`: " + SYNTAX);
+                }
+            }
+        }
+        // a segment that is wrong whatever the references render to: one written whole in a piece of fixed text
+        for (int i = 0; i < parts.size(); i++) {
+            if (parts.get(i) instanceof Part.Literal literal) {
+                var m = BAD_SEGMENT.matcher(literal.text());
+                while (m.find()) {
+                    if (m.group(2).equals("/") || i == parts.size() - 1) {
+                        return Optional.of("lease `" + abbreviated(text) + "`: no name it renders to is a resource "
+                                + "name, since it holds `" + m.group() + "`: " + SYNTAX);
+                    }
                 }
             }
         }

@@ -81,4 +81,29 @@ class LeaseNamesTest {
         assertThat(LeaseNames.validName("a".repeat(129))).isFalse();
         assertThat(LeaseNames.nameProblem("a\nb")).get().asString().contains("invalid resource name");
     }
+
+    /** Names the API's path could not reach (the server normalises or refuses them) are not names. */
+    @Test
+    void noSegmentIsEmptyDotOrDotDotAndNoSlashEndsAName() {
+        for (String bad : List.of("db//main", "db/./main", "db/../main", "db/.", "db/..", "db/", "a/b//")) {
+            assertThat(LeaseNames.validName(bad)).as(bad).isFalse();
+        }
+        for (String good : List.of("db/.main", "db/..x/y", "db./main", "a...b", "db/main.", "x/y/z")) {
+            assertThat(LeaseNames.validName(good)).as(good).isTrue();
+        }
+        Set<String> ups = Set.of("pick");
+        assertThat(LeaseNames.check(List.of("db//{{ partition }}"), ups)).singleElement().asString()
+                .contains("holds `//`");
+        assertThat(LeaseNames.check(List.of("{{ partition }}/.."), ups)).singleElement().asString()
+                .contains("holds `/..`");
+        assertThat(LeaseNames.check(List.of("db/main/"), ups)).singleElement().asString()
+                .contains("invalid resource name");
+        // a segment that a reference completes is judged when rendered
+        assertThat(LeaseNames.check(List.of("day/{{ partition }}", "day/.{{ partition }}"), ups)).isEmpty();
+        assertThatThrownBy(() -> LeaseNames.render(List.of("day/{{ upstream.pick.dots }}/x"),
+                new RenderContext("g", "load", "2024-01-02", "g-2024-01-02-load-r0",
+                        Map.of("pick", JsonNodeFactory.instance.objectNode().put("dots", "..")), Map.of(),
+                        name -> Optional.empty())))
+                .isInstanceOf(RenderException.class).hasMessageContaining("renders to `day/../x`");
+    }
 }
