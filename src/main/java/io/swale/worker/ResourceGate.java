@@ -178,17 +178,25 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
                 grantId.orElseGet(() -> UUID.randomUUID().toString()));
         long asked = System.nanoTime();
         ResourceStore.Grant grant;
+        String waiter = new LeaseWaiter(pool, id).encode();
         try {
-            grant = store.grant(holder.runId(), holder.grantId(), names, settings.leaseMs(),
-                    new LeaseWaiter(pool, id).encode());
+            grant = store.grant(holder.runId(), holder.grantId(), names, settings.leaseMs(), waiter);
         } catch (RuntimeException e) {
-            if (grantId.isEmpty()) {
-                // its answer lost, the ask may have been granted: nobody would use or renew that grant, and the
-                // retried poll, asking under a new id, would wait in line behind it for a lease. Freed at once, fenced
-                // by its id (a no-op when nothing was granted); a release that fails too leaves it to expire
-                release(holder);
+            if (grantId.isPresent()) {
+                throw e;
             }
-            throw e;
+            // its answer lost, the ask may have been granted, and the grant took the waiter's place in line. Asked
+            // again under the same id, a grant made is answered as granted, and a wait keeps its place; released
+            // under a new id, a waiter would go to the back of every line. Only when that fails too is the grant
+            // freed at once (nobody would use or renew it, and the retried poll would wait behind it), fenced by its
+            // id (a no-op when nothing was granted); a release that fails too leaves it to expire
+            try {
+                grant = store.grant(holder.runId(), holder.grantId(), names, settings.leaseMs(), waiter);
+            } catch (RuntimeException again) {
+                e.addSuppressed(again);
+                release(holder);
+                throw e;
+            }
         }
         if (!grant.wake().isEmpty()) {
             try {

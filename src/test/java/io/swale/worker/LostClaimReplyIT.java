@@ -196,11 +196,12 @@ class LostClaimReplyIT {
     }
 
     /**
-     * A grant whose reply was lost, perhaps granted: nobody would use or renew it, and the retried poll, asking under
-     * a new id, would wait in line behind its own instance's grant for a whole lease. It is released at once.
+     * A grant whose reply was lost, perhaps granted, is asked for again under the same id, which answers the grant
+     * made. When that answer is lost too, nobody would use or renew the grant, and the retried poll, asking under a
+     * new id, would wait in line behind its own instance's grant for a whole lease: it is released at once.
      */
     @Test
-    void aGrantWhoseReplyWasLostIsReleasedSoThatTheRetriedAskIsGranted() throws Exception {
+    void aGrantWhoseReplyWasLostIsAskedAgainThenReleasedSoThatTheRetriedAskIsGranted() throws Exception {
         Definition definition = leased("operator = \"noop\"");
         TaskIdentity id = new TaskIdentity("leased", Partition.of("p"), "a", Optional.empty(), definition.hash(), 0);
         RedisResourceStore direct = new RedisResourceStore(redis.pool, "l", 60_000);
@@ -210,23 +211,78 @@ class LostClaimReplyIT {
                         DefaultJedisClientConfig.builder().timeoutMillis(400).build());
                 ResourceGate gate = gate(new RedisResourceStore(viaProxy, "l", 60_000), definition, d -> { },
                         ticker)) {
-            // the grant script is cached in Redis first, so the lost reply is the grant's, not a NOSCRIPT
-            TaskIdentity other = new TaskIdentity("leased", Partition.of("q"), "a", Optional.empty(),
-                    definition.hash(), 0);
-            LeaseGate.Admission first = gate.admit("default", other);
-            assertThat(first).isInstanceOf(LeaseGate.Admission.Granted.class);
-            gate.release(((LeaseGate.Admission.Granted) first).holder());
+            cacheGrantScript(gate, definition);
 
             proxy.dropNextReply();
-            assertThatThrownBy(() -> gate.admit("default", id)).isInstanceOf(JedisConnectionException.class);
+            LeaseGate.Admission asked = gate.admit("default", id);
             assertThat(proxy.dropped()).isEqualTo(1);
+            assertThat(asked).as("answered by the ask again").isInstanceOf(LeaseGate.Admission.Granted.class);
+            assertThat(holders(direct)).containsExactly(id.runId());
+            gate.release(((LeaseGate.Admission.Granted) asked).holder());
 
-            assertThat(Optional.ofNullable(direct.resources().get("warehouse")).map(ResourceStore.Resource::holders)
-                    .orElse(List.of())).as("no grant left behind").isEmpty();
+            proxy.dropNextReply();
+            proxy.dropNextReply();
+            assertThatThrownBy(() -> gate.admit("default", id)).isInstanceOf(JedisConnectionException.class);
+            assertThat(proxy.dropped()).isEqualTo(3);
+
+            assertThat(holders(direct)).as("no grant left behind").isEmpty();
             assertThat(gate.admit("default", id)).as("the poll's retry").isInstanceOf(LeaseGate.Admission.Granted.class);
         } finally {
             ticker.shutdownNow();
         }
+    }
+
+    /**
+     * A waiter let in whose grant's reply was lost keeps its place: the grant is answered by the ask again, not
+     * released, which would send the waiter to the back of the line behind those who came after it.
+     */
+    @Test
+    void aWaiterWhoseGrantsReplyWasLostKeepsItsPlaceInLine() throws Exception {
+        Definition definition = leased("operator = \"noop\"");
+        TaskIdentity id = new TaskIdentity("leased", Partition.of("p"), "a", Optional.empty(), definition.hash(), 0);
+        RedisResourceStore direct = new RedisResourceStore(redis.pool, "l", 60_000);
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+        try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(redis.port);
+                UnifiedJedis viaProxy = new JedisPooled(new HostAndPort("127.0.0.1", proxy.port()),
+                        DefaultJedisClientConfig.builder().timeoutMillis(400).build());
+                ResourceGate gate = gate(new RedisResourceStore(viaProxy, "l", 60_000), definition, d -> { },
+                        ticker)) {
+            cacheGrantScript(gate, definition);
+            assertThat(direct.grant("holder-r0", "g-holder", List.of("warehouse"), 60_000, "{}"))
+                    .isInstanceOf(ResourceStore.Grant.Granted.class);
+            assertThat(gate.admit("default", id)).isInstanceOf(LeaseGate.Admission.Waiting.class);
+            // a later waiter, behind it: waits are ordered by the ms they began, so it asks in a later one
+            long first = direct.resources().get("warehouse").waiting().getFirst().sinceMs();
+            await().until(() -> redis.tasks.serverTimeMs() > first);
+            assertThat(direct.grant("later-r0", "g-later", List.of("warehouse"), 60_000, "{}"))
+                    .isInstanceOf(ResourceStore.Grant.Waiting.class);
+            assertThat(direct.resources().get("warehouse").waiting()).extracting(ResourceStore.WaitedBy::runId)
+                    .containsExactly(id.runId(), "later-r0");
+            direct.release(new ResourceStore.Holder("holder-r0", "g-holder"), false);
+
+            proxy.dropNextReply();
+            assertThat(gate.admit("default", id)).isInstanceOf(LeaseGate.Admission.Granted.class);
+
+            assertThat(proxy.dropped()).isEqualTo(1);
+            assertThat(holders(direct)).containsExactly(id.runId());
+            assertThat(direct.grant("later-r0", "g-later", List.of("warehouse"), 60_000, "{}"))
+                    .as("still behind").isInstanceOf(ResourceStore.Grant.Waiting.class);
+        } finally {
+            ticker.shutdownNow();
+        }
+    }
+
+    /** The grant script is cached in Redis first, so that a lost reply is the grant's, not a NOSCRIPT's. */
+    private static void cacheGrantScript(ResourceGate gate, Definition definition) {
+        TaskIdentity other = new TaskIdentity("leased", Partition.of("q"), "a", Optional.empty(), definition.hash(), 0);
+        LeaseGate.Admission first = gate.admit("default", other);
+        assertThat(first).isInstanceOf(LeaseGate.Admission.Granted.class);
+        gate.release(((LeaseGate.Admission.Granted) first).holder());
+    }
+
+    private static List<String> holders(RedisResourceStore store) {
+        return Optional.ofNullable(store.resources().get("warehouse")).map(ResourceStore.Resource::holders)
+                .orElse(List.<ResourceStore.HeldBy>of()).stream().map(ResourceStore.HeldBy::runId).toList();
     }
 
     /** Graph `leased` of one node `a` leasing `warehouse`, run by {@code operator} (its TOML lines). */
