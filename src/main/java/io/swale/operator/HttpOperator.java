@@ -126,7 +126,7 @@ public final class HttpOperator implements Operator {
         long t0 = System.nanoTime();
         HttpResponse<HttpBody> response;
         try {
-            response = OperatorHttp.send(OperatorHttp.client(), request, HttpBody.handler(maxHeldBodyBytes), what,
+            response = OperatorHttp.sendFollowing(request, HttpBody.handler(maxHeldBodyBytes), what,
                     OperatorDurations.toMillisSaturated(timeoutSeconds), params.timeout(), context.cancellation());
         } catch (OperatorHttp.Abort abort) {
             if (context.cancellation().isCancelled()) {
@@ -163,7 +163,7 @@ public final class HttpOperator implements Operator {
         return new OperatorResult.PermanentError(message);
     }
 
-    /** A final 3xx that leads somewhere (a loop, a chain past the client's limit, a step from https to http). */
+    /** A final 3xx that leads somewhere (a loop, a chain past {@link Redirects#MAX_HOPS}, a scheme not followed). */
     private static String unfollowed(HttpResponse<?> response) {
         if (response.statusCode() / 100 != 3) {
             return "";

@@ -191,7 +191,7 @@ public final class ObjectExistsOperator implements Operator {
         }
         HttpResponse<Void> response;
         try {
-            response = OperatorHttp.send(OperatorHttp.client(), request, HttpResponse.BodyHandlers.discarding(),
+            response = OperatorHttp.sendFollowing(request, HttpResponse.BodyHandlers.discarding(),
                     what, OperatorDurations.toMillisSaturated(HEAD_TIMEOUT_SECONDS), HEAD_TIMEOUT_SECONDS + "s",
                     cancellation);
         } catch (OperatorHttp.Abort abort) {

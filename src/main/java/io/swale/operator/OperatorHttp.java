@@ -3,11 +3,13 @@ package io.swale.operator;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The one HTTP client the operators share, and a send that honours a whole-request timeout and the
@@ -20,12 +22,12 @@ final class OperatorHttp {
     // store) and its selector thread cost the start about a tenth of a second, and most services never send one.
     private static final class Holder {
         static final HttpClient CLIENT = HttpClient.newBuilder()
-                .followRedirects(HttpClient.Redirect.NORMAL)
+                .followRedirects(HttpClient.Redirect.NEVER)
                 .version(HttpClient.Version.HTTP_1_1)
                 .build();
     }
 
-    /** The shared client: follows redirects (never from https to http), HTTP/1.1. */
+    /** The shared client: HTTP/1.1, follows no redirect itself ({@link #sendFollowing} does). */
     static HttpClient client() {
         return Holder.CLIENT;
     }
@@ -41,6 +43,26 @@ final class OperatorHttp {
 
         OperatorResult result() {
             return result;
+        }
+    }
+
+    /**
+     * As {@link #send}, following redirects ({@link Redirects}): the final response, the whole chain within
+     * {@code timeoutMillis}.
+     */
+    static <T> HttpResponse<T> sendFollowing(HttpRequest request, HttpResponse.BodyHandler<T> handler, String what,
+            long timeoutMillis, String timeoutText, Cancellation cancellation) throws Abort {
+        long start = System.nanoTime();
+        HttpRequest current = request;
+        for (int hop = 0; ; hop++) {
+            long spent = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            HttpResponse<T> response = send(client(), current, handler, what, Math.max(0, timeoutMillis - spent),
+                    timeoutText, cancellation);
+            Optional<HttpRequest> next = hop < Redirects.MAX_HOPS ? Redirects.next(current, response) : Optional.empty();
+            if (next.isEmpty()) {
+                return response;
+            }
+            current = next.get();
         }
     }
 

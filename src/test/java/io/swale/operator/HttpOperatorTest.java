@@ -61,6 +61,20 @@ class HttpOperatorTest {
             ex.getResponseHeaders().set("Location", "/loop");
             respond(ex, 302, "");
         });
+        server.createContext("/moved-nowhere", ex -> respond(ex, 302, "moved"));
+        server.createContext("/hop/", ex -> {
+            int left = Integer.parseInt(ex.getRequestURI().getPath().substring("/hop/".length()));
+            ex.getResponseHeaders().set("Location", left == 0 ? "/json" : "/hop/" + (left - 1));
+            respond(ex, 302, "");
+        });
+        server.createContext("/see-other", ex -> {
+            ex.getResponseHeaders().set("Location", "/echo");
+            respond(ex, 303, "");
+        });
+        server.createContext("/temporary", ex -> {
+            ex.getResponseHeaders().set("Location", "/echo");
+            respond(ex, 307, "");
+        });
         server.createContext("/json", ex -> respond(ex, 200, "  \n{\"rows\": 3, \"key\": \"a/b\"}\n"));
         server.createContext("/text", ex -> respond(ex, 200, "loaded 3 rows\n"));
         server.createContext("/files", ex -> {
@@ -192,6 +206,67 @@ class HttpOperatorTest {
         assertThat(result).isInstanceOf(OperatorResult.PermanentError.class);
         assertThat(messageOf(result)).contains("GET " + base + "/loop").contains("HTTP status 302")
                 .contains("a redirect to " + base + "/loop that was not followed");
+    }
+
+    /**
+     * A 3xx without a `Location` is a final response: permanent, with its code and body (spec §8.5). Was: the JDK's
+     * client threw "Invalid redirection", judged transient, so the attempt was retried and the code never named.
+     */
+    @Test
+    void aRedirectWithoutALocationIsAPermanentErrorWithItsCodeAndBody() {
+        OperatorResult result = run(get("/moved-nowhere"));
+        assertThat(result).isInstanceOf(OperatorResult.PermanentError.class);
+        assertThat(messageOf(result)).contains("HTTP status 302").contains("moved");
+    }
+
+    /** Ten redirects in a row are followed (the JDK's client stopped after four); the eleventh is not. */
+    @Test
+    void upToTenRedirectsAreFollowed() {
+        assertThat(run(get("/hop/9"))).isInstanceOf(OperatorResult.Succeeded.class);
+        OperatorResult tooMany = run(get("/hop/10"));
+        assertThat(tooMany).isInstanceOf(OperatorResult.PermanentError.class);
+        assertThat(messageOf(tooMany)).contains("a redirect to " + base + "/json that was not followed");
+    }
+
+    /** 303 turns a POST into a GET without its body; 307 sends the same method and body again. */
+    @Test
+    void aSeeOtherBecomesAGetAndATemporaryRedirectKeepsTheMethodAndBody() {
+        ObjectNode params = get("/see-other");
+        params.put("method", "POST");
+        params.put("body", "rows=3");
+        params.putObject("headers").put("X-Token", "t1");
+        assertThat(run(params)).isEqualTo(new OperatorResult.Succeeded(
+                json("{\"status\": 201, \"body\": {\"method\": \"GET\"}}")));
+        assertThat(seen.get()).isEqualTo("GET t1 ");
+
+        params.put("url", base + "/temporary");
+        assertThat(run(params)).isEqualTo(new OperatorResult.Succeeded(
+                json("{\"status\": 201, \"body\": {\"method\": \"POST\"}}")));
+        assertThat(seen.get()).isEqualTo("POST t1 rows=3");
+    }
+
+    /** Credentials go to the origin they were written for only: a redirect to another one drops them. */
+    @Test
+    void aRedirectToAnotherOriginDropsTheCredentials() throws IOException {
+        HttpServer other = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        AtomicReference<String> arrived = new AtomicReference<>();
+        other.createContext("/there", ex -> {
+            arrived.set(ex.getRequestHeaders().getFirst("Authorization") + " " + ex.getRequestHeaders().getFirst("X-Token"));
+            respond(ex, 200, "");
+        });
+        other.start();
+        try {
+            server.createContext("/elsewhere", ex -> {
+                ex.getResponseHeaders().set("Location", "http://127.0.0.1:" + other.getAddress().getPort() + "/there");
+                respond(ex, 302, "");
+            });
+            ObjectNode params = get("/elsewhere");
+            params.putObject("headers").put("Authorization", "Bearer secret").put("X-Token", "t1");
+            assertThat(run(params)).isInstanceOf(OperatorResult.Succeeded.class);
+            assertThat(arrived.get()).isEqualTo("null t1");
+        } finally {
+            other.stop(0);
+        }
     }
 
     /**
