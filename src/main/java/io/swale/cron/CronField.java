@@ -75,6 +75,11 @@ public record CronField(CronFieldKind kind, long mask, String text) {
             } else {
                 from = value(kind, field, base.substring(0, dash));
                 to = value(kind, field, base.substring(dash + 1));
+                // `sat-sun` ends on Sunday as `6-7` does: a named Sunday closing a range is 7
+                if (kind == CronFieldKind.DAY_OF_WEEK && to == 0 && from > 0
+                        && Character.isLetter(base.charAt(dash + 1))) {
+                    to = 7;
+                }
                 if (from > to) {
                     throw problem(kind, field, "the range `" + base + "` runs backwards");
                 }

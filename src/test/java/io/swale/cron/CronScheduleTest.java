@@ -81,6 +81,8 @@ class CronScheduleTest {
             */15 * * * *            | */15 * * * *
             05 1-23/2 * * *         | 5 1-23/2 * * *
             0 0 * * sun,7           | 0 0 * * 0,7
+            0 9 * * sat-sun         | 0 9 * * 6-7
+            0 9 * * mon-sun/2       | 0 9 * * 1-7/2
             0 0 1-31/10 feb-apr/1 * | 0 0 1-31/10 2-4/1 *
             """)
     void namesAreShownAsNumbers(String expression, String normalized) {
@@ -107,6 +109,9 @@ class CronScheduleTest {
         assertThat(new DialectCronCheck().problem("0 0 * 13 *")).hasValueSatisfying(m ->
                 assertThat(m).contains("month", "13"));
         assertThat(new DialectCronCheck().problem("0 0 * * mon-fri")).isEmpty();
+        assertThat(new DialectCronCheck().problem("0 0 * * 6-0")).hasValueSatisfying(m ->
+                assertThat(m).contains("`6-0`", "runs backwards"));
+        assertThat(new DialectCronCheck().problem("0 0 * * sat-sun")).isEmpty();
     }
 
     @ParameterizedTest
@@ -129,6 +134,10 @@ class CronScheduleTest {
         assertThat(CronSchedule.parse("0 0 1-31 * mon").next(wednesday)).contains(Instant.parse("2026-09-21T00:00:00Z"));
         assertThat(CronSchedule.parse("0 0 * * 0-6").next(wednesday)).contains(Instant.parse("2026-09-17T00:00:00Z"));
         assertThat(CronSchedule.parse("0 0 * * 7").next(wednesday)).contains(Instant.parse("2026-09-20T00:00:00Z"));
+        // a named Sunday closing a range is 7, as in `6-7`; a numeric 0 there still runs backwards
+        assertThat(CronSchedule.parse("0 0 * * sat-sun").next(Instant.parse("2026-09-19T12:00:00Z")))
+                .contains(Instant.parse("2026-09-20T00:00:00Z"));
+        assertThat(CronSchedule.parse("0 0 * * sat-sun").next(wednesday)).contains(Instant.parse("2026-09-19T00:00:00Z"));
         assertThat(CronSchedule.parse("0 0 1 * +0-6").next(wednesday)).contains(Instant.parse("2026-10-01T00:00:00Z"));
     }
 
