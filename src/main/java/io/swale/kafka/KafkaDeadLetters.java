@@ -10,6 +10,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.RetriableException;
 import org.springframework.kafka.core.KafkaTemplate;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -64,9 +66,37 @@ public final class KafkaDeadLetters implements DeadLetters {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while sending the dead letter of " + identity.runId(), e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("the dead letter of " + identity.runId() + " was not sent: " + e, e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("the dead letter of " + identity.runId() + " was not acknowledged within "
+                    + SEND_TIMEOUT_MS + " ms", e);
+        } catch (ExecutionException | RuntimeException e) {
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            Throwable root = cause;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            // spring-kafka's wrapper says only "Failed to send": the broker's reason is at the root
+            String message = "the dead letter of " + identity.runId() + " was not sent to " + record.topic() + ": "
+                    + root;
+            throw permanent(cause) ? new DeadLetters.Undeliverable(message, cause)
+                    : new IllegalStateException(message, cause);
         }
         metrics.deadLetter(record.topic());
+    }
+
+    /**
+     * Whether no later try can send what this one could not: the broker refused the record itself (too large, not
+     * authorised, an invalid topic), as opposed to Kafka being unavailable or the producer closing.
+     */
+    private static boolean permanent(Throwable failure) {
+        for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof RetriableException) {
+                return false;
+            }
+            if (t instanceof ApiException) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -10,8 +10,9 @@ import java.util.Set;
 /**
  * Which request a redirect leads to (spec §8.5: redirects are followed), decided here rather than by the JDK's client,
  * which answers a 3xx without {@code Location} with an I/O error (judged transient, though the spec makes a final 3xx
- * permanent) and stops after four hops. Up to {@link #MAX_HOPS} are followed, https → http included; the method
- * becomes GET where browsers make it so (303, and POST after 301 or 302); credentials do not go to another origin.
+ * permanent) and stops after four hops. Up to {@link #MAX_HOPS} are followed, never from https to http (the headers
+ * and body written for an https URL would go in clear text); the method becomes GET where browsers make it so (303,
+ * and POST after 301 or 302); credentials do not go to another origin.
  */
 final class Redirects {
     /** The most redirects one request follows; the next 3xx is its final response. */
@@ -42,33 +43,40 @@ final class Redirects {
         boolean toGet = status == 303 && !method.equalsIgnoreCase("HEAD")
                 || (status == 301 || status == 302) && method.equalsIgnoreCase("POST");
         boolean sameOrigin = sameOrigin(request.uri(), to);
-        HttpRequest.Builder next = HttpRequest.newBuilder(to);
-        if (toGet) {
-            next.GET();
-        } else {
-            next.method(method, request.bodyPublisher().orElse(HttpRequest.BodyPublishers.noBody()));
-        }
-        request.version().ifPresent(next::version);
-        request.headers().map().forEach((name, values) -> {
-            String lower = name.toLowerCase(Locale.ROOT);
-            if (!sameOrigin && CREDENTIALS.contains(lower) || toGet && BODY.contains(lower)) {
-                return;
-            }
-            values.forEach(v -> next.header(name, v));
-        });
         try {
+            HttpRequest.Builder next = HttpRequest.newBuilder(to);
+            if (toGet) {
+                next.GET();
+            } else {
+                next.method(method, request.bodyPublisher().orElse(HttpRequest.BodyPublishers.noBody()));
+            }
+            request.version().ifPresent(next::version);
+            request.headers().map().forEach((name, values) -> {
+                String lower = name.toLowerCase(Locale.ROOT);
+                if (!(!sameOrigin && CREDENTIALS.contains(lower) || toGet && BODY.contains(lower))) {
+                    values.forEach(v -> next.header(name, v));
+                }
+            });
             return Optional.of(next.build());
         } catch (IllegalArgumentException | IllegalStateException e) {
+            // a target the client cannot ask (its URL, a header it refuses): the 3xx is the final response
             return Optional.empty();
         }
     }
 
-    /** Where {@code location} leads from {@code from}: an http or https URL, else empty. */
+    /** Where {@code location} leads from {@code from}: an http or https URL, not http after https; else empty. */
     private static Optional<URI> target(URI from, String location) {
+        String written = location.strip();
+        // a query alone replaces the query of the same path (RFC 3986 §5.2.2), where URI.resolve drops the path's
+        // last segment as RFC 2396 did
+        if (written.startsWith("?")) {
+            written = (from.getRawPath() == null || from.getRawPath().isEmpty() ? "/" : from.getRawPath()) + written;
+        }
         try {
-            URI to = from.resolve(OperatorUrls.parse(location.strip()));
+            URI to = from.resolve(OperatorUrls.parse(written));
             String scheme = to.getScheme() == null ? "" : to.getScheme().toLowerCase(Locale.ROOT);
-            return (scheme.equals("http") || scheme.equals("https")) && to.getHost() != null
+            boolean downgrade = from.getScheme().equalsIgnoreCase("https") && scheme.equals("http");
+            return (scheme.equals("http") || scheme.equals("https")) && !downgrade && to.getHost() != null
                     ? Optional.of(to) : Optional.empty();
         } catch (java.net.URISyntaxException | IllegalArgumentException e) {
             return Optional.empty();

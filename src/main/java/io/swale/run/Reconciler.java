@@ -38,6 +38,9 @@ public final class Reconciler {
      */
     public static final long FAULT_STALE_DISPATCH_MS = 2_000;
 
+    /** How long a dead-letter copy that cannot be sent is owed, and its run kept in the active-runs index. */
+    public static final long OWED_DEAD_LETTER_LIMIT_MS = 3_600_000;
+
     private final RunStore runs;
     private final TaskStore tasks;
     private final GraphRuns graphRuns;
@@ -91,6 +94,8 @@ public final class Reconciler {
     /** The counts of one pass, added to run by run. */
     private static final class Tally {
         int submitted, settled, cancelled, redispatched, reaped, failed;
+        /** A resend of an owed dead letter failed: the others wait for the next pass, not 10 s each. */
+        boolean deadLettersFailing;
     }
 
     private ReconcilePass walk(boolean afterFault) {
@@ -144,9 +149,7 @@ public final class Reconciler {
     }
 
     private void repair(RunView view, long now, boolean afterFault, Tally tally) {
-        int[] repaired = repairInstances(view, now, afterFault);
-        tally.redispatched += repaired[0];
-        tally.reaped += repaired[1];
+        repairInstances(view, now, afterFault, tally);
         switch (view.run().state()) {
             case ACTIVE -> {
                 tally.cancelled += cancellation.cancelOrphans(view);
@@ -163,13 +166,12 @@ public final class Reconciler {
     }
 
     /**
-     * Returns {redispatched, reaped}. An instance whose read state shows nothing due at {@code now} (the
-     * store's time, read after the view) costs no round trip: its dispatch is fresh, its retry not yet due,
-     * its lease not yet over. The scripts check again themselves.
+     * An instance whose read state shows nothing due at {@code now} (the store's time, read after the view) costs
+     * no round trip: its dispatch is fresh, its retry not yet due, its lease not yet over, its dead-letter copy
+     * not owed. The scripts check again themselves.
      */
-    private int[] repairInstances(RunView view, long now, boolean afterFault) {
+    private void repairInstances(RunView view, long now, boolean afterFault, Tally tally) {
         long staleMs = afterFault ? faultStaleDispatchMs : staleDispatchMs;
-        int redispatched = 0, reaped = 0;
         for (TaskInstance i : view.instances().values()) {
             TaskIdentity identity = new TaskIdentity(view.key().graph(), view.key().partition(), i.node(), i.asset(),
                     i.definition(), i.rerun());
@@ -179,7 +181,7 @@ public final class Reconciler {
                             ? tasks.redispatchAfterFault(view.key(), i.runId(), staleMs)
                             : tasks.redispatchIfStale(view.key(), i.runId(), staleMs))) {
                         dispatcher.dispatch(i.pool(), identity);
-                        redispatched++;
+                        tally.redispatched++;
                     }
                 }
                 case WAITING -> {
@@ -187,25 +189,38 @@ public final class Reconciler {
                             && tasks.releaseDue(view.key(), i.runId()).isPresent()) {
                         i.dueMs().ifPresent(due -> tasks.removeDelayed(view.key(), i.runId(), due));
                         dispatcher.dispatch(i.pool(), identity);
-                        redispatched++;
+                        tally.redispatched++;
                     }
                 }
                 case RUNNING, CANCELLING -> {
                     if (i.leaseUntilMs().map(lease -> lease > now).orElse(false)) {
                         continue;
                     }
-                    reaped += reaper.reap(view.key(), i) ? 1 : 0;
+                    tally.reaped += reaper.reap(view.key(), i) ? 1 : 0;
                 }
                 case FAILED -> {
-                    // older than a dispatch on its way: the holder that ended it is not still sending the copy
-                    if (i.owedDeadLetter().isPresent() && i.endedMs().map(end -> end <= now - staleMs).orElse(true)) {
-                        terminations.sendOwed(view.key(), i);
+                    if (i.owedDeadLetter().isPresent() && !tally.deadLettersFailing
+                            && i.endedMs().map(end -> end <= now - staleDispatchMs).orElse(true)) {
+                        sendOwed(view, i, tally);
                     }
                 }
                 default -> { }
             }
         }
-        return new int[] {redispatched, reaped};
+    }
+
+    /**
+     * Sends again a dead-letter copy still owed stale-dispatch after its end, even in a pass after a fault (the
+     * holder that ended it may still be waiting for the broker's acknowledgement), and at most once a stale-dispatch
+     * whatever passes run at once; gives it up when it has been owed for {@link #OWED_DEAD_LETTER_LIMIT_MS}.
+     */
+    private void sendOwed(RunView view, TaskInstance i, Tally tally) {
+        switch (tasks.takeOwedDeadLetter(view.key(), i.runId(), staleDispatchMs, OWED_DEAD_LETTER_LIMIT_MS)) {
+            case SEND -> tally.deadLettersFailing = terminations.sendOwed(view.key(), i) == Terminations.Delivery.NOT_SENT;
+            case EXPIRED -> terminations.giveUpOwed(view.key(), i, "owed for "
+                    + java.time.Duration.ofMillis(OWED_DEAD_LETTER_LIMIT_MS) + " since the instance ended");
+            case WAIT, NONE -> { }
+        }
     }
 
     private void dropIfIdle(RunView view) {

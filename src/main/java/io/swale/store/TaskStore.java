@@ -207,6 +207,17 @@ public interface TaskStore {
      */
     void deadLetterSent(RunKey key, String runId);
 
+    /** What the reconciler does with a dead-letter copy an instance owes: see {@link #takeOwedDeadLetter}. */
+    enum OwedDeadLetter { SEND, WAIT, EXPIRED, NONE }
+
+    /**
+     * Whether to send again the dead-letter copy {@code runId} owes: SEND once it has been owed for {@code waitMs}
+     * since its end and since the last SEND (taken in the same step, so that two passes at once send one copy),
+     * WAIT before that, EXPIRED once it has been owed for {@code limitMs} since its end (to be given up), NONE when
+     * it owes nothing.
+     */
+    OwedDeadLetter takeOwedDeadLetter(RunKey key, String runId, long waitMs, long limitMs);
+
     /**
      * Parks the instance held with {@code token} until {@code delayMs} from now: a retry of the step, or with
      * {@code nextStep} the next step of a continuing task, which gets {@code stepState}. The instance enters the

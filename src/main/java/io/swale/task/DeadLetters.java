@@ -13,5 +13,18 @@ public interface DeadLetters {
         }
     }
 
+    /**
+     * Returns once the copy is stored where it goes.
+     *
+     * @throws Undeliverable when no later try can store it either (too large, not authorised)
+     * @throws RuntimeException when this try did not store it
+     */
     void send(DeadLetter letter);
+
+    /** A copy that no try can send: it is given up, not sent again. */
+    final class Undeliverable extends RuntimeException {
+        public Undeliverable(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
 }

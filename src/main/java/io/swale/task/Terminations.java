@@ -108,37 +108,70 @@ public final class Terminations {
         return outcome;
     }
 
-    /**
-     * Sends again the dead-letter copy that {@code instance} of {@code key} still owes (its first send failed, or
-     * the acknowledgement was lost); answers whether it went.
-     */
-    public boolean sendOwed(RunKey key, TaskInstance instance) {
-        return instance.owedDeadLetter().map(error -> {
-            TaskIdentity identity = new TaskIdentity(key.graph(), key.partition(), instance.node(), instance.asset(),
-                    instance.definition(), instance.rerun());
-            boolean sent = send(new DeadLetters.DeadLetter(instance.pool(), identity, instance.attempt(),
-                    instance.maxAttempts(), error, List.of()));
-            if (sent) {
-                log.info("owed dead letter sent graph={} partition={} node={} runId={}", identity.graph(),
-                        identity.partition(), identity.node(), identity.runId());
-            }
-            return sent;
-        }).orElse(false);
+    /** What became of a dead-letter copy. */
+    public enum Delivery {
+        /** Stored where it goes, its debt ended. */
+        SENT,
+        /** Not sent this time: still owed, sent again by the reconciler. */
+        NOT_SENT,
+        /** No try can send it: given up, its debt ended. */
+        GIVEN_UP
     }
 
-    /** Sends {@code letter} with the instance's attempt history, then ends its debt; false when either failed. */
-    private boolean send(DeadLetters.DeadLetter letter) {
+    /**
+     * Sends again the dead-letter copy that {@code instance} of {@code key} still owes (its first send failed, or
+     * the acknowledgement was lost).
+     */
+    public Delivery sendOwed(RunKey key, TaskInstance instance) {
+        return instance.owedDeadLetter().map(error -> {
+            Delivery d = send(new DeadLetters.DeadLetter(instance.pool(), identity(key, instance), instance.attempt(),
+                    instance.maxAttempts(), error, List.of()));
+            if (d == Delivery.SENT) {
+                log.info("owed dead letter sent graph={} partition={} node={} runId={}", key.graph(),
+                        key.partition(), instance.node(), instance.runId());
+            }
+            return d;
+        }).orElse(Delivery.SENT);
+    }
+
+    /** Gives up the dead-letter copy {@code instance} has owed for too long: its debt ends unpaid. */
+    public void giveUpOwed(RunKey key, TaskInstance instance, String why) {
+        log.error("dead letter given up graph={} partition={} node={} runId={} reason={}", key.graph(), key.partition(),
+                instance.node(), instance.runId(), why);
+        tasks.deadLetterSent(key, instance.runId());
+    }
+
+    private static TaskIdentity identity(RunKey key, TaskInstance instance) {
+        return new TaskIdentity(key.graph(), key.partition(), instance.node(), instance.asset(), instance.definition(),
+                instance.rerun());
+    }
+
+    /** Sends {@code letter} with the instance's attempt history, then ends its debt. */
+    private Delivery send(DeadLetters.DeadLetter letter) {
         TaskIdentity identity = letter.identity();
+        Delivery delivery;
         try {
             deadLetters.send(new DeadLetters.DeadLetter(letter.pool(), identity, letter.attempts(),
                     letter.maxAttempts(), letter.lastError(), tasks.history(identity.runKey(), identity.runId())));
-            tasks.deadLetterSent(identity.runKey(), identity.runId());
-            return true;
+            delivery = Delivery.SENT;
+        } catch (DeadLetters.Undeliverable e) {
+            log.error("dead letter cannot be sent, given up graph={} partition={} node={} runId={} error={}",
+                    identity.graph(), identity.partition(), identity.node(), identity.runId(), e.getMessage());
+            delivery = Delivery.GIVEN_UP;
         } catch (RuntimeException e) {
             log.warn("dead letter not sent, the reconciler sends it again graph={} partition={} node={} runId={}"
                     + " error={}", identity.graph(), identity.partition(), identity.node(), identity.runId(),
                     e.toString());
-            return false;
+            return Delivery.NOT_SENT;
         }
+        try {
+            tasks.deadLetterSent(identity.runKey(), identity.runId());
+        } catch (RuntimeException e) {
+            // its debt stands: the reconciler sends a second copy
+            log.warn("dead letter's debt not ended, the reconciler sends it again graph={} partition={} node={}"
+                    + " runId={} delivery={} error={}", identity.graph(), identity.partition(), identity.node(),
+                    identity.runId(), delivery, e.toString());
+        }
+        return delivery;
     }
 }

@@ -123,8 +123,15 @@ class LeaseReaperIT {
             assertThat(h.runs.read(key).orElseThrow().run().state()).isEqualTo(io.swale.record.RunState.FAILED);
             assertThat(h.runs.activeRuns()).contains(key);
             assertThat(h.runs.dropActive(key)).isFalse();
+            // ended just now: not sent again before stale-dispatch, which the holder may still be waiting out
+            h.deadLettersDown.set(false);
+            h.reconciler(60_000).pass();
+            assertThat(h.deadLetters).isEmpty();
+            h.deadLettersDown.set(true);
             h.reconciler(0).pass();
-            assertThat(h.deadLetters).as("still down").isEmpty();
+            assertThat(h.runs.read(key).orElseThrow().instances().get(runId).owedDeadLetter()).as("still owed")
+                    .isPresent();
+            assertThat(h.runs.activeRuns()).contains(key);
 
             h.deadLettersDown.set(false);
             h.reconciler(0).pass();
@@ -142,6 +149,24 @@ class LeaseReaperIT {
             // sent, it is not sent again
             h.reconciler(0).pass();
             assertThat(h.deadLetters).hasSize(1);
+        }
+    }
+
+    /** A copy no try can send is given up at once: it does not hold its run in the active index. */
+    @Test
+    void aDeadLetterCopyTheBrokerRefusesForItselfIsGivenUp() throws Exception {
+        try (RunHarness h = harness()) {
+            String g = RunHarness.graphName("reaprefused");
+            RunKey key = startAndClaim(h, h.chain(g), g, "p", 0);
+            TaskInstance held = h.runs.read(key).orElseThrow().instances().get(key.runId("a", 0));
+            h.deadLettersRefused.set(true);
+
+            assertThat(h.reaper.reap(key, held)).isTrue();
+
+            assertThat(h.deadLetters).isEmpty();
+            assertThat(h.runs.read(key).orElseThrow().instances().get(key.runId("a", 0)).owedDeadLetter()).isEmpty();
+            h.graphRuns.advanceAll(h.runs.read(key).orElseThrow());
+            assertThat(h.runs.activeRuns()).doesNotContain(key);
         }
     }
 

@@ -104,7 +104,12 @@ final class RunHarness implements AutoCloseable {
     final LeaseReaper reaper;
     /** While set, a dead-letter copy is not sent (the Kafka send fails). */
     final java.util.concurrent.atomic.AtomicBoolean deadLettersDown = new java.util.concurrent.atomic.AtomicBoolean();
+    /** While set, the broker refuses every dead-letter copy for itself (too large, not authorised). */
+    final java.util.concurrent.atomic.AtomicBoolean deadLettersRefused = new java.util.concurrent.atomic.AtomicBoolean();
     final DeadLetters deadLetterSink = letter -> {
+        if (deadLettersRefused.get()) {
+            throw new DeadLetters.Undeliverable("the record is too large", new IllegalArgumentException());
+        }
         if (deadLettersDown.get()) {
             throw new IllegalStateException("the dead-letter topic is not reachable");
         }

@@ -117,6 +117,12 @@ class FakeTaskStore implements TaskStore {
     }
 
     @Override
+    public synchronized OwedDeadLetter takeOwedDeadLetter(RunKey key, String runId, long waitMs, long limitMs) {
+        reachable();
+        return owedDeadLetter ? OwedDeadLetter.SEND : OwedDeadLetter.NONE;
+    }
+
+    @Override
     public synchronized void deadLetterSent(RunKey key, String runId) {
         reachable();
         owedDeadLetter = false;

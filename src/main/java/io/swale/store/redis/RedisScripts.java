@@ -39,6 +39,7 @@ final class RedisScripts {
     final Script settle = load("settle");
     final Script dropActive = load("dropactive");
     final Script deadLettered = load("deadlettered");
+    final Script takeDeadLetter = load("takedeadletter");
     final Script zremIfScore = load("zremifscore");
     final Script putRun = load("putrun");
     final Script expireRun = load("expirerun");
@@ -54,7 +55,7 @@ final class RedisScripts {
     /** Every script: each must touch keys of one hash slot (the Cluster ITs run each of them). */
     List<Script> all() {
         return List.of(submit, claim, heartbeat, finish, retry, release, redispatch, reap, cancel, request, reserve, giveBack,
-                settle, dropActive, deadLettered, zremIfScore, putRun, expireRun, deleteIfEqual, expireIfEqual, removeEntry,
+                settle, dropActive, deadLettered, takeDeadLetter, zremIfScore, putRun, expireRun, deleteIfEqual, expireIfEqual, removeEntry,
                 forgetGraph, advance, submitItems, derive, createRun);
     }
 

@@ -200,6 +200,18 @@ public final class RedisTaskStore implements TaskStore {
     }
 
     @Override
+    public OwedDeadLetter takeOwedDeadLetter(RunKey key, String runId, long waitMs, long limitMs) {
+        Object r = calls.durable(scripts.takeDeadLetter, List.of(keys.instances(key)),
+                List.of(runId, Long.toString(waitMs), Long.toString(limitMs)));
+        return switch ((String) r) {
+            case "send" -> OwedDeadLetter.SEND;
+            case "wait" -> OwedDeadLetter.WAIT;
+            case "expired" -> OwedDeadLetter.EXPIRED;
+            default -> OwedDeadLetter.NONE;
+        };
+    }
+
+    @Override
     public void deadLetterSent(RunKey key, String runId) {
         calls.durable(scripts.deadLettered, List.of(keys.instances(key), keys.run(key), keys.activeRuns(key)),
                 List.of(runId, key.id()));

@@ -96,6 +96,8 @@ class ClusterScriptsIT {
         assertThat(tasks.finishDeadLettered(a, new RecordField("z", Optional.empty()), z, failed(a.runId("z", 0))))
                 .isEqualTo(TaskStore.Finish.OK);
         assertThat(runs.read(a).orElseThrow().instances().get(a.runId("z", 0)).owedDeadLetter()).hasValue("gave up");
+        assertThat(tasks.takeOwedDeadLetter(a, a.runId("z", 0), 60_000, 3_600_000))
+                .isEqualTo(TaskStore.OwedDeadLetter.WAIT);
         tasks.deadLetterSent(a, a.runId("z", 0));
         assertThat(runs.read(a).orElseThrow().instances().get(a.runId("z", 0)).owedDeadLetter()).isEmpty();
 

@@ -296,6 +296,32 @@ class RedisTaskStoreIT {
                 .satisfies(a -> assertThat(a.error()).hasValue(reason));
     }
 
+    /**
+     * An owed dead-letter copy is taken for a resend once stale, once a wait whatever passes ask at once, and given up
+     * past its limit; nothing is owed once it is sent.
+     */
+    @Test
+    void anOwedDeadLetterIsTakenForAResendOnceAWaitAndExpiresPastItsLimit() {
+        submit(1);
+        long token = ((TaskStore.Claim.Claimed) tasks.claim(key, runId(), 60_000, "w1")).token();
+        assertThat(tasks.finishDeadLettered(key, N, token, withError(record(runId(), 0, "failed"), "gave up")))
+                .isEqualTo(TaskStore.Finish.OK);
+        assertThat(tasks.takeOwedDeadLetter(key, runId(), 10_000, 3_600_000)).as("ended just now")
+                .isEqualTo(TaskStore.OwedDeadLetter.WAIT);
+        // ended 20 s ago
+        RedisKeys keys = new RedisKeys("t");
+        String stored = pool.hget(keys.instances(key), runId());
+        long ended = Long.parseLong(stored.replaceAll(".*\"ended\":(\\d+).*", "$1"));
+        pool.hset(keys.instances(key), runId(), stored.replace("\"ended\":" + ended, "\"ended\":" + (ended - 20_000)));
+
+        assertThat(tasks.takeOwedDeadLetter(key, runId(), 10_000, 3_600_000)).isEqualTo(TaskStore.OwedDeadLetter.SEND);
+        assertThat(tasks.takeOwedDeadLetter(key, runId(), 10_000, 3_600_000)).as("taken by the first")
+                .isEqualTo(TaskStore.OwedDeadLetter.WAIT);
+        assertThat(tasks.takeOwedDeadLetter(key, runId(), 10_000, 15_000)).isEqualTo(TaskStore.OwedDeadLetter.EXPIRED);
+        tasks.deadLetterSent(key, runId());
+        assertThat(tasks.takeOwedDeadLetter(key, runId(), 0, 3_600_000)).isEqualTo(TaskStore.OwedDeadLetter.NONE);
+    }
+
     private static NodeRecord withError(NodeRecord r, String error) {
         return new NodeRecord(r.status(), r.runId(), r.definition(), r.rerun(), r.terminatedAtMs(), r.output(),
                 r.outputOmitted(), Optional.of(error));
