@@ -152,34 +152,22 @@ class LeaseReaperIT {
         }
     }
 
-    /** A copy no try can send is given up at once: it does not hold its run in the active index. */
-    @Test
-    void aDeadLetterCopyTheBrokerRefusesForItselfIsGivenUp() throws Exception {
-        try (RunHarness h = harness()) {
-            String g = RunHarness.graphName("reaprefused");
-            RunKey key = startAndClaim(h, h.chain(g), g, "p", 0);
-            TaskInstance held = h.runs.read(key).orElseThrow().instances().get(key.runId("a", 0));
-            h.deadLettersRefused.set(true);
-
-            assertThat(h.reaper.reap(key, held)).isTrue();
-
-            assertThat(h.deadLetters).isEmpty();
-            assertThat(h.runs.read(key).orElseThrow().instances().get(key.runId("a", 0)).owedDeadLetter()).isEmpty();
-            h.graphRuns.advanceAll(h.runs.read(key).orElseThrow());
-            assertThat(h.runs.activeRuns()).doesNotContain(key);
-        }
-    }
-
-    @Test
-    void aDeadLetterCopyThatWentLeavesNothingOwed() throws Exception {
+    /**
+     * A copy sent, or one no try can send (given up at once), leaves nothing owed: it does not hold its run in the
+     * active index.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void aDeadLetterCopySentOrRefusedForItselfLeavesNothingOwed(boolean refused) throws Exception {
         try (RunHarness h = harness()) {
             String g = RunHarness.graphName("reapsent");
             RunKey key = startAndClaim(h, h.chain(g), g, "p", 0);
             TaskInstance held = h.runs.read(key).orElseThrow().instances().get(key.runId("a", 0));
+            h.deadLettersRefused.set(refused);
 
             assertThat(h.reaper.reap(key, held)).isTrue();
 
-            assertThat(h.deadLetters).hasSize(1);
+            assertThat(h.deadLetters).hasSize(refused ? 0 : 1);
             assertThat(h.runs.read(key).orElseThrow().instances().get(key.runId("a", 0)).owedDeadLetter()).isEmpty();
             h.graphRuns.advanceAll(h.runs.read(key).orElseThrow());
             assertThat(h.runs.activeRuns()).doesNotContain(key);

@@ -205,13 +205,9 @@ class LostClaimReplyIT {
         Definition definition = leased("operator = \"noop\"");
         TaskIdentity id = new TaskIdentity("leased", Partition.of("p"), "a", Optional.empty(), definition.hash(), 0);
         RedisResourceStore direct = new RedisResourceStore(redis.pool, "l", 60_000);
-        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
-        try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(redis.port);
-                UnifiedJedis viaProxy = new JedisPooled(new HostAndPort("127.0.0.1", proxy.port()),
-                        DefaultJedisClientConfig.builder().timeoutMillis(400).build());
-                ResourceGate gate = gate(new RedisResourceStore(viaProxy, "l", 60_000), definition, d -> { },
-                        ticker)) {
-            cacheGrantScript(gate, definition);
+        try (LossyGate lossy = new LossyGate(definition)) {
+            ReplyDroppingProxy proxy = lossy.proxy;
+            ResourceGate gate = lossy.gate;
 
             proxy.dropNextReply();
             LeaseGate.Admission asked = gate.admit("default", id);
@@ -227,8 +223,6 @@ class LostClaimReplyIT {
 
             assertThat(holders(direct)).as("no grant left behind").isEmpty();
             assertThat(gate.admit("default", id)).as("the poll's retry").isInstanceOf(LeaseGate.Admission.Granted.class);
-        } finally {
-            ticker.shutdownNow();
         }
     }
 
@@ -241,13 +235,9 @@ class LostClaimReplyIT {
         Definition definition = leased("operator = \"noop\"");
         TaskIdentity id = new TaskIdentity("leased", Partition.of("p"), "a", Optional.empty(), definition.hash(), 0);
         RedisResourceStore direct = new RedisResourceStore(redis.pool, "l", 60_000);
-        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
-        try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(redis.port);
-                UnifiedJedis viaProxy = new JedisPooled(new HostAndPort("127.0.0.1", proxy.port()),
-                        DefaultJedisClientConfig.builder().timeoutMillis(400).build());
-                ResourceGate gate = gate(new RedisResourceStore(viaProxy, "l", 60_000), definition, d -> { },
-                        ticker)) {
-            cacheGrantScript(gate, definition);
+        try (LossyGate lossy = new LossyGate(definition)) {
+            ReplyDroppingProxy proxy = lossy.proxy;
+            ResourceGate gate = lossy.gate;
             assertThat(direct.grant("holder-r0", "g-holder", List.of("warehouse"), 60_000, "{}"))
                     .isInstanceOf(ResourceStore.Grant.Granted.class);
             assertThat(gate.admit("default", id)).isInstanceOf(LeaseGate.Admission.Waiting.class);
@@ -265,12 +255,34 @@ class LostClaimReplyIT {
 
             assertThat(proxy.dropped()).isEqualTo(1);
             assertThat(holders(direct)).containsExactly(id.runId());
-        } finally {
+        }
+    }
+
+    /**
+     * A lease gate for {@code definition}'s instances whose store talks to Redis through a proxy that can lose
+     * replies, its grant script cached in Redis first (so that a lost reply is the grant's, not a NOSCRIPT's).
+     */
+    private final class LossyGate implements AutoCloseable {
+        final ReplyDroppingProxy proxy = new ReplyDroppingProxy(redis.port);
+        final UnifiedJedis client = new JedisPooled(new HostAndPort("127.0.0.1", proxy.port()),
+                DefaultJedisClientConfig.builder().timeoutMillis(400).build());
+        final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+        final ResourceGate gate;
+
+        LossyGate(Definition definition) throws IOException {
+            gate = gate(new RedisResourceStore(client, "l", 60_000), definition, d -> { }, ticker);
+            cacheGrantScript(gate, definition);
+        }
+
+        @Override
+        public void close() throws IOException {
+            gate.close();
+            client.close();
+            proxy.close();
             ticker.shutdownNow();
         }
     }
 
-    /** The grant script is cached in Redis first, so that a lost reply is the grant's, not a NOSCRIPT's. */
     private static void cacheGrantScript(ResourceGate gate, Definition definition) {
         TaskIdentity other = new TaskIdentity("leased", Partition.of("q"), "a", Optional.empty(), definition.hash(), 0);
         LeaseGate.Admission first = gate.admit("default", other);
