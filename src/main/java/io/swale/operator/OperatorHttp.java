@@ -58,7 +58,8 @@ final class OperatorHttp {
             long spent = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             HttpResponse<T> response = send(client(), current, handler, what, Math.max(0, timeoutMillis - spent),
                     timeoutText, cancellation);
-            Optional<HttpRequest> next = hop < Redirects.MAX_HOPS ? Redirects.next(current, response) : Optional.empty();
+            Optional<HttpRequest> next = hop < Redirects.MAX_HOPS ? Redirects.next(current, response)
+                    : Optional.empty();
             if (next.isEmpty()) {
                 return response;
             }

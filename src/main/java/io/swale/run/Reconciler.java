@@ -23,9 +23,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The repair path for whatever Kafka lost (spec §7.7, §14 #16): walks the active-runs index, never the
  * keyspace, and for each run advances it, re-cancels a cancelled run, dispatches stale pending instances
- * again, releases due retries, reaps expired leases and sends the dead-letter copies still owed. A run it cannot repair (an undecodable record, a
- * definition that does not render, a script error) is reported through {@link RepairFailures} and skipped:
- * one bad run never holds back the runs after it.
+ * again, releases due retries, reaps expired leases and sends the dead-letter copies still owed. A run it cannot
+ * repair (an undecodable record, a definition that does not render, a script error) is reported through
+ * {@link RepairFailures} and skipped: one bad run never holds back the runs after it.
  */
 public final class Reconciler {
     private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
@@ -216,7 +216,8 @@ public final class Reconciler {
      */
     private void sendOwed(RunView view, TaskInstance i, Tally tally) {
         switch (tasks.takeOwedDeadLetter(view.key(), i.runId(), staleDispatchMs, OWED_DEAD_LETTER_LIMIT_MS)) {
-            case SEND -> tally.deadLettersFailing = terminations.sendOwed(view.key(), i) == Terminations.Delivery.NOT_SENT;
+            case SEND -> tally.deadLettersFailing =
+                    terminations.sendOwed(view.key(), i) == Terminations.Delivery.NOT_SENT;
             case EXPIRED -> terminations.giveUpOwed(view.key(), i, "owed for "
                     + java.time.Duration.ofMillis(OWED_DEAD_LETTER_LIMIT_MS) + " since the instance ended");
             case WAIT, NONE -> { }

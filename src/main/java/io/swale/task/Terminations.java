@@ -94,7 +94,8 @@ public final class Terminations {
      * ran out), then sends the informational dead-letter copy with the attempt history. Only the holder whose
      * termination committed sends it, so a fenced-out holder never adds a second copy. The instance owes the copy
      * from its end until the send is acknowledged; one that is not (a lost reply, a failed send) is sent again by
-     * the reconciler ({@link #sendOwed}), so a copy may be sent twice but is not lost.
+     * the reconciler ({@link #sendOwed}), so a copy may be sent twice, and is lost only when given up: refused by
+     * the broker for itself, or still owed after the reconciler's limit.
      */
     public TaskStore.Finish deadLetter(TaskIdentity identity, long token, String pool, long attempts, long maxAttempts,
             String error) {

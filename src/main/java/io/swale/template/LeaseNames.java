@@ -33,7 +33,7 @@ public final class LeaseNames {
     private static final int SHOWN = 64;
     /** What a name may hold, for messages. */
     public static final String SYNTAX = "a resource name is a letter or digit, then letters, digits, `.`, `_`, `:`, "
-            + "`/` or `-`, 128 characters at most, and no `/` ends it or is followed by `/`, `./` or `../`";
+            + "`/` or `-`, 128 characters at most, and none of its `/`-separated segments is empty, `.` or `..`";
 
     private LeaseNames() {}
 

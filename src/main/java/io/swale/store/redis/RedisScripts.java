@@ -55,8 +55,8 @@ final class RedisScripts {
     /** Every script: each must touch keys of one hash slot (the Cluster ITs run each of them). */
     List<Script> all() {
         return List.of(submit, claim, heartbeat, finish, retry, release, redispatch, reap, cancel, request, reserve, giveBack,
-                settle, dropActive, deadLettered, takeDeadLetter, zremIfScore, putRun, expireRun, deleteIfEqual, expireIfEqual, removeEntry,
-                forgetGraph, advance, submitItems, derive, createRun);
+                settle, dropActive, deadLettered, takeDeadLetter, zremIfScore, putRun, expireRun, deleteIfEqual,
+                expireIfEqual, removeEntry, forgetGraph, advance, submitItems, derive, createRun);
     }
 
     private static Script load(String name) {

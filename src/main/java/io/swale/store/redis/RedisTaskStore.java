@@ -249,7 +249,8 @@ public final class RedisTaskStore implements TaskStore {
         NodeRecord record = c.record();
         return List.of(record.runId(), Long.toString(c.token()), c.field().key(), NodeRecordCodec.encode(record),
                 record.status().wireName(), Long.toString(record.rerun()), record.error().orElse(""),
-                c.field().node(), c.growth().orElse(""), member(c.key(), record.runId()), c.owesDeadLetter() ? "1" : "");
+                c.field().node(), c.growth().orElse(""), member(c.key(), record.runId()),
+                c.owesDeadLetter() ? "1" : "");
     }
 
     private static Finish finishOutcome(Object r) {
