@@ -25,8 +25,9 @@ public final class LeaseNames {
     private static final Pattern FIRST_CHAR = Pattern.compile("[" + FIRST + "]");
     private static final Pattern LATER_CHAR = Pattern.compile("[" + FIRST + LATER + "]");
     /**
-     * An empty, `.` or `..` segment between slashes, or a slash at the end: the API's path (the name as written,
-     * `/api/v1/resources/db/main`) could not reach such a name, since the server normalises or refuses it.
+     * An empty, `.` or `..` segment between slashes, which the API's path (the name as written,
+     * `/api/v1/resources/db/main`) cannot carry since the server normalises or refuses it, or a slash at the end,
+     * which would name a second resource `db/` beside `db`.
      */
     private static final Pattern BAD_SEGMENT = Pattern.compile("/(\\.{0,2})(/|$)");
     /** How much of a rendered name that is not one a message quotes. */

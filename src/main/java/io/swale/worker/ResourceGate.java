@@ -179,6 +179,8 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
         long asked = System.nanoTime();
         ResourceStore.Grant grant;
         String waiter = new LeaseWaiter(pool, id).encode();
+        // asked under a grant id asked for before, a grant is answered as made already, with no wait of its own
+        boolean askedBefore = grantId.isPresent();
         try {
             grant = store.grant(holder.runId(), holder.grantId(), names, settings.leaseMs(), waiter);
         } catch (RuntimeException e) {
@@ -192,6 +194,7 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
             // id (a no-op when nothing was granted); a release that fails too leaves it to expire
             try {
                 grant = store.grant(holder.runId(), holder.grantId(), names, settings.leaseMs(), waiter);
+                askedBefore = true;
             } catch (RuntimeException again) {
                 e.addSuppressed(again);
                 release(holder);
@@ -206,10 +209,14 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
                 log.warn("waiters let in by an expired grant not dispatched runId={} error={}", id.runId(), e.toString());
             }
         }
+        boolean waitKnown = !askedBefore;
         return switch (grant) {
             case ResourceStore.Grant.Granted g -> {
-                // by the lease as written: a templated name (`agent:{{ partition }}`) is one series, not one a day
-                templates.stream().distinct().forEach(t -> waitTimes.waited(t, g.waitedMs()));
+                // by the lease as written: a templated name (`agent:{{ partition }}`) is one series, not one a day;
+                // the wait of a grant made before was in the answer to that ask (or lost with it)
+                if (waitKnown) {
+                    templates.stream().distinct().forEach(t -> waitTimes.waited(t, g.waitedMs()));
+                }
                 yield new Admission.Granted(holder, names, asked);
             }
             case ResourceStore.Grant.Waiting w -> {
