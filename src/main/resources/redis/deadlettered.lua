@@ -6,8 +6,5 @@ if not s or s.dead_letter == nil then return 0 end
 s.dead_letter = nil
 s.dead_letter_taken = nil
 save_instance(KEYS[1], ARGV[1], s)
-local state = run_state(KEYS[2])
-if state ~= 'active' and state ~= 'unreadable' and all_idle(KEYS[1], true) then
-  redis.call('ZREM', KEYS[3], ARGV[2])
-end
+leave_index_if_idle(KEYS[3], KEYS[2], KEYS[1], ARGV[2])
 return 1

@@ -68,6 +68,13 @@ local function run_state(run_key)
   if not ok or type(r) ~= 'table' or type(r.state) ~= 'string' then return 'unreadable' end
   return r.state
 end
+-- a run that is gone or settled, with no instance active or owing its dead-letter copy, leaves the active-runs index;
+-- 1 when it left it now. A caller's view may be stale (a rerun reactivated the run since), so it is checked here.
+local function leave_index_if_idle(index_key, run_key, instances_key, member)
+  local state = run_state(run_key)
+  if state == 'active' or state == 'unreadable' or not all_idle(instances_key, true) then return 0 end
+  return redis.call('ZREM', index_key, member)
+end
 -- true when the run record is cancelled. Its text is searched, not decoded: a quote inside a JSON string is
 -- escaped, so `"state":"` is a key of the record, and the record has no other string-valued key of that name.
 local function run_cancelled(run_key)

@@ -201,7 +201,7 @@ public final class Reconciler {
                 case FAILED -> {
                     if (i.owedDeadLetter().isPresent() && !tally.deadLettersFailing
                             && i.endedMs().map(end -> end <= now - staleDispatchMs).orElse(true)) {
-                        sendOwed(view, i, tally);
+                        sendOwed(view, i, identity, tally);
                     }
                 }
                 default -> { }
@@ -214,11 +214,11 @@ public final class Reconciler {
      * holder that ended it may still be waiting for the broker's acknowledgement), and at most once a stale-dispatch
      * whatever passes run at once; gives it up when it has been owed for {@link #OWED_DEAD_LETTER_LIMIT_MS}.
      */
-    private void sendOwed(RunView view, TaskInstance i, Tally tally) {
+    private void sendOwed(RunView view, TaskInstance i, TaskIdentity identity, Tally tally) {
         switch (tasks.takeOwedDeadLetter(view.key(), i.runId(), staleDispatchMs, OWED_DEAD_LETTER_LIMIT_MS)) {
             case SEND -> tally.deadLettersFailing =
-                    terminations.sendOwed(view.key(), i) == Terminations.Delivery.NOT_SENT;
-            case EXPIRED -> terminations.giveUpOwed(view.key(), i, "owed for "
+                    terminations.sendOwed(identity, i) == Terminations.Delivery.NOT_SENT;
+            case EXPIRED -> terminations.giveUpOwed(identity, "owed for "
                     + java.time.Duration.ofMillis(OWED_DEAD_LETTER_LIMIT_MS) + " since the instance ended");
             case WAIT, NONE -> { }
         }

@@ -2,11 +2,9 @@ package io.swale.task;
 
 import io.swale.record.NodeRecord;
 import io.swale.record.NodeStatus;
-import io.swale.store.RunKey;
 import io.swale.store.TaskInstance;
 import io.swale.store.TaskStore;
 import java.time.Clock;
-import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -102,7 +100,7 @@ public final class Terminations {
         TaskStore.Finish outcome = terminate(identity, pool, token, NodeStatus.FAILED, Optional.empty(), false,
                 Optional.of(error), true);
         if (outcome == TaskStore.Finish.OK || outcome == TaskStore.Finish.SETTLED) {
-            send(new DeadLetters.DeadLetter(pool, identity, attempts, maxAttempts, error, List.of()));
+            send(pool, identity, attempts, maxAttempts, error);
             log.info("dead-lettered graph={} partition={} node={} runId={} attempts={}/{} error={}", identity.graph(),
                     identity.partition(), identity.node(), identity.runId(), attempts, maxAttempts, error);
         }
@@ -120,40 +118,33 @@ public final class Terminations {
     }
 
     /**
-     * Sends again the dead-letter copy that {@code instance} of {@code key} still owes (its first send failed, or
-     * the acknowledgement was lost).
+     * Sends again the dead-letter copy that {@code instance} ({@code identity}) still owes (its first send failed,
+     * or the acknowledgement was lost).
      */
-    public Delivery sendOwed(RunKey key, TaskInstance instance) {
+    public Delivery sendOwed(TaskIdentity identity, TaskInstance instance) {
         return instance.owedDeadLetter().map(error -> {
-            Delivery d = send(new DeadLetters.DeadLetter(instance.pool(), identity(key, instance), instance.attempt(),
-                    instance.maxAttempts(), error, List.of()));
+            Delivery d = send(instance.pool(), identity, instance.attempt(), instance.maxAttempts(), error);
             if (d == Delivery.SENT) {
-                log.info("owed dead letter sent graph={} partition={} node={} runId={}", key.graph(),
-                        key.partition(), instance.node(), instance.runId());
+                log.info("owed dead letter sent graph={} partition={} node={} runId={}", identity.graph(),
+                        identity.partition(), identity.node(), identity.runId());
             }
             return d;
         }).orElse(Delivery.SENT);
     }
 
-    /** Gives up the dead-letter copy {@code instance} has owed for too long: its debt ends unpaid. */
-    public void giveUpOwed(RunKey key, TaskInstance instance, String why) {
-        log.error("dead letter given up graph={} partition={} node={} runId={} reason={}", key.graph(), key.partition(),
-                instance.node(), instance.runId(), why);
-        tasks.deadLetterSent(key, instance.runId());
+    /** Gives up the dead-letter copy {@code identity} has owed for too long: its debt ends unpaid. */
+    public void giveUpOwed(TaskIdentity identity, String why) {
+        log.error("dead letter given up graph={} partition={} node={} runId={} reason={}", identity.graph(),
+                identity.partition(), identity.node(), identity.runId(), why);
+        tasks.deadLetterSent(identity.runKey(), identity.runId());
     }
 
-    private static TaskIdentity identity(RunKey key, TaskInstance instance) {
-        return new TaskIdentity(key.graph(), key.partition(), instance.node(), instance.asset(), instance.definition(),
-                instance.rerun());
-    }
-
-    /** Sends {@code letter} with the instance's attempt history, then ends its debt. */
-    private Delivery send(DeadLetters.DeadLetter letter) {
-        TaskIdentity identity = letter.identity();
+    /** Sends the copy with the instance's attempt history, then ends its debt. */
+    private Delivery send(String pool, TaskIdentity identity, long attempts, long maxAttempts, String error) {
         Delivery delivery;
         try {
-            deadLetters.send(new DeadLetters.DeadLetter(letter.pool(), identity, letter.attempts(),
-                    letter.maxAttempts(), letter.lastError(), tasks.history(identity.runKey(), identity.runId())));
+            deadLetters.send(new DeadLetters.DeadLetter(pool, identity, attempts, maxAttempts, error,
+                    tasks.history(identity.runKey(), identity.runId())));
             delivery = Delivery.SENT;
         } catch (DeadLetters.Undeliverable e) {
             log.error("dead letter cannot be sent, given up graph={} partition={} node={} runId={} error={}",

@@ -209,12 +209,11 @@ public final class ResourceGate implements LeaseGate, AutoCloseable {
                 log.warn("waiters let in by an expired grant not dispatched runId={} error={}", id.runId(), e.toString());
             }
         }
-        boolean waitKnown = !askedBefore;
         return switch (grant) {
             case ResourceStore.Grant.Granted g -> {
                 // by the lease as written: a templated name (`agent:{{ partition }}`) is one series, not one a day;
                 // the wait of a grant made before was in the answer to that ask (or lost with it)
-                if (waitKnown) {
+                if (!askedBefore) {
                     templates.stream().distinct().forEach(t -> waitTimes.waited(t, g.waitedMs()));
                 }
                 yield new Admission.Granted(holder, names, asked);

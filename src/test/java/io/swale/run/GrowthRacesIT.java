@@ -64,11 +64,17 @@ class GrowthRacesIT {
 
     /** A started run whose `start` ended with {@code startOutput} and whose `decide` grew {@link #GROW}, both handled. */
     private static RunKey startedAndGrown(RunHarness h, String g, String hash, String startOutput) {
+        return startedAndGrown(h, g, hash, startOutput, GROW);
+    }
+
+    /** As above, `decide` ending with {@code decideOutput}. */
+    private static RunKey startedAndGrown(RunHarness h, String g, String hash, String startOutput,
+            String decideOutput) {
         RunKey key = h.key(g);
         assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
         finish(h, key, "start", 0, hash, startOutput);
         h.graphRuns.onTaskTerminated(key, "start");
-        finish(h, key, "decide", 0, hash, GROW);
+        finish(h, key, "decide", 0, hash, decideOutput);
         h.graphRuns.onTaskTerminated(key, "decide");
         return key;
     }
@@ -114,12 +120,7 @@ class GrowthRacesIT {
                     """.formatted(g));
             String growY = """
                     {"swale": {"grow": {"node": [{"name": "y", "operator": "noop"}]}}}""";
-            RunKey key = h.key(g);
-            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
-            finish(h, key, "start", 0, hash, null);
-            h.graphRuns.onTaskTerminated(key, "start");
-            finish(h, key, "decide", 0, hash, growY);
-            h.graphRuns.onTaskTerminated(key, "decide");
+            RunKey key = startedAndGrown(h, g, hash, null, growY);
             finish(h, key, "other", 0, hash, """
                     {"swale": {"grow": {"node": [{"name": "x", "after": ["y"], "operator": "noop"}]}}}""");
             h.graphRuns.onTaskTerminated(key, "other");

@@ -202,27 +202,23 @@ class LostClaimReplyIT {
      */
     @Test
     void aGrantWhoseReplyWasLostIsAskedAgainThenReleasedSoThatTheRetriedAskIsGranted() throws Exception {
-        Definition definition = leased("operator = \"noop\"");
-        TaskIdentity id = new TaskIdentity("leased", Partition.of("p"), "a", Optional.empty(), definition.hash(), 0);
-        RedisResourceStore direct = new RedisResourceStore(redis.pool, "l", 60_000);
-        try (LossyGate lossy = new LossyGate(definition)) {
-            ReplyDroppingProxy proxy = lossy.proxy;
-            ResourceGate gate = lossy.gate;
-
-            proxy.dropNextReply();
-            LeaseGate.Admission asked = gate.admit("default", id);
-            assertThat(proxy.dropped()).isEqualTo(1);
+        try (LossyGate lossy = new LossyGate()) {
+            lossy.proxy.dropNextReply();
+            LeaseGate.Admission asked = lossy.gate.admit("default", lossy.id);
+            assertThat(lossy.proxy.dropped()).isEqualTo(1);
             assertThat(asked).as("answered by the ask again").isInstanceOf(LeaseGate.Admission.Granted.class);
-            assertThat(holders(direct)).containsExactly(id.runId());
-            gate.release(((LeaseGate.Admission.Granted) asked).holder());
+            assertThat(holders(lossy.direct)).containsExactly(lossy.id.runId());
+            lossy.gate.release(((LeaseGate.Admission.Granted) asked).holder());
 
-            proxy.dropNextReply();
-            proxy.dropNextReply();
-            assertThatThrownBy(() -> gate.admit("default", id)).isInstanceOf(JedisConnectionException.class);
-            assertThat(proxy.dropped()).isEqualTo(3);
+            lossy.proxy.dropNextReply();
+            lossy.proxy.dropNextReply();
+            assertThatThrownBy(() -> lossy.gate.admit("default", lossy.id))
+                    .isInstanceOf(JedisConnectionException.class);
+            assertThat(lossy.proxy.dropped()).isEqualTo(3);
 
-            assertThat(holders(direct)).as("no grant left behind").isEmpty();
-            assertThat(gate.admit("default", id)).as("the poll's retry").isInstanceOf(LeaseGate.Admission.Granted.class);
+            assertThat(holders(lossy.direct)).as("no grant left behind").isEmpty();
+            assertThat(lossy.gate.admit("default", lossy.id)).as("the poll's retry")
+                    .isInstanceOf(LeaseGate.Admission.Granted.class);
         }
     }
 
@@ -232,39 +228,39 @@ class LostClaimReplyIT {
      */
     @Test
     void aWaiterWhoseGrantsReplyWasLostKeepsItsPlaceInLine() throws Exception {
-        Definition definition = leased("operator = \"noop\"");
-        TaskIdentity id = new TaskIdentity("leased", Partition.of("p"), "a", Optional.empty(), definition.hash(), 0);
-        RedisResourceStore direct = new RedisResourceStore(redis.pool, "l", 60_000);
-        try (LossyGate lossy = new LossyGate(definition)) {
-            ReplyDroppingProxy proxy = lossy.proxy;
-            ResourceGate gate = lossy.gate;
-            assertThat(direct.grant("holder-r0", "g-holder", List.of("warehouse"), 60_000, "{}"))
+        try (LossyGate lossy = new LossyGate()) {
+            assertThat(lossy.direct.grant("holder-r0", "g-holder", List.of("warehouse"), 60_000, "{}"))
                     .isInstanceOf(ResourceStore.Grant.Granted.class);
-            assertThat(gate.admit("default", id)).isInstanceOf(LeaseGate.Admission.Waiting.class);
+            assertThat(lossy.gate.admit("default", lossy.id)).isInstanceOf(LeaseGate.Admission.Waiting.class);
             // a later waiter, behind it: waits are ordered by the ms they began, so it asks in a later one
-            long first = direct.resources().get("warehouse").waiting().getFirst().sinceMs();
+            long first = lossy.direct.resources().get("warehouse").waiting().getFirst().sinceMs();
             await().until(() -> redis.tasks.serverTimeMs() > first);
-            assertThat(direct.grant("later-r0", "g-later", List.of("warehouse"), 60_000, "{}"))
+            assertThat(lossy.direct.grant("later-r0", "g-later", List.of("warehouse"), 60_000, "{}"))
                     .isInstanceOf(ResourceStore.Grant.Waiting.class);
-            assertThat(direct.resources().get("warehouse").waiting()).extracting(ResourceStore.WaitedBy::runId)
-                    .containsExactly(id.runId(), "later-r0");
-            direct.release(new ResourceStore.Holder("holder-r0", "g-holder"), false);
+            assertThat(lossy.direct.resources().get("warehouse").waiting()).extracting(ResourceStore.WaitedBy::runId)
+                    .containsExactly(lossy.id.runId(), "later-r0");
+            lossy.direct.release(new ResourceStore.Holder("holder-r0", "g-holder"), false);
 
-            proxy.dropNextReply();
-            assertThat(gate.admit("default", id)).isInstanceOf(LeaseGate.Admission.Granted.class);
+            lossy.proxy.dropNextReply();
+            assertThat(lossy.gate.admit("default", lossy.id)).isInstanceOf(LeaseGate.Admission.Granted.class);
 
-            assertThat(proxy.dropped()).isEqualTo(1);
-            assertThat(holders(direct)).containsExactly(id.runId());
+            assertThat(lossy.proxy.dropped()).isEqualTo(1);
+            assertThat(holders(lossy.direct)).containsExactly(lossy.id.runId());
             // its wait was in the lost answer: the ask again's 0 is not a wait
             assertThat(lossy.waits).isEmpty();
         }
     }
 
     /**
-     * A lease gate for {@code definition}'s instances whose store talks to Redis through a proxy that can lose
-     * replies, its grant script cached in Redis first (so that a lost reply is the grant's, not a NOSCRIPT's).
+     * A lease gate for the instances of graph `leased` whose store talks to Redis through a proxy that can lose
+     * replies, its grant script cached in Redis first (so that a lost reply is the grant's, not a NOSCRIPT's); the
+     * instance {@code id} to admit, and a store that reads Redis directly.
      */
     private final class LossyGate implements AutoCloseable {
+        final Definition definition = leased("operator = \"noop\"");
+        final TaskIdentity id = new TaskIdentity("leased", Partition.of("p"), "a", Optional.empty(),
+                definition.hash(), 0);
+        final RedisResourceStore direct = new RedisResourceStore(redis.pool, "l", 60_000);
         final ReplyDroppingProxy proxy = new ReplyDroppingProxy(redis.port);
         final UnifiedJedis client = new JedisPooled(new HostAndPort("127.0.0.1", proxy.port()),
                 DefaultJedisClientConfig.builder().timeoutMillis(400).build());
@@ -273,7 +269,7 @@ class LostClaimReplyIT {
         final List<Long> waits = new CopyOnWriteArrayList<>();
         final ResourceGate gate;
 
-        LossyGate(Definition definition) throws IOException {
+        LossyGate() throws IOException {
             gate = gate(new RedisResourceStore(client, "l", 60_000), definition, d -> { }, ticker,
                     (name, ms) -> waits.add(ms));
             cacheGrantScript(gate, definition);
