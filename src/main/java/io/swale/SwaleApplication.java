@@ -1,6 +1,7 @@
 package io.swale;
 
 import io.swale.cli.SwaleCli;
+import io.swale.local.SpringAotStart;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
@@ -43,6 +44,7 @@ public class SwaleApplication {
         if (!SwaleCli.startsTheService(args)) {
             System.exit(SwaleCli.execute(args));
         }
+        SpringAotStart.allowForThisProcess();
         SpringApplication.run(SwaleApplication.class, args);
     }
 }

@@ -6,7 +6,6 @@ import java.net.URI;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringApplication;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.core.env.Environment;
@@ -21,13 +20,16 @@ import org.springframework.stereotype.Component;
  * the security filters', the health endpoint's, Jackson's) load from the jars at that first request.
  */
 @Component
-@ConditionalOnBooleanProperty("swale.training-run")
 public class TrainingRun implements ApplicationListener<ApplicationReadyEvent> {
     private static final Logger log = LoggerFactory.getLogger(TrainingRun.class);
     private static final int REQUEST_TIMEOUT_MILLIS = 30_000;
 
     @Override
     public void onApplicationEvent(ApplicationReadyEvent event) {
+        // read here rather than as a condition: local mode's beans are fixed by the build's AOT step
+        if (!event.getApplicationContext().getEnvironment().getProperty("swale.training-run", Boolean.class, false)) {
+            return;
+        }
         log.info("training run: started in {} ms; asking /actuator/health once, then stopping",
                 event.getTimeTaken().toMillis());
         askHealth(event.getApplicationContext().getEnvironment());

@@ -6,6 +6,7 @@ import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.beans.factory.aot.BeanRegistrationAotProcessor;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
@@ -29,6 +30,13 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
             return;
         }
         requireNoDurability(env);
+        if (Boolean.getBoolean("spring.aot.processing")) {
+            // the build's AOT step evaluates local mode's conditions; nothing connects, so nothing is started
+            configure(context, env, NOT_STARTED, () -> { });
+            // from here on, what is read is what decides the beans (SpringAotStart)
+            env.getPropertySources().addFirst(new ConditionInputs.Recorder());
+            return;
+        }
         StartExitGuard guard = StartExitGuard.install();
         EmbeddedServers infra;
         try {
@@ -68,22 +76,8 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
 
     static void configure(ConfigurableApplicationContext context, ConfigurableEnvironment env,
             EmbeddedServers infra, Runnable closeServers) {
-        Map<String, Object> props = new LinkedHashMap<>();
-        props.put("spring.kafka.bootstrap-servers", infra.kafkaBootstrap());
-        props.put("spring.data.redis.host", "127.0.0.1");
-        props.put("spring.data.redis.port", infra.redisPort());
-        // swale.local-profile=false keeps the embedded infrastructure without the local profile's openness
-        // (used to test security outside local on embedded Kafka and Redis): no loopback binding, no pools on
-        // demand, no examples, unless set
-        boolean localProfile = env.getProperty("swale.local-profile", Boolean.class, true);
-        if (localProfile) {
-            props.put("swale.auto-create-pools", env.getProperty("swale.auto-create-pools", "true"));
-            props.put("swale.examples", env.getProperty("swale.examples", "examples"));
-            // application-local.yml is read before this initializer adds the profile: repeat what it says.
-            props.put("server.address", env.getProperty("server.address", "127.0.0.1"));
-            props.put("management.endpoint.health.show-details", "always");
-        }
-        env.getPropertySources().addFirst(new MapPropertySource("swaleEmbedded", props));
+        boolean localProfile = keepsLocalProfile(env);
+        env.getPropertySources().addFirst(new MapPropertySource("swaleEmbedded", embeddedProperties(env, infra)));
         if (localProfile && !env.acceptsProfiles(org.springframework.core.env.Profiles.of("local"))) {
             env.addActiveProfile("local");
         }
@@ -102,11 +96,66 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
         };
         if (context instanceof GenericApplicationContext generic) {
             generic.registerBean(EmbeddedKafkaGate.BEAN_NAME, EmbeddedKafkaGate.class,
-                    () -> new EmbeddedKafkaGate(awaitBoth));
+                    () -> new EmbeddedKafkaGate(awaitBoth),
+                    // registered again by this initializer at every start, AOT or not
+                    definition -> definition.setAttribute(BeanRegistrationAotProcessor.IGNORE_REGISTRATION_ATTRIBUTE,
+                            true));
         } else {
             awaitBoth.run();
         }
     }
+
+    /**
+     * The settings local mode puts before every other: the servers' addresses and, with the local profile, what
+     * {@code application-local.yml} says (it is read before this initializer adds the profile).
+     */
+    static Map<String, Object> embeddedProperties(ConfigurableEnvironment env, EmbeddedServers infra) {
+        Map<String, Object> props = new LinkedHashMap<>();
+        props.put("spring.kafka.bootstrap-servers", infra.kafkaBootstrap());
+        props.put("spring.data.redis.host", "127.0.0.1");
+        props.put("spring.data.redis.port", infra.redisPort());
+        if (keepsLocalProfile(env)) {
+            props.put("swale.auto-create-pools", env.getProperty("swale.auto-create-pools", "true"));
+            props.put("swale.examples", env.getProperty("swale.examples", "examples"));
+            props.put("server.address", env.getProperty("server.address", "127.0.0.1"));
+            props.put("management.endpoint.health.show-details", "always");
+        }
+        return props;
+    }
+
+    /**
+     * {@code swale.local-profile=false} keeps the embedded infrastructure without the local profile's openness
+     * (used to test security outside local on embedded Kafka and Redis): no loopback binding, no pools on demand,
+     * no examples, unless set.
+     */
+    static boolean keepsLocalProfile(ConfigurableEnvironment env) {
+        return env.getProperty("swale.local-profile", Boolean.class, true);
+    }
+
+    /** What the build's AOT step configures local mode with: addresses no bean uses while the step runs. */
+    static final EmbeddedServers NOT_STARTED = new EmbeddedServers() {
+        @Override
+        public String kafkaBootstrap() {
+            return "127.0.0.1:9092";
+        }
+
+        @Override
+        public int redisPort() {
+            return 6379;
+        }
+
+        @Override
+        public void awaitRedis() {
+        }
+
+        @Override
+        public void awaitKafka() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
 
     private static final String EMBEDDED_INFRASTRUCTURE = "io.swale.local.EmbeddedInfrastructure";
 

@@ -1,0 +1,15 @@
+#!/bin/bash
+# bin/swale with its JDK AOT cache (trained by bin/swale aot), Spring AOT on (B) or off (A)
+export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 PATH=/usr/lib/jvm/temurin-25-jdk-amd64/bin:$PATH SWALE_AOT_DIR=/tmp/aot/cds
+out=/tmp/aot/runsc; mkdir -p $out; port=18480
+for which in $(echo $1 | grep -o .); do
+  l0=$(cut -d' ' -f1 /proc/loadavg); t0=$(date +%s%N)
+  if [ $which = A ]; then (cd /work/main && exec bin/swale --server.port=$port --swale.spring-aot=false > $out/$which.log 2>&1) &
+  else (cd /work/main && exec bin/swale --server.port=$port > $out/$which.log 2>&1) & fi
+  pid=$!
+  while :; do s=$(curl -s -m 1 http://127.0.0.1:$port/actuator/health 2>/dev/null); case "$s" in *'"status":"UP"}') break;; esac
+    kill -0 $pid 2>/dev/null || { echo "exited"; tail -5 $out/$which.log; break; }; sleep 0.05; done
+  t1=$(date +%s%N)
+  echo "$which: launch -> UP $(( (t1-t0)/1000000 )) ms, load $l0; $(grep -a -m1 -o 'Started [A-Za-z]* in [0-9.]* seconds' $out/$which.log); aot=$(grep -a -c 'Starting AOT-processed' $out/$which.log)"
+  kill $pid; wait $pid 2>/dev/null; sleep 2
+done

@@ -1,0 +1,142 @@
+package io.swale.local;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentSkipListSet;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.PropertySource;
+
+/**
+ * What the build's AOT step let decide which beans local mode has: every property the conditions looked up while
+ * the step evaluated them, with the value each had, and the active profiles. A start may use the beans the step
+ * wrote down only while each of these reads the same (see {@link SpringAotStart}); a property set differently
+ * (on the command line, in a file, in the environment) could have given other beans.
+ *
+ * <p>The names are caught by a property source put first while the step runs: each lookup passes through it,
+ * whichever source answers.
+ */
+final class ConditionInputs {
+    /** Where the build keeps them, next to the classes it generated. */
+    static final String RESOURCE = "META-INF/swale/aot-condition-inputs.properties";
+    static final String PROFILES_KEY = "swale.aot.profiles";
+    private static final String VALUE_PREFIX = "value.";
+    private static final String ABSENT_PREFIX = "absent.";
+
+    /**
+     * Read while the beans are defined but not a condition's input, and different at each start or between the
+     * build and a start: local mode's own server addresses, the process id, the version (from the jar's manifest,
+     * which the build's classes folder has not), the AOT switches, and {@code server.port}, which a condition reads
+     * only to compare with {@code management.server.port} (kept).
+     */
+    private static final Set<String> PER_START = Set.of("server.port", "spring.kafka.bootstrap-servers",
+            "spring.data.redis.host", "spring.data.redis.port", "spring.application.pid",
+            "spring.application.version", "spring.aot.processing", "spring.aot.enabled");
+
+    private ConditionInputs() {
+    }
+
+    /** Put first in the environment while the AOT step runs; answers nothing, notes every name asked for. */
+    static final class Recorder extends PropertySource<Set<String>> {
+        static final String NAME = "swaleAotConditionInputs";
+
+        Recorder() {
+            super(NAME, new ConcurrentSkipListSet<>());
+        }
+
+        @Override
+        public Object getProperty(String name) {
+            getSource().add(name);
+            return null;
+        }
+    }
+
+    /** The names asked for so far with their values now, and the profiles; the recorder leaves the environment. */
+    static Properties snapshot(ConfigurableEnvironment env) {
+        PropertySource<?> recorder = env.getPropertySources().remove(Recorder.NAME);
+        Properties out = new Properties();
+        if (!(recorder instanceof Recorder r)) {
+            return out;
+        }
+        for (String name : r.getSource()) {
+            if (PER_START.contains(name)) {
+                continue;
+            }
+            String value = env.getProperty(name);
+            if (value == null) {
+                out.setProperty(ABSENT_PREFIX + name, "");
+            } else {
+                out.setProperty(VALUE_PREFIX + name, value);
+            }
+        }
+        out.setProperty(PROFILES_KEY, String.join(",", env.getActiveProfiles()));
+        return out;
+    }
+
+    static String format(Properties inputs) {
+        // sorted, so that two builds of the same sources write the same file
+        StringWriter text = new StringWriter();
+        new TreeMap<>(inputs).forEach((k, v) -> {
+            Properties one = new Properties();
+            one.setProperty((String) k, (String) v);
+            StringWriter line = new StringWriter();
+            try {
+                one.store(line, null);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            line.toString().lines().filter(l -> !l.startsWith("#")).forEach(l -> text.append(l).append('\n'));
+        });
+        return text.toString();
+    }
+
+    static Optional<Properties> load(ClassLoader loader) {
+        try (InputStream in = loader.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                return Optional.empty();
+            }
+            Properties inputs = new Properties();
+            inputs.load(in);
+            return Optional.of(inputs);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * How this start's environment differs from the build's in what the conditions read, one line per difference;
+     * none means the build's beans are this start's too. {@code profilesAfterStart} are the profiles the start will
+     * have once local mode adds its own.
+     */
+    static List<String> differences(Properties inputs, ConfigurableEnvironment env, List<String> profilesAfterStart) {
+        List<String> found = new ArrayList<>();
+        List<String> built = Arrays.stream(inputs.getProperty(PROFILES_KEY, "").split(","))
+                .filter(p -> !p.isEmpty()).toList();
+        if (!built.equals(profilesAfterStart)) {
+            found.add("profiles " + profilesAfterStart + " (built with " + built + ")");
+        }
+        for (String key : inputs.stringPropertyNames()) {
+            if (key.startsWith(VALUE_PREFIX)) {
+                String name = key.substring(VALUE_PREFIX.length());
+                String now = env.getProperty(name);
+                if (!inputs.getProperty(key).equals(now)) {
+                    found.add(name + (now == null ? " unset" : " set differently"));
+                }
+            } else if (key.startsWith(ABSENT_PREFIX)) {
+                String name = key.substring(ABSENT_PREFIX.length());
+                if (env.containsProperty(name)) {
+                    found.add(name + " set");
+                }
+            }
+        }
+        return found;
+    }
+}

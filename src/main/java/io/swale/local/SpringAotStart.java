@@ -1,0 +1,95 @@
+package io.swale.local;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import org.apache.commons.logging.Log;
+import org.springframework.aot.AotDetector;
+import org.springframework.boot.EnvironmentPostProcessor;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.logging.DeferredLogFactory;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Local mode starts from the bean definitions that the build's AOT step wrote (Spring's
+ * {@code spring.aot.enabled}): the start skips parsing the configuration classes and evaluating their conditions,
+ * which took about a fifth of it (issue 18). The step evaluated those conditions once, for local mode as the jar
+ * ships it; so the start uses its definitions only while everything they read reads the same
+ * ({@link ConditionInputs}), and otherwise starts as before, saying which setting differs. Only the service's own
+ * start ({@code SwaleApplication.main}) opts in: a test's context has other sources. {@code swale.spring-aot=false}
+ * turns it off.
+ */
+public final class SpringAotStart implements EnvironmentPostProcessor, Ordered {
+    private static volatile boolean allowed;
+
+    private final Log log;
+
+    public SpringAotStart(DeferredLogFactory logs) {
+        this.log = logs.getLog(SpringAotStart.class);
+    }
+
+    /** Called by the service's main method only. */
+    public static void allowForThisProcess() {
+        allowed = true;
+    }
+
+    @Override
+    public int getOrder() {
+        // after every source of settings (files, SPRING_APPLICATION_JSON) is in place
+        return Ordered.LOWEST_PRECEDENCE;
+    }
+
+    @Override
+    public void postProcessEnvironment(ConfigurableEnvironment env, SpringApplication application) {
+        // the build's AOT step runs main() too, over the classes an earlier build generated
+        if (!allowed || Boolean.getBoolean("spring.aot.processing") || AotDetector.useGeneratedArtifacts() || !env.getProperty("swale.spring-aot", Boolean.class, true)
+                || !wantsEmbedded(env) || application.getMainApplicationClass() == null) {
+            return;
+        }
+        ClassLoader loader = application.getClassLoader();
+        Optional<Properties> inputs = ConditionInputs.load(loader);
+        if (inputs.isEmpty() || !ClassUtils.isPresent(
+                application.getMainApplicationClass().getName() + "__ApplicationContextInitializer", loader)) {
+            return;
+        }
+        // compared as the beans will see them, once local mode's initializer has put its own settings first
+        MapPropertySource embedded = new MapPropertySource("swaleEmbeddedPreview",
+                LocalModeInitializer.embeddedProperties(env, LocalModeInitializer.NOT_STARTED));
+        env.getPropertySources().addFirst(embedded);
+        List<String> differences;
+        try {
+            differences = ConditionInputs.differences(inputs.get(), env, profilesOnceStarted(env));
+        } finally {
+            env.getPropertySources().remove(embedded.getName());
+        }
+        if (differences.isEmpty()) {
+            System.setProperty("spring.aot.enabled", "true");
+            log.debug("local mode: starting from the bean definitions of the build's AOT step");
+        } else {
+            log.info("local mode: starting without the build's AOT bean definitions, since settings its conditions"
+                    + " read differ: " + String.join("; ", differences));
+        }
+    }
+
+    private static boolean wantsEmbedded(ConfigurableEnvironment env) {
+        try {
+            return LocalModeInitializer.wantsEmbedded(env);
+        } catch (IllegalStateException e) {
+            return false; // the start itself reports the bad setting
+        }
+    }
+
+    /** The profiles local mode's initializer leaves active. */
+    private static List<String> profilesOnceStarted(ConfigurableEnvironment env) {
+        List<String> profiles = new ArrayList<>(Arrays.asList(env.getActiveProfiles()));
+        if (LocalModeInitializer.keepsLocalProfile(env) && !profiles.contains("local")) {
+            profiles.add("local");
+        }
+        return profiles;
+    }
+}
