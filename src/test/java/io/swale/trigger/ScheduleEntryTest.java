@@ -99,6 +99,22 @@ class ScheduleEntryTest {
                 .contains(Instant.parse("2026-09-18T02:00:00Z"));
     }
 
+    /** §4.4: without catchup, no replay. Was: after three days of a broker outage, all three missed days fired. */
+    @Test
+    void withoutCatchupOnlyTheLatestOfTheOccurrencesAnOutageHeldBackFires() {
+        ScheduleEntry e = entry(Optional.empty(), "2026-09-16T05:00:00Z");
+        // fired 17 Sept 02:00; the broker was down from 18 Sept 01:00 to 20 Sept 03:00
+        Optional<Long> watermark = Optional.of(ms("2026-09-17T02:00:00Z"));
+        assertThat(e.due(watermark, ms("2026-09-20T03:00:00Z"))).contains(Instant.parse("2026-09-20T02:00:00Z"));
+        assertThat(e.due(Optional.of(ms("2026-09-20T02:00:00Z")), ms("2026-09-20T03:00:01Z"))).isEmpty();
+        // down from 01:00 to 01:59 only: nothing came meanwhile, and 02:00 fires live
+        assertThat(e.due(watermark, ms("2026-09-18T01:59:00Z"))).isEmpty();
+        assertThat(e.due(watermark, ms("2026-09-18T02:00:00.100Z"))).contains(Instant.parse("2026-09-18T02:00:00Z"));
+        // an occurrence before the entry became active stays dropped
+        assertThat(entry(Optional.empty(), "2026-09-20T02:30:00Z").due(watermark, ms("2026-09-20T03:00:00Z")))
+                .isEmpty();
+    }
+
     @Test
     void anUnsatisfiableScheduleIsNeverDue() {
         ScheduleEntry e = new ScheduleEntry("g", "h", CronSchedule.parse("0 0 30 2 *"), Partitioning.DAILY,
