@@ -1,4 +1,8 @@
--- KEYS: instances, node records; ARGV: run id, record field, cancelled record json, rerun, reason (its error)
+-- KEYS: instances, node records[, run]; ARGV: run id, record field, cancelled record json, rerun, reason (its error)
+-- [, '1': only while the run record is cancelled]
+-- A run's cancel reaches its instances after it committed; a rerun may have reactivated the run meanwhile, and the
+-- instance it submitted is not the cancel's to end.
+if ARGV[6] == '1' and not run_cancelled(KEYS[3]) then return 'run_not_cancelled' end
 local s = load_instance(KEYS[1], ARGV[1])
 if not s then return 'unknown' end
 if s.state == 'pending' or s.state == 'waiting' then

@@ -105,7 +105,8 @@ public final class RunCancellation {
         try (LogContext ignored = LogContext.run(graphName, partition.key())) {
             try {
                 // read again: an instance submitted between the read and the commit is in the run now, and none
-                // can be submitted after the commit (the submit script refuses an inactive run)
+                // can be submitted after the commit (the submit script refuses an inactive run) unless a rerun
+                // reactivated it, whose instances each cancel leaves alone
                 cancelInstances(runs.read(key).orElse(view));
             } catch (RuntimeException e) {
                 // the cancel is committed and every reconciler pass repeats the instances' cancels (spec §7.9): the
@@ -148,11 +149,11 @@ public final class RunCancellation {
         Map<String, NodeRecord> records = RunRecords.byNode(graph, view);
         int reached = 0;
         for (Node n : graph.nodes()) {
-            reached += cancelNode(view, n, records, RUN_CANCELLED);
+            reached += cancelNode(view, n, records, RUN_CANCELLED, true);
         }
         for (TaskInstance i : view.instances().values()) {
             if (i.status().isActive() && !graph.hasNode(io.swale.graph.ItemName.nodeOf(i.node()))) {
-                reached += cancelInstance(view, i, RUN_CANCELLED);
+                reached += cancelInstance(view, i, RUN_CANCELLED, true);
             }
         }
         return reached;
@@ -182,18 +183,25 @@ public final class RunCancellation {
                     ? "the growth that added node `" + node + "` was replaced by a rerun, which declared it again: "
                             + "this instance is obsolete"
                     : "node `" + node + "` is no longer part of the run's graph (the growth that added it was "
-                            + "replaced by a rerun)");
+                            + "replaced by a rerun)", false);
         }
         return reached;
     }
 
-    /** Cancels one instance, with {@code reason} in its cancelled record; 1 if it reached it. */
-    private int cancelInstance(RunView view, TaskInstance i, String reason) {
+    /**
+     * Cancels one instance, with {@code reason} in its cancelled record; 1 if it reached it. {@code ofCancelledRun}:
+     * only while the run is still cancelled (a rerun may have reactivated it since the view was read).
+     */
+    private int cancelInstance(RunView view, TaskInstance i, String reason, boolean ofCancelledRun) {
         NodeRecord record = new NodeRecord(NodeStatus.CANCELLED, i.runId(), i.definition(), i.rerun(), clock.millis(),
                 Optional.empty(), false, Optional.of(reason));
         RecordField field = new RecordField(i.node(), i.asset());
-        return cancelled(tasks.cancel(view.key(), field, record), identity(view, field, record), i.runId(), i.pool(),
-                this::leftLeaseQueues);
+        return cancelled(cancel(view.key(), field, record, ofCancelledRun), identity(view, field, record), i.runId(),
+                i.pool(), this::leftLeaseQueues);
+    }
+
+    private TaskStore.Cancel cancel(RunKey key, RecordField field, NodeRecord record, boolean ofCancelledRun) {
+        return ofCancelledRun ? tasks.cancelOfCancelledRun(key, field, record) : tasks.cancel(key, field, record);
     }
 
     /**
@@ -201,10 +209,15 @@ public final class RunCancellation {
      * node, with {@code reason} in the cancelled record; returns how many instances it reached.
      */
     int cancelNode(RunView view, Node n, Map<String, NodeRecord> records, String reason) {
+        return cancelNode(view, n, records, reason, false);
+    }
+
+    private int cancelNode(RunView view, Node n, Map<String, NodeRecord> records, String reason,
+            boolean ofCancelledRun) {
         // a node with leases may be waiting in their queues: each cancelled instance leaves them at once
         Consumer<String> left = n.leases().isEmpty() ? runId -> { } : this::leftLeaseQueues;
         if (n.isMapped()) {
-            return cancelItems(view, n.name(), reason, left);
+            return cancelItems(view, n.name(), reason, left, ofCancelledRun);
         }
         Optional<String> runId = RunRecords.unrecordedRunId(view.key(), view.run(), n.name(), records.get(n.name()));
         if (runId.isEmpty() || !RunRecords.isActive(view, runId.get())) {
@@ -214,12 +227,13 @@ public final class RunCancellation {
         NodeRecord record = new NodeRecord(NodeStatus.CANCELLED, runId.get(), view.run().definition(),
                 instance.rerun(), clock.millis(), Optional.empty(), false, Optional.of(reason));
         RecordField field = RunRecords.field(n);
-        return cancelled(tasks.cancel(view.key(), field, record), identity(view, field, record), runId.get(),
-                instance.pool(), left);
+        return cancelled(cancel(view.key(), field, record, ofCancelledRun), identity(view, field, record),
+                runId.get(), instance.pool(), left);
     }
 
     /** Cancels the node's active items, telling {@code onCancelled} each run id it ended; returns how many it reached. */
-    private int cancelItems(RunView view, String node, String reason, Consumer<String> onCancelled) {
+    private int cancelItems(RunView view, String node, String reason, Consumer<String> onCancelled,
+            boolean ofCancelledRun) {
         int reached = 0;
         for (TaskInstance i : MappedNodes.items(view, node)) {
             if (!i.status().isActive()) {
@@ -228,8 +242,8 @@ public final class RunCancellation {
             NodeRecord record = new NodeRecord(NodeStatus.CANCELLED, i.runId(), i.definition(), i.rerun(),
                     clock.millis(), Optional.empty(), false, Optional.of(reason));
             RecordField field = new RecordField(i.node(), Optional.empty());
-            reached += cancelled(tasks.cancel(view.key(), field, record), identity(view, field, record), i.runId(),
-                    i.pool(), onCancelled);
+            reached += cancelled(cancel(view.key(), field, record, ofCancelledRun), identity(view, field, record),
+                    i.runId(), i.pool(), onCancelled);
         }
         return reached;
     }

@@ -280,6 +280,12 @@ public interface TaskStore {
      */
     Cancel cancel(RunKey key, RecordField field, NodeRecord cancelled);
 
+    /**
+     * As {@link #cancel}, for a cancelled run's instances: only while the run record is still cancelled, so that a
+     * rerun which reactivated the run since keeps the instance it submitted ({@link Cancel#INACTIVE} then).
+     */
+    Cancel cancelOfCancelledRun(RunKey key, RecordField field, NodeRecord cancelled);
+
     void scheduleDelayed(RunKey key, String runId, long dueMs);
 
     List<Delayed> dueDelayed(int limit);

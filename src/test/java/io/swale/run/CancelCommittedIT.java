@@ -32,7 +32,7 @@ class CancelCommittedIT {
     void aCancelWhoseInstanceCancelFailsIsStillTrueAndTheReconcilerEndsTheInstance() throws Exception {
         AtomicBoolean failOnce = new AtomicBoolean(true);
         UnaryOperator<TaskStore> failingCancel = t -> RunHarness.before(TaskStore.class, t, (method, args) -> {
-            if (method.equals("cancel") && failOnce.compareAndSet(true, false)) {
+            if (method.equals("cancelOfCancelledRun") && failOnce.compareAndSet(true, false)) {
                 throw new JedisConnectionException("connection reset");
             }
         });

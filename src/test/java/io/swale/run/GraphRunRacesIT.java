@@ -161,6 +161,45 @@ class GraphRunRacesIT {
     }
 
     /**
+     * Spec §7.8 and §10: a rerun reactivates a cancelled run, and requests apply in arrival order. A rerun that
+     * comes after a cancel committed, and before the cancel reached the run's instances, stands with its instance.
+     * Was: the cancel read the run again, found the rerun's instance and cancelled it.
+     */
+    @Test
+    void aRerunAfterACancelCommittedKeepsItsInstanceFromThatCancel() throws Exception {
+        AtomicReference<Runnable> atRead = new AtomicReference<>(() -> { });
+        java.util.concurrent.atomic.AtomicBoolean settled = new java.util.concurrent.atomic.AtomicBoolean();
+        try (RunHarness h = new RunHarness(r -> RunHarness.before(RunStore.class, r, (method, args) -> {
+            if (method.equals("compareAndSettle")) {
+                settled.set(true);
+            } else if (method.equals("read") && settled.get()) {
+                atRead.getAndSet(() -> { }).run();
+            }
+        }), t -> t)) {
+            String g = RunHarness.graphName("cancelthenrerun");
+            String hash = h.chain(g);
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            h.finish(key, "a", 0, NodeStatus.SUCCEEDED, hash);
+            // after the cancel's commit, before it reads the run again for its instances
+            atRead.set(() -> assertThat(h.reruns.rerun(g, key.partition(), "a"))
+                    .isEqualTo(new RerunOutcome.Submitted(key.runId("a", 1))));
+
+            assertThat(h.cancellation.cancel(g, key.partition())).isTrue();
+
+            assertThat(h.runs.read(key).orElseThrow().run().state()).isEqualTo(RunState.ACTIVE);
+            assertThat(instance(h, key, key.runId("a", 1)).status()).isEqualTo(InstanceStatus.PENDING);
+            // and a reconciler pass from a view read while the run was cancelled leaves it too
+            RunView now = h.runs.read(key).orElseThrow();
+            RunView stale = new RunView(key, now.version(),
+                    now.run().withState(RunState.CANCELLED, java.util.Optional.of(1L)), now.nodeRecords(),
+                    now.instances(), now.growths());
+            assertThat(h.cancellation.cancelInstances(stale)).isZero();
+            assertThat(instance(h, key, key.runId("a", 1)).status()).isEqualTo(InstanceStatus.PENDING);
+        }
+    }
+
+    /**
      * Spec §14 #4: a lost compare is retried. A cancel whose compare a rerun's put overtook reads the run again,
      * finds it still active and cancels it. Was: answered false, which a request records as "no active run".
      */

@@ -209,6 +209,11 @@ class FakeTaskStore implements TaskStore {
     }
 
     @Override
+    public Cancel cancelOfCancelledRun(RunKey key, RecordField field, NodeRecord cancelled) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
     public List<Delayed> dueDelayed(int limit) {
         throw new UnsupportedOperationException();
     }

@@ -345,9 +345,24 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public Cancel cancel(RunKey key, RecordField field, NodeRecord cancelled) {
-        String r = (String) call(scripts.cancel, List.of(keys.instances(key), keys.nodeRecords(key)), List.of(
-                cancelled.runId(), field.key(), NodeRecordCodec.encode(cancelled), Long.toString(cancelled.rerun()),
-                cancelled.error().orElse("")));
+        return cancelled((String) call(scripts.cancel, List.of(keys.instances(key), keys.nodeRecords(key)),
+                cancelArgs(field, cancelled)));
+    }
+
+    @Override
+    public Cancel cancelOfCancelledRun(RunKey key, RecordField field, NodeRecord cancelled) {
+        List<String> args = new ArrayList<>(cancelArgs(field, cancelled));
+        args.add("1");
+        return cancelled((String) call(scripts.cancel,
+                List.of(keys.instances(key), keys.nodeRecords(key), keys.run(key)), args));
+    }
+
+    private static List<String> cancelArgs(RecordField field, NodeRecord cancelled) {
+        return List.of(cancelled.runId(), field.key(), NodeRecordCodec.encode(cancelled),
+                Long.toString(cancelled.rerun()), cancelled.error().orElse(""));
+    }
+
+    private static Cancel cancelled(String r) {
         return switch (r) {
             case "cancelled" -> Cancel.CANCELLED;
             case "cancelling" -> Cancel.CANCELLING;
