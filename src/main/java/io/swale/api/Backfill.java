@@ -63,7 +63,7 @@ public class Backfill {
 
     public Graph adoptedGraph(String graph) {
         GraphRecord record = definitions.graphRecord(graph)
-                .orElseThrow(() -> new ApiErrors.NotFound("graph `" + graph + "` does not have an adopted definition"));
+                .orElseThrow(() -> UnadoptedGraphs.notFound(definitions, graph, "does not have an adopted definition"));
         return catalog.get(record.definition()).graph();
     }
 

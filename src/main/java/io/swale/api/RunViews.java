@@ -175,7 +175,7 @@ public class RunViews {
 
     public Map<String, Object> graph(String name) {
         GraphRecord record = definitions.graphRecord(name)
-                .orElseThrow(() -> new ApiErrors.NotFound("graph `" + name + "` does not have an adopted definition"));
+                .orElseThrow(() -> UnadoptedGraphs.notFound(definitions, name, "does not have an adopted definition"));
         Graph g = catalog.get(record.definition()).graph();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("name", name);
@@ -211,7 +211,7 @@ public class RunViews {
 
     public List<Map<String, Object>> runsOf(String graph, Optional<String> from, int limit) {
         if (definitions.graphRecord(graph).isEmpty() && !runs.graphsWithRuns().contains(graph)) {
-            throw new ApiErrors.NotFound("graph `" + graph + "` is unknown");
+            throw UnadoptedGraphs.notFound(definitions, graph, "is unknown");
         }
         List<Map<String, Object>> out = new ArrayList<>();
         Optional<String> cursor = from;

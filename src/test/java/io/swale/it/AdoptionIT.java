@@ -58,6 +58,30 @@ class AdoptionIT extends IntegrationSupport {
         assertThat(refusal.get("definition").asString()).isEqualTo(hash);
         assertThat(refusal.get("reason").asString()).contains("adopt_named");
         assertThat(refusal.get("at").asString()).isEqualTo("2026-09-22T09:00:00Z");
+
+        // the run list and the graph's view say why there is nothing, where they said "unknown"
+        for (String path : new String[] {"/api/v1/graphs/adopt_alias/runs", "/api/v1/graphs/adopt_alias"}) {
+            Answer runs = get(path);
+            assertThat(runs.status()).isEqualTo(404);
+            assertThat(runs.body().get("detail").asString()).as(path)
+                    .contains("is published (definition " + hash + ") but its adoption was refused")
+                    .contains("adopt_named");
+        }
+    }
+
+    @Test
+    void aGraphPublishedAndNotAdoptedYetIsSaidToBeSo() {
+        String text = producing("adopt_later", "later_asset");
+        String hash = DefinitionHash.of(text);
+        definitions.putText(hash, new StoredText(text, "toml"));
+        definitions.movePointer("adopt_later", hash);
+
+        Answer runs = get("/api/v1/graphs/adopt_later/runs");
+        assertThat(runs.status()).isEqualTo(404);
+        assertThat(runs.body().get("detail").asString())
+                .contains("is published (definition " + hash + ") and not adopted yet");
+        assertThat(get("/api/v1/graphs/adopt_nothing/runs").body().get("detail").asString())
+                .isEqualTo("graph `adopt_nothing` is unknown");
     }
 
     @Test

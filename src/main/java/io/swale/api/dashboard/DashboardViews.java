@@ -2,6 +2,7 @@ package io.swale.api.dashboard;
 
 import io.swale.api.ApiErrors;
 import io.swale.api.RunViews;
+import io.swale.api.UnadoptedGraphs;
 import io.swale.definition.Definition;
 import io.swale.graph.Graph;
 import io.swale.graph.Node;
@@ -66,7 +67,7 @@ public class DashboardViews {
         long total = index.runCount(graph, filter.from(), filter.to());
         long all = index.runCounts(List.of(graph)).getOrDefault(graph, 0L);
         if (adopted.isEmpty() && all == 0) {
-            throw new ApiErrors.NotFound("graph `" + graph + "` is unknown");
+            throw UnadoptedGraphs.notFound(definitions, graph, "is unknown");
         }
         Selection selection = select(graph, offset, limit, filter);
         List<RunView> page = runs.readAll(selection.keys());

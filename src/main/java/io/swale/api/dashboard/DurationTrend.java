@@ -1,6 +1,7 @@
 package io.swale.api.dashboard;
 
 import io.swale.api.ApiErrors;
+import io.swale.api.UnadoptedGraphs;
 import io.swale.definition.Definition;
 import io.swale.graph.Graph;
 import io.swale.graph.Node;
@@ -47,7 +48,7 @@ public class DurationTrend {
         Optional<GraphRecord> adopted = definitions.graphRecord(graph);
         List<RunKey> keys = index.partitionsNewestFirst(graph, 0, count).stream().map(p -> new RunKey(graph, p)).toList();
         if (adopted.isEmpty() && keys.isEmpty()) {
-            throw new ApiErrors.NotFound("graph `" + graph + "` is unknown");
+            throw UnadoptedGraphs.notFound(definitions, graph, "is unknown");
         }
         Set<String> names = new LinkedHashSet<>();
         adopted.flatMap(r -> catalog.find(r.definition())).map(Definition::graph)
