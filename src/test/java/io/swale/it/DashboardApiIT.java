@@ -3,7 +3,11 @@ package io.swale.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.swale.graph.Partition;
 import io.swale.record.RecordCodec;
+import io.swale.settings.SwaleProperties;
+import io.swale.store.RunKey;
+import io.swale.store.redis.RedisKeys;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,10 +18,17 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import redis.clients.jedis.UnifiedJedis;
 import tools.jackson.databind.JsonNode;
 
 /** The dashboard's read endpoints and its event stream, over plain HTTP. */
 class DashboardApiIT extends IntegrationTest {
+    @Autowired
+    private UnifiedJedis redis;
+
+    @Autowired
+    private SwaleProperties props;
 
     /** One Server-Sent Event as received. */
     record Event(String name, JsonNode data) {}
@@ -68,6 +79,35 @@ class DashboardApiIT extends IntegrationTest {
         assertThat(api.get("/api/v1/dashboard/graphs/nope_" + g + "/grid").status()).isEqualTo(404);
         assertThat(api.get("/api/v1/dashboard/graphs/" + g + "/grid?limit=0").status()).isEqualTo(400);
         assertThat(api.get("/api/v1/dashboard/graphs/Bad-Name/grid").status()).isEqualTo(400);
+    }
+
+    /**
+     * An active run with an instance that does not decode (a corrupt write, a newer release's state during an
+     * upgrade) is left out of the running list and the live stream, with a warning; the other runs show. Was: the
+     * running list answered 500 for every pool, and every live tick failed.
+     */
+    @Test
+    void anActiveRunThatDoesNotReadWholeIsLeftOutOfTheRunningList() {
+        String good = unique("runok");
+        String bad = unique("runbad");
+        api.publish(Graphs.slowThenNext(good, 60));
+        api.publish(Graphs.slowThenNext(bad, 60));
+        api.postJson("/api/v1/graphs/" + good + "/runs", "{\"partitions\":[\"p\"]}");
+        api.postJson("/api/v1/graphs/" + bad + "/runs", "{\"partitions\":[\"p\"]}");
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(api.get("/api/v1/dashboard/running")
+                .body().toString()).contains(good).contains(bad));
+        RunKey corrupt = new RunKey(bad, Partition.of("p"));
+        redis.hset(new RedisKeys(props.redis().keyPrefix()).instances(corrupt), corrupt.runId("next", 0),
+                "{\"state\":\"from_a_newer_release\"}");
+
+        var running = api.get("/api/v1/dashboard/running");
+        assertThat(running.status()).as(running.body().toString()).isEqualTo(200);
+        assertThat(running.body().toString()).contains(good).doesNotContain(bad);
+
+        redis.hdel(new RedisKeys(props.redis().keyPrefix()).instances(corrupt), corrupt.runId("next", 0));
+        for (String g : List.of(good, bad)) {
+            assertThat(api.postJson("/api/v1/graphs/" + g + "/runs/p/cancel", "").status()).isEqualTo(200);
+        }
     }
 
     private JsonNode dashboardGraph(String g) {
