@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListSet;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.PropertySource;
@@ -28,6 +29,14 @@ final class ConditionInputs {
     /** Where the build keeps them, next to the classes it generated. */
     static final String RESOURCE = "META-INF/swale/aot-condition-inputs.properties";
     static final String PROFILES_KEY = "swale.aot.profiles";
+    /** Whether the step ran in local mode: run elsewise, its definitions are no local mode's. */
+    static final String LOCAL_MODE_KEY = "swale.aot.local-mode";
+    /**
+     * The build's time ({@code META-INF/build-info.properties}, written by every build): a build that skipped the
+     * step, or {@code spring-boot:run} over the classes, leaves the earlier step's output beside newer classes.
+     */
+    static final String BUILD_TIME_KEY = "swale.aot.build-time";
+    private static final String BUILD_INFO = "META-INF/build-info.properties";
     private static final String VALUE_PREFIX = "value.";
     private static final String ABSENT_PREFIX = "absent.";
 
@@ -37,9 +46,18 @@ final class ConditionInputs {
      * which the build's classes folder has not), the AOT switches, and {@code server.port}, which a condition reads
      * only to compare with {@code management.server.port} (kept).
      */
-    private static final Set<String> PER_START = Set.of("server.port", "spring.kafka.bootstrap-servers",
+    private static final Set<String> PER_START = Set.of("spring.kafka.bootstrap-servers",
             "spring.data.redis.host", "spring.data.redis.port", "spring.application.pid",
             "spring.application.version", "spring.aot.processing", "spring.aot.enabled");
+
+    /**
+     * Read before the step's recorder is in place, by the application itself rather than a condition, yet they
+     * decide its context: its type (web or not), its sources, initializers and listeners, lazy beans.
+     */
+    private static final List<String> READ_BEFORE = List.of("spring.main.web-application-type", "spring.main.sources",
+            "spring.main.allow-bean-definition-overriding", "spring.main.allow-circular-references",
+            "spring.main.lazy-initialization", "spring.main.cloud-platform", "context.initializer.classes",
+            "context.listener.classes");
 
     private ConditionInputs() {
     }
@@ -59,17 +77,26 @@ final class ConditionInputs {
         }
     }
 
-    /** The names asked for so far with their values now, and the profiles; the recorder leaves the environment. */
-    static Properties snapshot(ConfigurableEnvironment env) {
+    /**
+     * The names asked for so far with their values now, the profiles and the build's time; the recorder leaves the
+     * environment. Without a recorder (the step ran outside local mode) only that it did, and the build's time.
+     */
+    static Properties snapshot(ConfigurableEnvironment env, Optional<String> buildTime) {
         PropertySource<?> recorder = env.getPropertySources().remove(Recorder.NAME);
         Properties out = new Properties();
+        buildTime.ifPresent(t -> out.setProperty(BUILD_TIME_KEY, t));
+        out.setProperty(LOCAL_MODE_KEY, Boolean.toString(recorder instanceof Recorder));
         if (!(recorder instanceof Recorder r)) {
             return out;
         }
-        for (String name : r.getSource()) {
-            if (PER_START.contains(name)) {
-                continue;
-            }
+        Set<String> names = new TreeSet<>(r.getSource());
+        names.addAll(READ_BEFORE);
+        names.removeAll(PER_START);
+        // a condition reads server.port only to compare it with management.server.port
+        if (!env.containsProperty("management.server.port")) {
+            names.remove("server.port");
+        }
+        for (String name : names) {
             String value = env.getProperty(name);
             if (value == null) {
                 out.setProperty(ABSENT_PREFIX + name, "");
@@ -79,6 +106,11 @@ final class ConditionInputs {
         }
         out.setProperty(PROFILES_KEY, String.join(",", env.getActiveProfiles()));
         return out;
+    }
+
+    /** This build's time, as its {@code build-info.properties} says. */
+    static Optional<String> buildTime(ClassLoader loader) {
+        return properties(loader, BUILD_INFO).map(p -> p.getProperty("build.time"));
     }
 
     static String format(Properties inputs) {
@@ -99,7 +131,11 @@ final class ConditionInputs {
     }
 
     static Optional<Properties> load(ClassLoader loader) {
-        try (InputStream in = loader.getResourceAsStream(RESOURCE)) {
+        return properties(loader, RESOURCE);
+    }
+
+    private static Optional<Properties> properties(ClassLoader loader, String resource) {
+        try (InputStream in = loader.getResourceAsStream(resource)) {
             if (in == null) {
                 return Optional.empty();
             }
@@ -116,12 +152,23 @@ final class ConditionInputs {
      * none means the build's beans are this start's too. {@code profilesAfterStart} are the profiles the start will
      * have once local mode adds its own.
      */
-    static List<String> differences(Properties inputs, ConfigurableEnvironment env, List<String> profilesAfterStart) {
+    static List<String> differences(Properties inputs, Optional<String> buildTime, ConfigurableEnvironment env,
+            List<String> profilesAfterStart) {
         List<String> found = new ArrayList<>();
-        List<String> built = Arrays.stream(inputs.getProperty(PROFILES_KEY, "").split(","))
+        if (!"true".equals(inputs.getProperty(LOCAL_MODE_KEY))) {
+            found.add("the build's AOT step did not run in local mode");
+            return found;
+        }
+        String built = inputs.getProperty(BUILD_TIME_KEY);
+        if (built == null || !buildTime.equals(Optional.of(built))) {
+            found.add("the AOT step's output is of another build (" + built + ") than these classes ("
+                    + buildTime.orElse("no build time") + ")");
+            return found;
+        }
+        List<String> builtProfiles = Arrays.stream(inputs.getProperty(PROFILES_KEY, "").split(","))
                 .filter(p -> !p.isEmpty()).toList();
-        if (!built.equals(profilesAfterStart)) {
-            found.add("profiles " + profilesAfterStart + " (built with " + built + ")");
+        if (!builtProfiles.equals(profilesAfterStart)) {
+            found.add("profiles " + profilesAfterStart + " (built with " + builtProfiles + ")");
         }
         for (String key : inputs.stringPropertyNames()) {
             if (key.startsWith(VALUE_PREFIX)) {

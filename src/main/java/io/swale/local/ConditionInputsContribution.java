@@ -15,11 +15,10 @@ final class ConditionInputsContribution implements BeanFactoryInitializationAotP
 
     @Override
     public BeanFactoryInitializationAotContribution processAheadOfTime(ConfigurableListableBeanFactory beanFactory) {
-        if (!(beanFactory.getBean(ConfigurableEnvironment.class) instanceof ConfigurableEnvironment env)
-                || env.getPropertySources().get(ConditionInputs.Recorder.NAME) == null) {
-            return null;
-        }
-        String text = ConditionInputs.format(ConditionInputs.snapshot(env));
+        ConfigurableEnvironment env = beanFactory.getBean(ConfigurableEnvironment.class);
+        // written outside local mode too, so that no earlier build's inputs stay beside these definitions
+        String text = ConditionInputs.format(ConditionInputs.snapshot(env,
+                ConditionInputs.buildTime(beanFactory.getBeanClassLoader())));
         return (generation, code) -> generation.getGeneratedFiles().addResourceFile(ConditionInputs.RESOURCE,
                 new ByteArrayResource(text.getBytes(StandardCharsets.ISO_8859_1)));
     }

@@ -6,7 +6,8 @@ import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.springframework.beans.factory.aot.BeanRegistrationAotProcessor;
+import org.springframework.beans.factory.support.AbstractBeanDefinition;
+import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
@@ -90,18 +91,20 @@ public final class LocalModeInitializer implements ApplicationContextInitializer
         // The broker starts while the beans are built; the first definition of the context waits for it once
         // they are, before any bean's own after-singletons step (topic creation) or lifecycle start (listeners).
         // It waits for redis-server as well: a failed start fails the context even if nothing asked for Redis.
-        Runnable awaitBoth = () -> {
+        EmbeddedKafkaGate.Wait awaitBoth = () -> {
             infra.awaitRedis();
             infra.awaitKafka();
         };
         if (context instanceof GenericApplicationContext generic) {
-            generic.registerBean(EmbeddedKafkaGate.BEAN_NAME, EmbeddedKafkaGate.class,
-                    () -> new EmbeddedKafkaGate(awaitBoth),
-                    // registered again by this initializer at every start, AOT or not
-                    definition -> definition.setAttribute(BeanRegistrationAotProcessor.IGNORE_REGISTRATION_ATTRIBUTE,
-                            true));
+            generic.getBeanFactory().registerSingleton(EmbeddedKafkaGate.WAIT_BEAN_NAME, awaitBoth);
+            // a start from the build's AOT definitions has registered it already, first as here
+            if (!generic.containsBeanDefinition(EmbeddedKafkaGate.BEAN_NAME)) {
+                RootBeanDefinition gate = new RootBeanDefinition(EmbeddedKafkaGate.class);
+                gate.setAutowireMode(AbstractBeanDefinition.AUTOWIRE_CONSTRUCTOR);
+                generic.registerBeanDefinition(EmbeddedKafkaGate.BEAN_NAME, gate);
+            }
         } else {
-            awaitBoth.run();
+            awaitBoth.await();
         }
     }
 

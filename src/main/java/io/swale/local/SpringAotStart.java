@@ -3,6 +3,7 @@ package io.swale.local;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import org.apache.commons.logging.Log;
@@ -20,9 +21,9 @@ import org.springframework.util.ClassUtils;
  * {@code spring.aot.enabled}): the start skips parsing the configuration classes and evaluating their conditions,
  * which took about a fifth of it (issue 18). The step evaluated those conditions once, for local mode as the jar
  * ships it; so the start uses its definitions only while everything they read reads the same
- * ({@link ConditionInputs}), and otherwise starts as before, saying which setting differs. Only the service's own
- * start ({@code SwaleApplication.main}) opts in: a test's context has other sources. {@code swale.spring-aot=false}
- * turns it off.
+ * ({@link ConditionInputs}) and the output is this build's, and otherwise starts as before, saying what differs.
+ * Only the service's own start ({@code SwaleApplication.main}) from its jar opts in: a test's context has other
+ * sources. {@code swale.spring-aot=false} turns it off.
  */
 public final class SpringAotStart implements EnvironmentPostProcessor, Ordered {
     private static volatile boolean allowed;
@@ -47,14 +48,22 @@ public final class SpringAotStart implements EnvironmentPostProcessor, Ordered {
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment env, SpringApplication application) {
         // the build's AOT step runs main() too, over the classes an earlier build generated
-        if (!allowed || Boolean.getBoolean("spring.aot.processing") || AotDetector.useGeneratedArtifacts() || !env.getProperty("swale.spring-aot", Boolean.class, true)
-                || !wantsEmbedded(env) || application.getMainApplicationClass() == null) {
+        if (!allowed || Boolean.getBoolean("spring.aot.processing") || AotDetector.useGeneratedArtifacts()
+                || !switchedOn(env) || !wantsEmbedded(env)
+                || application.getMainApplicationClass() == null) {
             return;
         }
         ClassLoader loader = application.getClassLoader();
+        String main = application.getMainApplicationClass().getName();
         Optional<Properties> inputs = ConditionInputs.load(loader);
-        if (inputs.isEmpty() || !ClassUtils.isPresent(
-                application.getMainApplicationClass().getName() + "__ApplicationContextInitializer", loader)) {
+        if (inputs.isEmpty() || !ClassUtils.isPresent(main + "__ApplicationContextInitializer", loader)) {
+            return;
+        }
+        String output = Objects.toString(loader.getResource(ConditionInputs.RESOURCE), "");
+        String classes = Objects.toString(loader.getResource(main.replace('.', '/') + ".class"), "");
+        if (!inOneJar(output, classes)) {
+            log.debug("local mode: the build's AOT output (" + output + ") is not in the jar of " + classes
+                    + "; starting without it");
             return;
         }
         // compared as the beans will see them, once local mode's initializer has put its own settings first
@@ -63,7 +72,8 @@ public final class SpringAotStart implements EnvironmentPostProcessor, Ordered {
         env.getPropertySources().addFirst(embedded);
         List<String> differences;
         try {
-            differences = ConditionInputs.differences(inputs.get(), env, profilesOnceStarted(env));
+            differences = ConditionInputs.differences(inputs.get(), ConditionInputs.buildTime(loader), env,
+                    profilesOnceStarted(env));
         } finally {
             env.getPropertySources().remove(embedded.getName());
         }
@@ -74,6 +84,36 @@ public final class SpringAotStart implements EnvironmentPostProcessor, Ordered {
             log.info("local mode: starting without the build's AOT bean definitions, since settings its conditions"
                     + " read differ: " + String.join("; ", differences));
         }
+    }
+
+    /**
+     * Whether the AOT step's output and the application's classes come from one jar (the service jar, where the
+     * output sits at the root and the classes under BOOT-INF/classes/, or its unpacked copy): a folder of classes
+     * ({@code spring-boot:run}, an IDE) keeps an earlier package's output beside classes compiled since, which no
+     * build time tells apart.
+     */
+    static boolean inOneJar(String output, String mainClass) {
+        Optional<String> jar = archive(output);
+        return jar.isPresent() && jar.equals(archive(mainClass));
+    }
+
+    /** The file of the outermost jar a resource URL points into: {@code jar:file:…!/…} or {@code jar:nested:…/!…}. */
+    private static Optional<String> archive(String url) {
+        if (url.startsWith("jar:file:") && url.contains("!/")) {
+            return Optional.of(url.substring("jar:file:".length(), url.indexOf("!/")));
+        }
+        if (url.startsWith("jar:nested:") && url.contains("/!")) {
+            return Optional.of(url.substring("jar:nested:".length(), url.indexOf("/!")));
+        }
+        return Optional.empty();
+    }
+
+    private static boolean switchedOn(ConfigurableEnvironment env) {
+        String value = env.getProperty("swale.spring-aot", "true").strip();
+        if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+            throw new IllegalArgumentException("swale.spring-aot=" + value + " is neither true nor false");
+        }
+        return Boolean.parseBoolean(value);
     }
 
     private static boolean wantsEmbedded(ConfigurableEnvironment env) {

@@ -46,6 +46,7 @@ class SpringAotStartProcessIT {
         try (Service aot = Service.start(dir, "aot", BEAN_LOG)) {
             assertThat(aot.log()).contains("Starting AOT-processed SwaleApplication");
             aotBeans = aot.createdBeans();
+            aot.gateComesFirst();
             // local mode publishes the examples at its start and adopts them at its first sync pass
             await("hello adopted and started").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                     .untilAsserted(() -> assertThat(post(aot, "/api/v1/graphs/hello/runs",
@@ -62,6 +63,7 @@ class SpringAotStartProcessIT {
         try (Service regular = Service.start(dir, "regular", BEAN_LOG, "--swale.spring-aot=false")) {
             assertThat(regular.log()).doesNotContain("AOT-processed");
             regularBeans = regular.createdBeans();
+            regular.gateComesFirst();
         }
         assertThat(aotBeans).hasSizeGreaterThan(400).isEqualTo(regularBeans);
     }
@@ -134,6 +136,22 @@ class SpringAotStartProcessIT {
                 }
             }
             return names;
+        }
+
+        /**
+         * The embedded broker's gate is built before the Kafka admin, so that it waits for the broker before the
+         * admin's after-singletons step (topic creation) asks it anything.
+         */
+        void gateComesFirst() throws Exception {
+            List<String> order = new ArrayList<>();
+            Matcher m = CREATED.matcher(log());
+            while (m.find()) {
+                order.add(m.group(1));
+            }
+            assertThat(order).contains("kafkaAdmin");
+            // singletons are built, and their after-singletons steps run, in the order of their definitions
+            assertThat(order.indexOf("swaleEmbeddedKafkaGate")).as(String.join(", ", order))
+                    .isNotNegative().isLessThan(order.indexOf("kafkaAdmin"));
         }
 
         @Override
