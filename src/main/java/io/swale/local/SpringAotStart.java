@@ -81,8 +81,8 @@ public final class SpringAotStart implements EnvironmentPostProcessor, Ordered {
             System.setProperty("spring.aot.enabled", "true");
             log.debug("local mode: starting from the bean definitions of the build's AOT step");
         } else {
-            log.info("local mode: starting without the build's AOT bean definitions, since settings its conditions"
-                    + " read differ: " + String.join("; ", differences));
+            log.info("local mode: starting without the build's AOT bean definitions: "
+                    + String.join("; ", differences));
         }
     }
 
@@ -97,7 +97,7 @@ public final class SpringAotStart implements EnvironmentPostProcessor, Ordered {
         return jar.isPresent() && jar.equals(archive(mainClass));
     }
 
-    /** The file of the outermost jar a resource URL points into: {@code jar:file:…!/…} or {@code jar:nested:…/!…}. */
+    /** The outermost jar a resource URL points into: {@code jar:file:…!/…} or {@code jar:nested:…/!…}. */
     private static Optional<String> archive(String url) {
         if (url.startsWith("jar:file:") && url.contains("!/")) {
             return Optional.of(url.substring("jar:file:".length(), url.indexOf("!/")));

@@ -94,7 +94,8 @@ class SpringAotStartProcessIT {
         static Service start(Path dir, String name, String... args) throws Exception {
             String built = System.getProperty("swale.it.app.jar");
             assertThat(built).as("the built jar (run through `mvn -Pmultiprocess verify`)").isNotNull();
-            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            List<String> cmd = new ArrayList<>(List.of(java,
                     "-jar", Path.of(built).toAbsolutePath().toString(), "--server.port=0",
                     "--swale.examples=" + Path.of("examples").toAbsolutePath()));
             cmd.addAll(List.of(args));
