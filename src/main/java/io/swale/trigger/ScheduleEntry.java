@@ -50,8 +50,8 @@ public record ScheduleEntry(String graph, String definition, CronSchedule cron, 
      * The instant after which the next occurrence fires (spec §4.4). With catch-up: the watermark, or the
      * window start when there is none, never before the window, which is the one of the moment the entry became
      * active (adoption, or the pump's start) during its first ticks, and the tick's after them. Without: the watermark, never before the
-     * entry became active, so firings missed before that are dropped; and of several that came while it was active
-     * but could not fire (a long outage), only the latest fires.
+     * entry became active, so firings missed before that are dropped; and of those that came while it was active but
+     * could not fire (a long outage), the live ones and the latest fire, the older ones are dropped.
      *
      * <p>The window bounds a replay. It never drops an occurrence that came while the entry was active and is at
      * most {@link #LIVE_LATENESS} old, which is live and only late: a tick a few seconds after it, or a pump that
@@ -78,9 +78,10 @@ public record ScheduleEntry(String graph, String definition, CronSchedule cron, 
             return since;
         }
         // No replay: of the occurrences that came while the entry was active but could not fire (the broker or
-        // Redis down for days), only the latest fires, however late; the older ones are dropped.
+        // Redis down for days), those still live fire, and the latest however late; older ones are dropped.
+        long live = nowMs - liveLateness.toMillis();
         return cron.previous(Instant.ofEpochMilli(nowMs + 1))
-                .map(latest -> Math.max(since, latest.toEpochMilli() - 1))
+                .map(latest -> Math.max(since, Math.min(latest.toEpochMilli() - 1, live)))
                 .orElse(since);
     }
 

@@ -115,6 +115,20 @@ class ScheduleEntryTest {
                 .isEmpty();
     }
 
+    /** A schedule more frequent than the live lateness keeps its live occurrences after a short outage. */
+    @Test
+    void withoutCatchupTheOccurrencesStillLiveAfterAShortOutageFire() {
+        ScheduleEntry e = new ScheduleEntry("g", "h", CronSchedule.parse("* * * * *"), Partitioning.HOURLY,
+                Optional.empty(), ms("2026-09-16T00:00:00Z"));
+        // fired 10:00; back at 10:02:30: 10:01 is 90 s late, still live
+        long now = ms("2026-09-16T10:02:30Z");
+        assertThat(e.due(Optional.of(ms("2026-09-16T10:00:00Z")), now)).contains(Instant.parse("2026-09-16T10:01:00Z"));
+        assertThat(e.due(Optional.of(ms("2026-09-16T10:01:00Z")), now)).contains(Instant.parse("2026-09-16T10:02:00Z"));
+        // back at 10:30:30 after firing 10:00: 10:29 and 10:30 are live, the rest dropped
+        long later = ms("2026-09-16T10:30:30Z");
+        assertThat(e.due(Optional.of(ms("2026-09-16T10:00:00Z")), later)).contains(Instant.parse("2026-09-16T10:29:00Z"));
+    }
+
     @Test
     void anUnsatisfiableScheduleIsNeverDue() {
         ScheduleEntry e = new ScheduleEntry("g", "h", CronSchedule.parse("0 0 30 2 *"), Partitioning.DAILY,
