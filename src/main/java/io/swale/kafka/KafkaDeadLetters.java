@@ -12,6 +12,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.RetriableException;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.kafka.core.KafkaTemplate;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -71,13 +72,9 @@ public final class KafkaDeadLetters implements DeadLetters {
                     + SEND_TIMEOUT_MS + " ms", e);
         } catch (ExecutionException | RuntimeException e) {
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-            Throwable root = cause;
-            while (root.getCause() != null && root.getCause() != root) {
-                root = root.getCause();
-            }
             // spring-kafka's wrapper says only "Failed to send": the broker's reason is at the root
             String message = "the dead letter of " + identity.runId() + " was not sent to " + record.topic() + ": "
-                    + root;
+                    + NestedExceptionUtils.getMostSpecificCause(cause);
             throw permanent(cause) ? new DeadLetters.Undeliverable(message, cause)
                     : new IllegalStateException(message, cause);
         }

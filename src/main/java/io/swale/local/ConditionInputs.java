@@ -4,15 +4,16 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.net.URL;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.stream.Collectors;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.PropertySource;
 
@@ -114,37 +115,38 @@ final class ConditionInputs {
     }
 
     static String format(Properties inputs) {
-        // sorted, so that two builds of the same sources write the same file
         StringWriter text = new StringWriter();
-        new TreeMap<>(inputs).forEach((k, v) -> {
-            Properties one = new Properties();
-            one.setProperty((String) k, (String) v);
-            StringWriter line = new StringWriter();
-            try {
-                one.store(line, null);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            line.toString().lines().filter(l -> !l.startsWith("#")).forEach(l -> text.append(l).append('\n'));
-        });
-        return text.toString();
+        try {
+            inputs.store(text, null);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        // sorted, and without the date line, so that two builds of the same sources write the same file
+        return text.toString().lines().filter(l -> !l.startsWith("#")).sorted()
+                .collect(Collectors.joining("\n", "", "\n"));
     }
 
-    static Optional<Properties> load(ClassLoader loader) {
-        return properties(loader, RESOURCE);
+    /** The inputs the build wrote, read from where the class loader found them. */
+    static Optional<Properties> load(URL output) {
+        try (InputStream in = output.openStream()) {
+            return Optional.of(read(in));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
     }
 
     private static Optional<Properties> properties(ClassLoader loader, String resource) {
         try (InputStream in = loader.getResourceAsStream(resource)) {
-            if (in == null) {
-                return Optional.empty();
-            }
-            Properties inputs = new Properties();
-            inputs.load(in);
-            return Optional.of(inputs);
+            return in == null ? Optional.empty() : Optional.of(read(in));
         } catch (IOException e) {
             return Optional.empty();
         }
+    }
+
+    private static Properties read(InputStream in) throws IOException {
+        Properties read = new Properties();
+        read.load(in);
+        return read;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.swale.local;
 
+import java.net.URL;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -55,15 +56,18 @@ public final class SpringAotStart implements EnvironmentPostProcessor, Ordered {
         }
         ClassLoader loader = application.getClassLoader();
         String main = application.getMainApplicationClass().getName();
-        Optional<Properties> inputs = ConditionInputs.load(loader);
-        if (inputs.isEmpty() || !ClassUtils.isPresent(main + "__ApplicationContextInitializer", loader)) {
+        URL output = loader.getResource(ConditionInputs.RESOURCE);
+        if (output == null || !ClassUtils.isPresent(main + "__ApplicationContextInitializer", loader)) {
             return;
         }
-        String output = Objects.toString(loader.getResource(ConditionInputs.RESOURCE), "");
         String classes = Objects.toString(loader.getResource(main.replace('.', '/') + ".class"), "");
-        if (!inOneJar(output, classes)) {
+        if (!inOneJar(output.toString(), classes)) {
             log.debug("local mode: the build's AOT output (" + output + ") is not in the jar of " + classes
                     + "; starting without it");
+            return;
+        }
+        Optional<Properties> inputs = ConditionInputs.load(output);
+        if (inputs.isEmpty()) {
             return;
         }
         // compared as the beans will see them, once local mode's initializer has put its own settings first

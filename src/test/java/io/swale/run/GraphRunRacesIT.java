@@ -31,6 +31,15 @@ class GraphRunRacesIT {
         return h.runs.read(key).orElseThrow().instances().get(runId);
     }
 
+    /** Starts a run of the chain a → b named {@code g} and records a succeeded; b is not submitted yet. */
+    private static RunKey startedWithASucceeded(RunHarness h, String g) {
+        String hash = h.chain(g);
+        RunKey key = h.key(g);
+        assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+        h.finish(key, "a", 0, NodeStatus.SUCCEEDED, hash);
+        return key;
+    }
+
     /** A harness whose task store runs {@code atSubmit}'s step, once, ahead of the next submission. */
     private static RunHarness runningAtSubmit(AtomicReference<Runnable> atSubmit) throws java.io.IOException {
         return new RunHarness(r -> r, t -> RunHarness.before(TaskStore.class, t, (method, args) -> {
@@ -177,10 +186,7 @@ class GraphRunRacesIT {
             }
         }), t -> t)) {
             String g = RunHarness.graphName("cancelthenrerun");
-            String hash = h.chain(g);
-            RunKey key = h.key(g);
-            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
-            h.finish(key, "a", 0, NodeStatus.SUCCEEDED, hash);
+            RunKey key = startedWithASucceeded(h, g);
             // after the cancel's commit, before it reads the run again for its instances
             atRead.set(() -> assertThat(h.reruns.rerun(g, key.partition(), "a"))
                     .isEqualTo(new RerunOutcome.Submitted(key.runId("a", 1))));
@@ -212,10 +218,7 @@ class GraphRunRacesIT {
             }
         }), t -> t)) {
             String g = RunHarness.graphName("cancelcontended");
-            String hash = h.chain(g);
-            RunKey key = h.key(g);
-            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
-            h.finish(key, "a", 0, NodeStatus.SUCCEEDED, hash);
+            RunKey key = startedWithASucceeded(h, g);
             // between the cancel's read and its commit, a rerun of a puts its expectations
             atSettle.set(() -> assertThat(h.reruns.rerun(g, key.partition(), "a"))
                     .isEqualTo(new RerunOutcome.Submitted(key.runId("a", 1))));
@@ -269,10 +272,7 @@ class GraphRunRacesIT {
     void anAdvanceFromAViewReadBeforeACancelSubmitsNothing() throws Exception {
         try (RunHarness h = new RunHarness()) {
             String g = RunHarness.graphName("cancel");
-            String hash = h.chain(g);
-            RunKey key = h.key(g);
-            h.graphRuns.startRun(hash, key.partition());
-            h.finish(key, "a", 0, NodeStatus.SUCCEEDED, hash);
+            RunKey key = startedWithASucceeded(h, g);
             RunView before = h.runs.read(key).orElseThrow();
 
             assertThat(h.cancellation.cancel(g, key.partition())).isTrue();
@@ -293,10 +293,7 @@ class GraphRunRacesIT {
             }
         }), t -> t)) {
             String g = RunHarness.graphName("cancelgap");
-            String hash = h.chain(g);
-            RunKey key = h.key(g);
-            h.graphRuns.startRun(hash, key.partition());
-            h.finish(key, "a", 0, NodeStatus.SUCCEEDED, hash);
+            RunKey key = startedWithASucceeded(h, g);
             // the advance after a's event lands after the cancel read the run, before it committed
             beforeSettle.set(() -> assertThat(h.graphRuns.advance(h.runs.read(key).orElseThrow(), List.of("b"))
                     .submitted()).isEqualTo(1));

@@ -205,7 +205,7 @@ public class DashboardViews {
 
     /** Pools with their slots and the instances that run in each now, derived from the active runs. */
     public Map<String, Object> running() {
-        return runningByPool(RunningNow.derive(WholeRuns.read(runs, runs.activeRuns())).values());
+        return runningByPool(RunningNow.derive(WholeRuns.withInstances(runs, runs.activeRuns())).values());
     }
 
     /** Pools known here (configured or seen running) with the given instances grouped under them. */

@@ -173,7 +173,7 @@ public class LiveView implements SmartLifecycle {
         Set<RunKey> wereActive = fingerprints.keySet();
         Set<RunKey> toRead = new LinkedHashSet<>(keys);
         toRead.addAll(wereActive);
-        List<RunView> read = WholeRuns.read(runs, List.copyOf(toRead));
+        List<RunView> read = WholeRuns.whole(runs, List.copyOf(toRead));
 
         Map<String, RunningInstance> next = RunningNow.derive(read);
         RunningNow.Transitions edges = RunningNow.diff(current, next, read);

@@ -10,10 +10,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The active runs that the running list and the live stream show, each read whole: a run whose record, or one of
- * whose instances or node records, does not decode (a corrupt write, a newer release's state during an upgrade) is
- * left out with a warning, as the run list and the pools' view leave it out. It failed the running list for every
- * pool and every tick of the stream. (The grid shows such a run, with the fault in its cell; its own page names it.)
+ * The active runs that the running list and the live stream show, each read whole as far as the view looks: a run
+ * whose record, or one of whose instances (or, for the live stream, node records), does not decode (a corrupt write,
+ * a newer release's state during an upgrade) is left out with a warning, as the run list and the pools' view leave it
+ * out. It failed the running list for every pool and every tick of the stream. (The grid shows such a run, with the
+ * fault in its cell; its own page names it.)
  */
 final class WholeRuns {
     private static final Logger log = LoggerFactory.getLogger(WholeRuns.class);
@@ -21,15 +22,27 @@ final class WholeRuns {
     private WholeRuns() {
     }
 
-    static List<RunView> read(RunStore runs, List<RunKey> keys) {
+    /** With their instances decoded: the running list looks at no node record. */
+    static List<RunView> withInstances(RunStore runs, List<RunKey> keys) {
+        return read(runs, keys, false);
+    }
+
+    /** With their instances and node records decoded: the live stream's fingerprints look at both. */
+    static List<RunView> whole(RunStore runs, List<RunKey> keys) {
+        return read(runs, keys, true);
+    }
+
+    private static List<RunView> read(RunStore runs, List<RunKey> keys, boolean records) {
         List<RunView> whole = new ArrayList<>(keys.size());
         for (RunStore.Read read : runs.readEach(keys)) {
             switch (read) {
                 case RunStore.Read.Found(RunView view) -> {
                     try {
-                        // both views look at them all; decoded now, once, so that none fails later
+                        // decoded now, once, so that none fails later
                         view.instances().entrySet();
-                        view.nodeRecords().entrySet();
+                        if (records) {
+                            view.nodeRecords().entrySet();
+                        }
                         whole.add(view);
                     } catch (RecordException e) {
                         unreadable(view.key(), e.getMessage());
