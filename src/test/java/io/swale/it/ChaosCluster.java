@@ -52,8 +52,9 @@ final class ChaosCluster implements AutoCloseable {
     private static final String STARTED = "Started SwaleApplication";
 
     final Path dir;
-    final int kafkaPort = ListenPorts.free();
-    final int controllerPort = ListenPorts.free();
+    /** The broker's ports; chosen again only if its first start fails (see {@link #awaitFirstKafka()}). */
+    private volatile int kafkaPort = ListenPorts.free();
+    private volatile int controllerPort = ListenPorts.free();
     final int redisPort = ListenPorts.free();
     final ChaosProcess kafka;
     /** The standalone redis-server; started only with {@link RedisKind#STANDALONE}. */
@@ -128,7 +129,7 @@ final class ChaosCluster implements AutoCloseable {
             }
             case CLUSTER -> startRedisCluster();
         }
-        awaitKafka();
+        awaitFirstKafka();
         schedulers.values().forEach(ChaosProcess::start);
         workers.values().forEach(ChaosProcess::start);
         schedulers.values().forEach(this::awaitReady);
@@ -160,9 +161,32 @@ final class ChaosCluster implements AutoCloseable {
                 + ", or not started yet"));
     }
 
+    /**
+     * The broker is not under test, and its first start is the one thing here that another program on the host can
+     * spoil (a port taken between its choice and the bind). If that start fails, it gets one more on fresh ports and
+     * a fresh log directory, and what the first one said goes to the test's output. A restart later in a test keeps
+     * its ports, as a restarted broker must.
+     */
+    private void awaitFirstKafka() {
+        try {
+            awaitKafka();
+        } catch (ChaosProcess.Exited e) {
+            System.err.println("the Kafka broker's first start failed; once more on fresh ports: " + e.getMessage());
+            kafkaPort = ListenPorts.free();
+            controllerPort = ListenPorts.free();
+            try {
+                prepareBroker(brokerJava());
+            } catch (IOException io) {
+                throw new UncheckedIOException(io);
+            }
+            kafka.start();
+            awaitKafka();
+        }
+    }
+
     private void awaitKafka() {
         await("Kafka broker " + kafka.member()).atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(250))
-                .ignoreExceptions().until(() -> {
+                .ignoreExceptionsMatching(ChaosCluster::notAnExit).until(() -> {
                     alive(kafka);
                     try (AdminClient admin = AdminClient.create(kafkaClientConfig())) {
                         return !admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).isEmpty();
@@ -172,7 +196,7 @@ final class ChaosCluster implements AutoCloseable {
 
     private void awaitRedis() {
         await("redis-server " + redis.member()).atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(100))
-                .ignoreExceptions().until(() -> {
+                .ignoreExceptionsMatching(ChaosCluster::notAnExit).until(() -> {
                     alive(redis);
                     return redisAnswers();
                 });
@@ -206,17 +230,31 @@ final class ChaosCluster implements AutoCloseable {
 
     private static void alive(ChaosProcess p) {
         p.exited().ifPresent(code -> {
-            throw new IllegalStateException(p.member() + " exited with " + code + "; see " + p.log());
+            throw new ChaosProcess.Exited(p.member(), code, p.log());
         });
     }
 
+    /** A child that died while it was awaited ends the wait at once: the rest of the timeout cannot revive it. */
+    private static boolean notAnExit(Throwable e) {
+        return !(e instanceof ChaosProcess.Exited);
+    }
+
     private ChaosProcess kafkaBroker() throws IOException {
-        String classPath = System.getProperty("java.class.path");
-        if (!classPath.contains("kafka_2.13")) {
-            throw new IllegalStateException("the kafka_2.13 jars are not on the test class path: " + classPath);
-        }
+        List<String> java = brokerJava();
+        prepareBroker(java);
+        return new ChaosProcess("kafka", dir, n -> concat(java, List.of("kafka.Kafka", brokerConfig().toString())),
+                Map.of());
+    }
+
+    private Path brokerConfig() {
+        return dir.resolve("server.properties");
+    }
+
+    /** Writes the broker's configuration for the current ports and formats an empty log directory. */
+    private void prepareBroker(List<String> java) throws IOException {
         Path data = dir.resolve("kafka-data");
-        Path config = dir.resolve("server.properties");
+        deleteRecursively(data);
+        Path config = brokerConfig();
         Properties p = new Properties();
         p.put("process.roles", "broker,controller");
         p.put("node.id", "1");
@@ -238,6 +276,15 @@ final class ChaosCluster implements AutoCloseable {
         try (var out = Files.newBufferedWriter(config)) {
             p.store(out, "chaos test broker");
         }
+        format(java, config);
+    }
+
+    /** The broker JVM's command line up to its main class. */
+    private List<String> brokerJava() throws IOException {
+        String classPath = System.getProperty("java.class.path");
+        if (!classPath.contains("kafka_2.13")) {
+            throw new IllegalStateException("the kafka_2.13 jars are not on the test class path: " + classPath);
+        }
         // the whole class path in an argument file: the command line stays short
         Path classPathArgs = dir.resolve("kafka-classpath.args");
         Files.writeString(classPathArgs, "-cp \"" + classPath.replace("\\", "\\\\") + "\"\n");
@@ -252,10 +299,8 @@ final class ChaosCluster implements AutoCloseable {
                   <root level="WARN"><appender-ref ref="OUT"/></root>
                 </configuration>
                 """);
-        List<String> java = List.of(java(), "-Xmx512m", "-XX:+UseSerialGC", "@" + classPathArgs,
+        return List.of(java(), "-Xmx512m", "-XX:+UseSerialGC", "@" + classPathArgs,
                 "-Dlogback.configurationFile=" + logback.toAbsolutePath(), "-Dlog4j2.level=WARN");
-        format(java, config);
-        return new ChaosProcess("kafka", dir, n -> concat(java, List.of("kafka.Kafka", config.toString())), Map.of());
     }
 
     /** {@code kafka-storage format}: a KRaft node's log directory needs a cluster id before its first start. */

@@ -2,6 +2,8 @@ package io.swale.it;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +24,28 @@ final class ChaosProcess {
      * is bounded by {@code goneMs}.
      */
     record Killed(String member, long atMs, long goneMs) {}
+
+    /**
+     * An incarnation that exited on its own while it was expected to run. The message carries the end of its log,
+     * since CI shows the test's report and not the files the test wrote.
+     */
+    static final class Exited extends IllegalStateException {
+        private static final int TAIL_LINES = 40;
+
+        Exited(String member, int code, Path log) {
+            super(member + " exited with " + code + "; see " + log + "; it ends:\n" + tail(log));
+        }
+
+        private static String tail(Path log) {
+            try {
+                // decoded leniently: a log cut off by a kill may end inside a character
+                List<String> lines = new String(Files.readAllBytes(log), StandardCharsets.UTF_8).lines().toList();
+                return String.join("\n", lines.subList(Math.max(0, lines.size() - TAIL_LINES), lines.size()));
+            } catch (IOException e) {
+                return "(unreadable: " + e + ")";
+            }
+        }
+    }
 
     private final String name;
     private final Path logDir;
