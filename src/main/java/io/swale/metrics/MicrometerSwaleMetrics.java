@@ -93,6 +93,7 @@ public final class MicrometerSwaleMetrics implements SwaleMetrics {
         repair("cancelled", pass.cancelled());
         repair("redispatched", pass.redispatched());
         repair("reaped", pass.reaped());
+        repair("restored", pass.restored());
     }
 
     @Override

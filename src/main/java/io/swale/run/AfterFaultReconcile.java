@@ -85,8 +85,8 @@ public final class AfterFaultReconcile implements AutoCloseable {
         try {
             ReconcilePass p = pass.get();
             log.info("reconcile pass after fault=\"{}\" activeRuns={} submitted={} settled={} cancelled={}"
-                    + " redispatched={} reaped={} failed={}", q.faultsText(), p.activeRuns(), p.submitted(),
-                    p.settled(), p.cancelled(), p.redispatched(), p.reaped(), p.failed());
+                    + " redispatched={} reaped={} restored={} failed={}", q.faultsText(), p.activeRuns(),
+                    p.submitted(), p.settled(), p.cancelled(), p.redispatched(), p.reaped(), p.restored(), p.failed());
             q.done().complete(null);
         } catch (RuntimeException | Error e) {
             log.warn("reconcile pass after fault=\"{}\" failed error={}", q.faultsText(), e.toString());

@@ -1,5 +1,6 @@
 package io.swale.run;
 
+import io.swale.record.RunState;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
 import io.swale.store.RunView;
@@ -23,7 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The repair path for whatever Kafka lost (spec §7.7, §14 #16): walks the active-runs index, never the
  * keyspace, and for each run advances it, re-cancels a cancelled run, dispatches stale pending instances
- * again, releases due retries, reaps expired leases and sends the dead-letter copies still owed. A run it cannot
+ * again, releases due retries, reaps expired leases, sends the dead-letter copies still owed and writes back the
+ * records of ended instances that lost theirs ({@link LostRecords}). A run it cannot
  * repair (an undecodable record, a definition that does not render, a script error) is reported through
  * {@link RepairFailures} and skipped: one bad run never holds back the runs after it.
  */
@@ -52,11 +54,13 @@ public final class Reconciler {
     private final SwaleMetrics metrics;
     private final RepairFailures failures;
     private final Terminations terminations;
+    private final LostRecords lostRecords;
 
     public Reconciler(RunStore runs, TaskStore tasks, GraphRuns graphRuns, RunCancellation cancellation,
             LeaseReaper reaper, Dispatcher dispatcher, long staleDispatchMs, SwaleMetrics metrics,
             RepairFailures failures, Terminations terminations) {
         this.terminations = terminations;
+        this.lostRecords = new LostRecords(tasks);
         this.faultStaleDispatchMs = Math.min(staleDispatchMs, FAULT_STALE_DISPATCH_MS);
         this.runs = runs;
         this.tasks = tasks;
@@ -93,7 +97,7 @@ public final class Reconciler {
 
     /** The counts of one pass, added to run by run. */
     private static final class Tally {
-        int submitted, settled, cancelled, redispatched, reaped, failed;
+        int submitted, settled, cancelled, redispatched, reaped, restored, failed;
         /** A resend of an owed dead letter failed: the others wait for the next pass, not 10 s each. */
         boolean deadLettersFailing;
     }
@@ -139,10 +143,11 @@ public final class Reconciler {
         Set<RunKey> indexed = new HashSet<>(active);
         errors.keySet().stream().filter(k -> !indexed.contains(k)).forEach(runs::clearRepairError);
         ReconcilePass pass = new ReconcilePass(active.size(), tally.submitted, tally.settled, tally.cancelled,
-                tally.redispatched, tally.reaped, tally.failed);
+                tally.redispatched, tally.reaped, tally.restored, tally.failed);
         // a pass after a fault is logged by whoever asked for it, with the fault
         if (!afterFault
-                && tally.submitted + tally.settled + tally.cancelled + tally.redispatched + tally.reaped + tally.failed > 0) {
+                && tally.submitted + tally.settled + tally.cancelled + tally.redispatched + tally.reaped + tally.restored
+                + tally.failed > 0) {
             log.info("reconciler pass {}", pass);
         }
         return pass;
@@ -152,10 +157,11 @@ public final class Reconciler {
         repairInstances(view, now, afterFault, tally);
         switch (view.run().state()) {
             case ACTIVE -> {
-                tally.cancelled += cancellation.cancelOrphans(view);
-                GraphRuns.Advanced a = graphRuns.advanceAll(view);
-                tally.submitted += a.submitted();
-                tally.settled += a.settled() ? 1 : 0;
+                // a record written back changes what is ready: the run is advanced from what it reads now
+                int restored = lostRecords.restore(view, now);
+                tally.restored += restored;
+                Optional<RunView> current = restored == 0 ? Optional.of(view) : runs.read(view.key());
+                current.filter(v -> v.run().state() == RunState.ACTIVE).ifPresent(v -> advance(v, tally));
             }
             case CANCELLED -> {
                 tally.cancelled += cancellation.cancelInstances(view);
@@ -163,6 +169,13 @@ public final class Reconciler {
             }
             case COMPLETE, FAILED -> dropIfIdle(view);
         }
+    }
+
+    private void advance(RunView view, Tally tally) {
+        tally.cancelled += cancellation.cancelOrphans(view);
+        GraphRuns.Advanced a = graphRuns.advanceAll(view);
+        tally.submitted += a.submitted();
+        tally.settled += a.settled() ? 1 : 0;
     }
 
     /**

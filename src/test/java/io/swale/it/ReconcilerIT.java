@@ -7,15 +7,18 @@ import io.swale.graph.Partition;
 import io.swale.periodic.SyncService;
 import io.swale.record.GraphRunRecord;
 import io.swale.run.Reconciler;
+import io.swale.settings.SwaleProperties;
 import io.swale.store.DefinitionStore;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
+import io.swale.store.redis.RedisKeys;
 import io.swale.task.ReconcilePass;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import redis.clients.jedis.UnifiedJedis;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -40,6 +43,12 @@ class ReconcilerIT {
 
     @Autowired
     DefinitionStore definitions;
+
+    @Autowired
+    UnifiedJedis redis;
+
+    @Autowired
+    SwaleProperties props;
 
     @Test
     void passesWithoutEventsAdvanceAndSettleARun() {
@@ -73,6 +82,36 @@ class ReconcilerIT {
         JsonNode run = settleByPasses(api, g, "p");
         assertThat(run.get("state").asString()).isEqualTo("complete");
         assertThat(SwaleClient.node(run, "n0").get("record").get("runId").asString()).isEqualTo(g + "-p-n0-r0");
+    }
+
+    /**
+     * Spec §14 #6: a succeeded instance whose node record is gone is not run again; its record is written back from
+     * the instance (output omitted: the instance does not keep it), and the run goes on.
+     */
+    @Test
+    void aRecordLostAfterItsInstanceEndedIsDerivedAgainNotRerun() {
+        SwaleClient api = new SwaleClient(port);
+        String g = IntegrationTest.unique("lost");
+        assertThat(api.publish(Graphs.chain(g, 2)).status()).isEqualTo(201);
+        sync.sync();
+        RedisKeys keys = new RedisKeys(props.redis().keyPrefix());
+        RunKey key = new RunKey(g, Partition.of("p"));
+        String n0 = g + "-p-n0-r0";
+        api.start(g, "p");
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
+            String instance = redis.hget(keys.instances(key), n0);
+            return instance != null && instance.contains("\"state\":\"succeeded\"");
+        });
+        assertThat(redis.hdel(keys.nodeRecords(key), "a:" + g + "_n0")).isEqualTo(1);
+
+        JsonNode run = settleByPasses(api, g, "p");
+
+        JsonNode first = SwaleClient.node(run, "n0");
+        assertThat(first.get("record").get("runId").asString()).isEqualTo(n0);
+        assertThat(first.get("record").get("status").asString()).isEqualTo("succeeded");
+        assertThat(first.get("record").get("outputOmitted").asBoolean()).isTrue();
+        assertThat(first.get("attempts").size()).as("attempts of %s", n0).isEqualTo(1);
+        assertThat(SwaleClient.node(run, "n1").get("record").get("status").asString()).isEqualTo("succeeded");
     }
 
     private JsonNode settleByPasses(SwaleClient api, String g, String p) {

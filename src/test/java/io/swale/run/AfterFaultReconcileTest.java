@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class AfterFaultReconcileTest {
-    private static final ReconcilePass NOTHING = new ReconcilePass(0, 0, 0, 0, 0, 0, 0);
+    private static final ReconcilePass NOTHING = new ReconcilePass(0, 0, 0, 0, 0, 0, 0, 0);
 
     @Test
     void requestsMadeWhileAPassRunsShareOneMorePass() throws Exception {

@@ -98,8 +98,8 @@ public final class FailoverReconcile implements Consumer<Failover> {
         }
         passes.increment();
         log.warn("reconcile pass after redis failover activeRuns={} submitted={} settled={} cancelled={}"
-                + " redispatched={} reaped={} failed={}", pass.activeRuns(), pass.submitted(), pass.settled(),
-                pass.cancelled(), pass.redispatched(), pass.reaped(), pass.failed());
+                + " redispatched={} reaped={} restored={} failed={}", pass.activeRuns(), pass.submitted(),
+                pass.settled(), pass.cancelled(), pass.redispatched(), pass.reaped(), pass.restored(), pass.failed());
     }
 
     /** Every try of the pass failed while this replica held the failover's lock. */

@@ -25,7 +25,7 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 class FailoverReconcileTest {
     private static final Failover FAILOVER = new Failover(PrimarySnapshot.single("a:1", "r1"),
             PrimarySnapshot.single("b:2", "r2"), List.of("all: a:1 -> b:2"));
-    private static final ReconcilePass PASS = new ReconcilePass(3, 1, 0, 0, 0, 0, 0);
+    private static final ReconcilePass PASS = new ReconcilePass(3, 1, 0, 0, 0, 0, 0, 0);
 
     /** Throws for its first {@code failures} locks, then grants each lock it is asked for, or none if taken. */
     private static final class ScriptedLocks implements LockProvider {
