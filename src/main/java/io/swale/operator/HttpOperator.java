@@ -1,7 +1,6 @@
 package io.swale.operator;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -11,7 +10,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import tools.jackson.core.JacksonException;
@@ -118,30 +116,15 @@ public final class HttpOperator implements Operator {
             return new OperatorResult.PermanentError(what + ": the request cannot be built: " + OperatorJson.describe(e));
         }
 
-        HostGuards.Guard guard = guards.acquire(hostOf(request.uri()));
-        Optional<String> refused = guard.refusal();
-        if (refused.isPresent()) {
-            return new OperatorResult.TransientError(what + ": " + refused.get());
-        }
-        long t0 = System.nanoTime();
         HttpResponse<HttpBody> response;
         try {
             response = OperatorHttp.sendFollowing(request, HttpBody.handler(maxHeldBodyBytes), what,
-                    OperatorDurations.toMillisSaturated(timeoutSeconds), params.timeout(), context.cancellation());
+                    OperatorDurations.toMillisSaturated(timeoutSeconds), params.timeout(), context.cancellation(),
+                    guards);
         } catch (OperatorHttp.Abort abort) {
-            if (context.cancellation().isCancelled()) {
-                guard.released();
-            } else {
-                guard.failed(System.nanoTime() - t0, abort);
-            }
             return abort.result();
         }
         int status = response.statusCode();
-        if (status >= 500 && status < 600 || status == 429) {
-            guard.failed(System.nanoTime() - t0, new IllegalStateException("HTTP status " + status));
-        } else {
-            guard.succeeded(System.nanoTime() - t0);
-        }
         HttpBody body = response.body();
         Charset charset = charsetOf(response);
         if (status >= 200 && status < 300) {
@@ -177,11 +160,6 @@ public final class HttpOperator implements Operator {
             }
             return " (a redirect to " + where + " that was not followed)";
         }).orElse("");
-    }
-
-    private static String hostOf(URI uri) {
-        String host = uri.getHost() == null ? String.valueOf(uri.getAuthority()) : uri.getHost();
-        return uri.getPort() < 0 ? host : host + ":" + uri.getPort();
     }
 
     /** The JSON value of a trimmed body that parses, else the body as text; JSON null when empty. */

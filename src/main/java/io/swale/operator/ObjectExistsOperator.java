@@ -193,7 +193,7 @@ public final class ObjectExistsOperator implements Operator {
         try {
             response = OperatorHttp.sendFollowing(request, HttpResponse.BodyHandlers.discarding(),
                     what, OperatorDurations.toMillisSaturated(HEAD_TIMEOUT_SECONDS), HEAD_TIMEOUT_SECONDS + "s",
-                    cancellation);
+                    cancellation, HostGuards.NONE);
         } catch (OperatorHttp.Abort abort) {
             return new ObjectProbe.Error(abort.result());
         }

@@ -1,5 +1,6 @@
 package io.swale.operator;
 
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -48,16 +49,18 @@ final class OperatorHttp {
 
     /**
      * As {@link #send}, following redirects ({@link Redirects}): the final response, the whole chain within
-     * {@code timeoutMillis}.
+     * {@code timeoutMillis}. Each hop goes through the guard of its own host, so a redirect to another host meets
+     * that host's circuit breaker and rate limit, and a host's failures count against it, not against the host that
+     * sent the caller there.
      */
     static <T> HttpResponse<T> sendFollowing(HttpRequest request, HttpResponse.BodyHandler<T> handler, String what,
-            long timeoutMillis, String timeoutText, Cancellation cancellation) throws Abort {
+            long timeoutMillis, String timeoutText, Cancellation cancellation, HostGuards guards) throws Abort {
         long start = System.nanoTime();
         HttpRequest current = request;
         for (int hop = 0; ; hop++) {
             long spent = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            HttpResponse<T> response = send(client(), current, handler, what, Math.max(0, timeoutMillis - spent),
-                    timeoutText, cancellation);
+            HttpResponse<T> response = sendGuarded(current, handler, what, Math.max(0, timeoutMillis - spent),
+                    timeoutText, cancellation, guards);
             Optional<HttpRequest> next = hop < Redirects.MAX_HOPS ? Redirects.next(current, response)
                     : Optional.empty();
             if (next.isEmpty()) {
@@ -65,6 +68,42 @@ final class OperatorHttp {
             }
             current = next.get();
         }
+    }
+
+    /** One hop under its host's guard: a refusal is a transient error; a 5xx, a 429 or no answer is a failure. */
+    private static <T> HttpResponse<T> sendGuarded(HttpRequest request, HttpResponse.BodyHandler<T> handler,
+            String what, long timeoutMillis, String timeoutText, Cancellation cancellation, HostGuards guards)
+            throws Abort {
+        HostGuards.Guard guard = guards.acquire(hostOf(request.uri()));
+        Optional<String> refused = guard.refusal();
+        if (refused.isPresent()) {
+            throw new Abort(new OperatorResult.TransientError(what + ": " + refused.get()));
+        }
+        long t0 = System.nanoTime();
+        HttpResponse<T> response;
+        try {
+            response = send(client(), request, handler, what, timeoutMillis, timeoutText, cancellation);
+        } catch (Abort abort) {
+            if (cancellation.isCancelled()) {
+                guard.released();
+            } else {
+                guard.failed(System.nanoTime() - t0, abort);
+            }
+            throw abort;
+        }
+        int status = response.statusCode();
+        if (status >= 500 && status < 600 || status == 429) {
+            guard.failed(System.nanoTime() - t0, new IllegalStateException("HTTP status " + status));
+        } else {
+            guard.succeeded(System.nanoTime() - t0);
+        }
+        return response;
+    }
+
+    /** The key of a host's guard: host, and port when the URL names one. */
+    static String hostOf(URI uri) {
+        String host = uri.getHost() == null ? String.valueOf(uri.getAuthority()) : uri.getHost();
+        return uri.getPort() < 0 ? host : host + ":" + uri.getPort();
     }
 
     /**

@@ -15,13 +15,17 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -270,6 +274,75 @@ class HttpOperatorTest {
     }
 
     /**
+     * A redirect to another host meets that host's guard: its refusal stops the request there, and its 5xx counts
+     * against it, not against the host that redirected. Was: only the first host was guarded.
+     */
+    @Test
+    void eachHopOfARedirectGoesThroughTheGuardOfItsOwnHost() throws IOException {
+        HttpServer other = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        AtomicInteger otherCalls = new AtomicInteger();
+        other.createContext("/down", ex -> {
+            otherCalls.incrementAndGet();
+            respond(ex, 503, "down");
+        });
+        other.start();
+        String first = "127.0.0.1:" + server.getAddress().getPort();
+        String second = "127.0.0.1:" + other.getAddress().getPort();
+        try {
+            server.createContext("/to-other", ex -> {
+                ex.getResponseHeaders().set("Location", "http://" + second + "/down");
+                respond(ex, 307, "");
+            });
+            List<String> calls = new CopyOnWriteArrayList<>();
+            HttpOperator guarded = new HttpOperator(recording(calls, host -> Optional.empty()));
+
+            OperatorResult failed = guarded.execute(attempt(get("/to-other")).build());
+
+            assertThat(failed).isInstanceOf(OperatorResult.TransientError.class);
+            assertThat(calls).containsExactly(first + " succeeded", second + " failed");
+
+            calls.clear();
+            HttpOperator refusing = new HttpOperator(recording(calls,
+                    host -> host.equals(second) ? Optional.of("the circuit breaker of host " + host + " is OPEN")
+                            : Optional.empty()));
+
+            OperatorResult refused = refusing.execute(attempt(get("/to-other")).build());
+
+            assertThat(refused).isInstanceOf(OperatorResult.TransientError.class);
+            assertThat(messageOf(refused)).contains("the circuit breaker of host " + second + " is OPEN");
+            assertThat(calls).containsExactly(first + " succeeded");
+            assertThat(otherCalls).hasValue(1);
+        } finally {
+            other.stop(0);
+        }
+    }
+
+    /** Guards that refuse as {@code refusal} says and write down each outcome as "host outcome". */
+    private static HostGuards recording(List<String> calls, Function<String, Optional<String>> refusal) {
+        return host -> new HostGuards.Guard() {
+            @Override
+            public Optional<String> refusal() {
+                return refusal.apply(host);
+            }
+
+            @Override
+            public void succeeded(long nanos) {
+                calls.add(host + " succeeded");
+            }
+
+            @Override
+            public void failed(long nanos, Throwable why) {
+                calls.add(host + " failed");
+            }
+
+            @Override
+            public void released() {
+                calls.add(host + " released");
+            }
+        };
+    }
+
+    /**
      * A value rendered into a URL as it is (a space, a pipe) is sent percent-encoded, as swale's URL parser does.
      * Was: "the request cannot be built", a permanent error, for a URL swale fetched.
      */
@@ -385,7 +458,7 @@ class HttpOperatorTest {
     /** Was: loaded, then every run dead-lettered with "restricted header name". */
     @Test
     void aHeaderTheClientSetsItselfIsRejectedAtLoad() {
-        for (String name : java.util.List.of("Host", "connection", "Content-Length", "Expect", "Upgrade")) {
+        for (String name : List.of("Host", "connection", "Content-Length", "Expect", "Upgrade")) {
             assertThatThrownBy(() -> operator.checkParams(json("{\"url\": \"https://x\", \"headers\": {\"" + name
                     + "\": \"v\"}}"))).isInstanceOf(InvalidParamsException.class)
                     .hasMessageContaining("headers." + name).hasMessageContaining("cannot be set");
