@@ -17,6 +17,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.dataformat.toml.TomlFactory;
 import tools.jackson.dataformat.toml.TomlMapper;
+import tools.jackson.dataformat.toml.TomlReadFeature;
 import tools.jackson.dataformat.yaml.YAMLAnchorReplayingFactory;
 import tools.jackson.dataformat.yaml.YAMLFactory;
 import tools.jackson.dataformat.yaml.YAMLMapper;
@@ -29,6 +30,8 @@ final class DocumentParser {
                     .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(Integer.MAX_VALUE).build())
                     .build())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            // a date or time is its own TOML type: read as text by default, `pool = 2026-09-15` passed as a string
+            .enable(TomlReadFeature.PARSE_JAVA_TIME)
             .build();
 
     // the replaying factory resolves aliases (and merge keys its own way); the plain one reads an alias as its anchor's name

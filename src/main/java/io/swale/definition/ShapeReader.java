@@ -4,7 +4,11 @@ import io.swale.graph.Node;
 import io.swale.graph.Partitioning;
 import io.swale.graph.TriggerRule;
 import java.math.BigInteger;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.TemporalAccessor;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -12,6 +16,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.POJONode;
 
 /**
  * Strict reading of the document tree (§1.1–1.3): an unknown key at any level, a missing required key,
@@ -77,6 +82,10 @@ final class ShapeReader {
         if (!params.isObject()) {
             throw shape(t.where() + ": `params` must be a table, found " + describe(params));
         }
+        // JSON, which an operator's params become, has no date type
+        dateOrTime(params, "params").ifPresent(found -> {
+            throw shape(t.where() + ": " + found + "; a parameter is a string, number, boolean, array or table");
+        });
         return new Node(name, t.optionalString("produces"), t.stringList("consumes"), t.stringList("after"), rule,
                 t.requiredString("operator"), t.optionalString("pool").orElse(Node.DEFAULT_POOL), retries(t), params,
                 Optional.empty(), t.stringList("leases"));
@@ -127,6 +136,52 @@ final class ShapeReader {
         return new DefinitionParseException("invalid definition shape: " + explanation);
     }
 
+    /** A value and how it is reached from the params table; the path is spelled out only for a finding. */
+    private record At(JsonNode value, Optional<At> parent, String segment) {
+        String path() {
+            StringBuilder p = new StringBuilder();
+            for (Optional<At> a = Optional.of(this); a.isPresent(); a = a.get().parent()) {
+                p.insert(0, a.get().segment());
+            }
+            return p.toString();
+        }
+    }
+
+    /**
+     * A TOML date or time in {@code params}, named by its path: {@code `params.since` is the TOML date …}. Walked
+     * without recursion: the depth limit is checked after the shape, and dotted keys nest thousands deep.
+     */
+    private static Optional<String> dateOrTime(JsonNode params, String name) {
+        Deque<At> open = new ArrayDeque<>();
+        open.push(new At(params, Optional.empty(), name));
+        while (!open.isEmpty()) {
+            At at = open.pop();
+            JsonNode v = at.value();
+            if (v instanceof POJONode) {
+                return Optional.of("`" + at.path() + "` is " + describe(v));
+            }
+            Optional<At> self = Optional.of(at);
+            if (v.isObject()) {
+                v.properties().forEach(e -> open.push(new At(e.getValue(), self, "." + e.getKey())));
+            } else if (v.isArray()) {
+                for (int i = 0; i < v.size(); i++) {
+                    open.push(new At(v.get(i), self, "[" + i + "]"));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A date or time as TOML writes it, seconds included (java.time's own text drops {@code :00}). */
+    private static String tomlText(TemporalAccessor t) {
+        return switch (t) {
+            case java.time.LocalTime time -> DateTimeFormatter.ISO_LOCAL_TIME.format(time);
+            case java.time.LocalDateTime dateTime -> DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(dateTime);
+            case java.time.OffsetDateTime dateTime -> DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(dateTime);
+            default -> t.toString();
+        };
+    }
+
     static String describe(JsonNode v) {
         if (v.isString()) {
             return "the string \"" + v.asString() + "\"";
@@ -139,6 +194,9 @@ final class ShapeReader {
         }
         if (v.isArray()) {
             return "an array";
+        }
+        if (v instanceof POJONode p && p.getPojo() instanceof TemporalAccessor t) {
+            return "the TOML date or time " + tomlText(t) + " (quote it to make it a string)";
         }
         return v.isNull() ? "null" : v.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
     }

@@ -29,6 +29,13 @@ class DefinitionShapeTest {
             after of wrong element type | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\nafter = [1]\\n | `after[0]` must be a string
             params not a table          | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\nparams = "x"\\n | `params` must be a table
             pool of wrong type          | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\npool = true\\n | `pool` must be a string
+            pool as a TOML date         | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\npool = 2026-09-15\\n | `pool` must be a string, found the TOML date or time 2026-09-15
+            graph name as a TOML time   | [graph]\\nname = 07:00:00\\n                                  | `name` must be a string, found the TOML date or time 07:00:00
+            after holding a TOML date   | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\nafter = [2026-09-15]\\n | `after[0]` must be a string
+            catchup as a TOML time      | [graph]\\nname = "g"\\nschedule = "0 2 * * *"\\ncatchup = 07:00:00\\n | `catchup` must be a string
+            a TOML date in params       | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\n[node.params]\\nsince = 2026-09-15\\n | `params.since` is the TOML date or time 2026-09-15
+            a TOML date-time in args    | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\n[node.params]\\nargs = ["--at", 1979-05-27T07:32:00Z]\\n | `params.args[1]` is the TOML date or time 1979-05-27T07:32:00Z
+            an invalid TOML date        | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\npool = 2026-02-30\\n | line 6
             bad partition               | [graph]\\nname = "g"\\npartition = "weekly"\\n               | "weekly"
             bad trigger rule            | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\ntrigger_rule = "always"\\n | "always"
             retries as a string         | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\nretries = "3"\\n | unsigned 32-bit
