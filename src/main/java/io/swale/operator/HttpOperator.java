@@ -56,6 +56,14 @@ public final class HttpOperator implements Operator {
                     throw new IllegalArgumentException("`headers." + e.getKey() + "` cannot be set: the HTTP client"
                             + " sets it itself (so are " + String.join(", ", new TreeSet<>(CLIENT_SET_HEADERS)) + ")");
                 }
+                if (!OperatorJson.isTemplated(e.getValue())) {
+                    // the client writes header values as ASCII: `é` went out as `?`, so the server read other data
+                    e.getValue().codePoints().filter(c -> c > 0x7e).findFirst().ifPresent(c -> {
+                        throw new IllegalArgumentException("`headers." + e.getKey() + "` holds "
+                                + new String(Character.toChars(c)) + " (U+" + String.format("%04X", c) + "): a header "
+                                + "value is sent as ASCII; percent-encode or base64 what lies outside it");
+                    });
+                }
             }
             headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
             timeout = timeout == null ? DEFAULT_TIMEOUT : timeout;

@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
  * URLs as the {@code http} and {@code object_exists} operators read them. A template puts values into a URL as they
  * are, so a rendered URL may hold a space, {@code |}, {@code {}} or a lone {@code %}, which {@link URI} refuses but
  * a browser, and swale's own URL parser, percent-encode (the WHATWG URL standard). Such characters after the
- * authority are encoded the same way; a URL whose authority is wrong still does not parse.
+ * authority are encoded the same way; a URL whose authority is wrong still does not parse. As that standard does,
+ * controls and spaces around the URL and every tab and newline in it are removed first: a value read from a file
+ * or an environment variable often ends in a newline, which was sent as {@code %0A} or refused.
  */
 final class OperatorUrls {
     /** Characters {@link URI} refuses in a path, query or fragment, beside controls, spaces and non-ASCII. */
@@ -17,7 +19,8 @@ final class OperatorUrls {
     private OperatorUrls() {}
 
     /** The URL as a {@link URI}, percent-encoding what only a lenient parser takes; the strict error otherwise. */
-    static URI parse(String url) throws URISyntaxException {
+    static URI parse(String written) throws URISyntaxException {
+        String url = withoutStrayWhitespace(written);
         try {
             return new URI(url);
         } catch (URISyntaxException strict) {
@@ -31,6 +34,26 @@ final class OperatorUrls {
                 throw strict;
             }
         }
+    }
+
+    /** Leading and trailing C0 controls and spaces, and every tab, LF and CR, dropped (WHATWG URL, basic parser). */
+    static String withoutStrayWhitespace(String url) {
+        int from = 0;
+        int to = url.length();
+        while (from < to && url.charAt(from) <= 0x20) {
+            from++;
+        }
+        while (to > from && url.charAt(to - 1) <= 0x20) {
+            to--;
+        }
+        StringBuilder out = new StringBuilder(to - from);
+        for (int i = from; i < to; i++) {
+            char c = url.charAt(i);
+            if (c != '\t' && c != '\n' && c != '\r') {
+                out.append(c);
+            }
+        }
+        return out.toString();
     }
 
     static String encodeAfterAuthority(String url) {

@@ -466,6 +466,22 @@ class HttpOperatorTest {
         operator.checkParams(json("{\"url\": \"https://x\", \"headers\": {\"X-Host\": \"v\"}}"));
     }
 
+    /** Was: `José` went out as `Jos?` (the client writes header values as ASCII), and the request succeeded. */
+    @Test
+    void aHeaderValueOutsideAsciiIsRefusedAtLoadAndWhenRendered() {
+        assertThatThrownBy(() -> operator.checkParams(json("{\"url\": \"https://x\", \"headers\": {\"X-Author\": "
+                + "\"José\"}}"))).isInstanceOf(InvalidParamsException.class)
+                .hasMessageContaining("headers.X-Author").hasMessageContaining("U+00E9");
+        operator.checkParams(json("{\"url\": \"https://x\", \"headers\": {\"X-Author\": \"{{ env.AUTHOR }}\"}}"));
+
+        ObjectNode rendered = get("/json");
+        rendered.putObject("headers").put("X-Author", "José");
+        OperatorResult result = run(rendered);
+
+        assertThat(result).isInstanceOf(OperatorResult.PermanentError.class);
+        assertThat(messageOf(result)).contains("headers.X-Author").contains("ASCII");
+    }
+
     @Test
     void missingUrlIsRejected() {
         assertThatThrownBy(() -> operator.checkParams(json("{\"method\": \"POST\"}")))

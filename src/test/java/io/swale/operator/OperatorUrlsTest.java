@@ -23,6 +23,17 @@ class OperatorUrlsTest {
         assertThat(OperatorUrls.parse("http://h:8080/a%20b?x=1&y=%2F").toString()).isEqualTo("http://h:8080/a%20b?x=1&y=%2F");
     }
 
+    /** A value from a file or an environment variable often ends in a newline: it is not part of the URL. */
+    @Test
+    void controlsAndSpacesAroundAndTabsAndNewlinesWithinAreDropped() throws URISyntaxException {
+        assertThat(OperatorUrls.parse("https://hooks.example/hook\n").toString()).isEqualTo("https://hooks.example/hook");
+        assertThat(OperatorUrls.parse(" \thttps://hooks.example/a b\r\n").toString())
+                .isEqualTo("https://hooks.example/a%20b");
+        assertThat(OperatorUrls.parse("s3://land\ning/exports/\tday.csv").toString())
+                .isEqualTo("s3://landing/exports/day.csv");
+        assertThat(OperatorUrls.parse("file:///data/ready\n").getPath()).isEqualTo("/data/ready");
+    }
+
     @Test
     void aWrongAuthorityStillDoesNotParse() {
         assertThatThrownBy(() -> OperatorUrls.parse("s3://my bucket/key")).isInstanceOf(URISyntaxException.class)
