@@ -12,6 +12,7 @@ import io.swale.kafka.DeadLetterBrowser;
 import io.swale.kafka.KafkaInspector;
 import io.swale.kafka.SwaleTopics;
 import io.swale.record.AdminRequest;
+import io.swale.request.RequestId;
 import io.swale.request.Requests;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
@@ -171,6 +172,7 @@ public class DeadLettersController {
         if (!Paths.channel(channel).startsWith("pool.")) {
             throw new ApiErrors.BadRequest("channel", "only a task's dead letter (channel pool.<pool>) names a node to rerun");
         }
+        Optional<RequestId> id = Paths.idempotencyKey(key);
         Matcher m = LETTER.matcher(letter == null ? "" : letter);
         if (!m.matches()) {
             throw new ApiErrors.BadRequest("letter", "`" + letter + "` is not a letter id `<partition>-<offset>`");
@@ -183,9 +185,12 @@ public class DeadLettersController {
         if (graph == null || node == null || !Partition.isValid(partition)) {
             throw new ApiErrors.BadRequest("letter", "dead letter `" + letter + "` does not carry a task identity");
         }
-        refuseIfRerunSince(found, new RunKey(graph, Partition.of(partition)), node);
+        // a retry of a request applied already gets its recorded answer (§10), not the refusal its own rerun caused
+        if (id.flatMap(requests::find).isEmpty()) {
+            refuseIfRerunSince(found, new RunKey(graph, Partition.of(partition)), node);
+        }
         AdminRequest.Rerun request = new AdminRequest.Rerun(graph, Partition.of(partition), node);
-        return RequestAnswers.of(requests.handle(Paths.idempotencyKey(key), request));
+        return RequestAnswers.of(requests.handle(id, request));
     }
 
     /**

@@ -65,15 +65,23 @@ class PoolsAndDeadLettersIT extends IntegrationTest {
         assertThat(l.get("error").asString()).contains("not yet");
         assertThat(l.get("enqueuedAt").asString()).endsWith("Z");
 
-        SwaleClient.Response rerun = api.postJson("/api/v1/dead-letters/pool.default/" + l.get("id").asString() + "/rerun", "");
+        String path = "/api/v1/dead-letters/pool.default/" + l.get("id").asString() + "/rerun";
+        String key = unique("dlt-key");
+        SwaleClient.Response rerun = api.postWith(path, "", "Idempotency-Key", key);
         assertThat(rerun.status()).isEqualTo(200);
         assertThat(rerun.body().get("runId").asString()).isEqualTo(g + "-p-flaky-r1");
         JsonNode after = awaitSettled(g, "p");
+
+        // a retry with the same key (its answer lost): the recorded answer, not the guard's refusal (§10)
+        SwaleClient.Response retried = api.postWith(path, "", "Idempotency-Key", key);
+        assertThat(retried.status()).as(retried.body().toString()).isEqualTo(200);
+        assertThat(retried.body().get("runId").asString()).isEqualTo(g + "-p-flaky-r1");
+        assertThat(retried.header("Idempotent-Replayed")).isEqualTo("true");
+        assertField(api.postWith(path, "", "Idempotency-Key", "not a key"), 400, "Idempotency-Key");
         assertThat(SwaleClient.node(after, "flaky").get("record").get("runId").asString()).isEqualTo(g + "-p-flaky-r1");
 
-        // the same letter again (a second click): refused, the node not rerun once more
-        SwaleClient.Response again = api.postJson("/api/v1/dead-letters/pool.default/" + l.get("id").asString()
-                + "/rerun", "");
+        // the same letter again (a second click, no key): refused, the node not rerun once more
+        SwaleClient.Response again = api.postJson(path, "");
         assertThat(again.status()).isEqualTo(409);
         assertThat(again.body().get("outcome").asString()).isEqualTo("already_rerun");
         assertThat(again.body().get("runId").asString()).isEqualTo(g + "-p-flaky-r1");
