@@ -161,12 +161,17 @@ final class ShapeReader {
                 return Optional.of("`" + at.path() + "` is " + describe(v));
             }
             Optional<At> self = Optional.of(at);
+            // pushed last to first, so the first date in the document is the one named
+            List<At> children = new ArrayList<>();
             if (v.isObject()) {
-                v.properties().forEach(e -> open.push(new At(e.getValue(), self, "." + e.getKey())));
+                v.properties().forEach(e -> children.add(new At(e.getValue(), self, "." + e.getKey())));
             } else if (v.isArray()) {
                 for (int i = 0; i < v.size(); i++) {
-                    open.push(new At(v.get(i), self, "[" + i + "]"));
+                    children.add(new At(v.get(i), self, "[" + i + "]"));
                 }
+            }
+            for (int i = children.size() - 1; i >= 0; i--) {
+                open.push(children.get(i));
             }
         }
         return Optional.empty();

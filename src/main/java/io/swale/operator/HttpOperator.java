@@ -58,7 +58,7 @@ public final class HttpOperator implements Operator {
                 }
                 if (!OperatorJson.isTemplated(e.getValue())) {
                     // the client writes header values as ASCII: `é` went out as `?`, so the server read other data
-                    e.getValue().codePoints().filter(c -> c > 0x7e).findFirst().ifPresent(c -> {
+                    e.getValue().codePoints().filter(c -> c > 0x7f).findFirst().ifPresent(c -> {
                         throw new IllegalArgumentException("`headers." + e.getKey() + "` holds "
                                 + new String(Character.toChars(c)) + " (U+" + String.format("%04X", c) + "): a header "
                                 + "value is sent as ASCII; percent-encode or base64 what lies outside it");

@@ -49,55 +49,83 @@ final class OperatorHttp {
 
     /**
      * As {@link #send}, following redirects ({@link Redirects}): the final response, the whole chain within
-     * {@code timeoutMillis}. Each hop goes through the guard of its own host, so a redirect to another host meets
-     * that host's circuit breaker and rate limit, and a host's failures count against it, not against the host that
-     * sent the caller there.
+     * {@code timeoutMillis}. The hops to one host go through that host's guard as one call, judged by the answer the
+     * chain ends with there; a redirect to another host meets that host's circuit breaker and rate limit, and the
+     * host that redirected is judged by its 3xx, a success.
      */
     static <T> HttpResponse<T> sendFollowing(HttpRequest request, HttpResponse.BodyHandler<T> handler, String what,
             long timeoutMillis, String timeoutText, Cancellation cancellation, HostGuards guards) throws Abort {
         long start = System.nanoTime();
         HttpRequest current = request;
+        HostCall call = HostCall.open(guards, current, what);
         for (int hop = 0; ; hop++) {
             long spent = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            HttpResponse<T> response = sendGuarded(current, handler, what, Math.max(0, timeoutMillis - spent),
-                    timeoutText, cancellation, guards);
+            HttpResponse<T> response;
+            try {
+                response = send(client(), current, handler, what, Math.max(0, timeoutMillis - spent), timeoutText,
+                        cancellation);
+            } catch (Abort abort) {
+                call.aborted(abort, cancellation);
+                throw abort;
+            }
             Optional<HttpRequest> next = hop < Redirects.MAX_HOPS ? Redirects.next(current, response)
                     : Optional.empty();
             if (next.isEmpty()) {
+                call.answered(response.statusCode());
                 return response;
             }
             current = next.get();
+            if (!hostOf(current.uri()).equals(call.host())) {
+                call.answered(response.statusCode());
+                call = HostCall.open(guards, current, what);
+            }
         }
     }
 
-    /** One hop under its host's guard: a refusal is a transient error; a 5xx, a 429 or no answer is a failure. */
-    private static <T> HttpResponse<T> sendGuarded(HttpRequest request, HttpResponse.BodyHandler<T> handler,
-            String what, long timeoutMillis, String timeoutText, Cancellation cancellation, HostGuards guards)
-            throws Abort {
-        HostGuards.Guard guard = guards.acquire(hostOf(request.uri()));
-        Optional<String> refused = guard.refusal();
-        if (refused.isPresent()) {
-            throw new Abort(new OperatorResult.TransientError(what + ": " + refused.get()));
+    /** The hops of one request to one host, under that host's guard. */
+    private static final class HostCall {
+        private final HostGuards.Guard guard;
+        private final String host;
+        private final long startNanos = System.nanoTime();
+
+        private HostCall(HostGuards.Guard guard, String host) {
+            this.guard = guard;
+            this.host = host;
         }
-        long t0 = System.nanoTime();
-        HttpResponse<T> response;
-        try {
-            response = send(client(), request, handler, what, timeoutMillis, timeoutText, cancellation);
-        } catch (Abort abort) {
+
+        /** The guard's go-ahead for {@code request}'s host; a refusal is a transient error. */
+        static HostCall open(HostGuards guards, HttpRequest request, String what) throws Abort {
+            String host = hostOf(request.uri());
+            HostGuards.Guard guard = guards.acquire(host);
+            Optional<String> refused = guard.refusal();
+            if (refused.isPresent()) {
+                throw new Abort(new OperatorResult.TransientError(what + ": " + refused.get()));
+            }
+            return new HostCall(guard, host);
+        }
+
+        String host() {
+            return host;
+        }
+
+        /** The host answered {@code status}: a 5xx or a 429 is its failure, anything else its success. */
+        void answered(int status) {
+            long nanos = System.nanoTime() - startNanos;
+            if (status >= 500 && status < 600 || status == 429) {
+                guard.failed(nanos, new IllegalStateException("HTTP status " + status));
+            } else {
+                guard.succeeded(nanos);
+            }
+        }
+
+        /** No answer: the host's failure, unless the attempt was cancelled. */
+        void aborted(Abort abort, Cancellation cancellation) {
             if (cancellation.isCancelled()) {
                 guard.released();
             } else {
-                guard.failed(System.nanoTime() - t0, abort);
+                guard.failed(System.nanoTime() - startNanos, abort);
             }
-            throw abort;
         }
-        int status = response.statusCode();
-        if (status >= 500 && status < 600 || status == 429) {
-            guard.failed(System.nanoTime() - t0, new IllegalStateException("HTTP status " + status));
-        } else {
-            guard.succeeded(System.nanoTime() - t0);
-        }
-        return response;
     }
 
     /** The key of a host's guard: host, and port when the URL names one. */

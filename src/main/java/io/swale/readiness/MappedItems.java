@@ -37,8 +37,9 @@ public final class MappedItems {
                     + spec.upstream() + "`");
         }
         if (upstream.get().outputOmitted()) {
-            return new Source.Invalid("node `" + node + "`: the map source " + ref + " was dropped from the record of `"
-                    + spec.upstream() + "` for size (over 262144 bytes)");
+            return new Source.Invalid("node `" + node + "`: the map source " + ref + " is not in the record of `"
+                    + spec.upstream() + "`: its output was omitted (over 262144 bytes, or lost with a record the "
+                    + "reconciler wrote back)");
         }
         JsonNode value = upstream.get().output().orElse(JsonNodeFactory.instance.nullNode());
         for (String segment : spec.path()) {

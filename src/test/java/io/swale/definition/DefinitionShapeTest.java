@@ -35,6 +35,7 @@ class DefinitionShapeTest {
             catchup as a TOML time      | [graph]\\nname = "g"\\nschedule = "0 2 * * *"\\ncatchup = 07:00:00\\n | `catchup` must be a string
             a TOML date in params       | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\n[node.params]\\nsince = 2026-09-15\\n | `params.since` is the TOML date or time 2026-09-15
             a TOML date-time in args    | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\n[node.params]\\nargs = ["--at", 1979-05-27T07:32:00Z]\\n | `params.args[1]` is the TOML date or time 1979-05-27T07:32:00Z
+            the first of two dates      | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\n[node.params]\\nsince = 2026-09-14\\nuntil = 2026-09-15\\n | `params.since` is the TOML date or time 2026-09-14
             an invalid TOML date        | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\npool = 2026-02-30\\n | line 6
             bad partition               | [graph]\\nname = "g"\\npartition = "weekly"\\n               | "weekly"
             bad trigger rule            | [graph]\\nname = "g"\\n[[node]]\\nname = "a"\\noperator = "noop"\\ntrigger_rule = "always"\\n | "always"

@@ -221,10 +221,13 @@ final class ChaosCluster implements AutoCloseable {
         Integer port = apiPorts.get(p.name());
         if (port != null) {
             HttpClient http = HttpClient.newHttpClient();
-            await(p.member() + " ready").atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
-                    .until(() -> http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                            + "/actuator/health/readiness")).timeout(Duration.ofSeconds(3)).build(),
-                            HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+            await(p.member() + " ready").atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(250))
+                    .ignoreExceptionsMatching(ChaosCluster::notAnExit).until(() -> {
+                        alive(p);
+                        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                                + "/actuator/health/readiness")).timeout(Duration.ofSeconds(3)).build(),
+                                HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+                    });
         }
     }
 

@@ -275,7 +275,8 @@ class HttpOperatorTest {
 
     /**
      * A redirect to another host meets that host's guard: its refusal stops the request there, and its 5xx counts
-     * against it, not against the host that redirected. Was: only the first host was guarded.
+     * against it, not against the host that redirected. Was: only the first host was guarded. A redirect to the
+     * same host takes no second permit.
      */
     @Test
     void eachHopOfARedirectGoesThroughTheGuardOfItsOwnHost() throws IOException {
@@ -300,6 +301,11 @@ class HttpOperatorTest {
 
             assertThat(failed).isInstanceOf(OperatorResult.TransientError.class);
             assertThat(calls).containsExactly(first + " succeeded", second + " failed");
+
+            // hops to one host are one call of its guard: one permit, judged by the answer the chain ends with
+            calls.clear();
+            assertThat(guarded.execute(attempt(get("/redirect")).build())).isInstanceOf(OperatorResult.Succeeded.class);
+            assertThat(calls).containsExactly(first + " succeeded");
 
             calls.clear();
             HttpOperator refusing = new HttpOperator(recording(calls,
