@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.snakeyaml.engine.v2.api.LoadSettings;
@@ -110,40 +109,15 @@ final class DocumentParser {
     /**
      * TOML's integers are signed 64-bit, and one that does not fit is an error of the document (TOML 1.0: "an error
      * must be thrown"). Jackson's reader makes a BigInteger of a literal by its digits (a 16-digit hex literal is
-     * one, in range or not), so the value decides. Walked without recursion, and the path is spelled only for the
-     * integer refused: the depth and size limits are checked on the tree after this.
+     * one, in range or not), so the value decides.
      */
     private static void refuseWideIntegers(JsonNode tree) {
-        ArrayDeque<At> open = new ArrayDeque<>();
-        open.push(new At(tree, null, ""));
-        while (!open.isEmpty()) {
-            At at = open.pop();
-            JsonNode node = at.node();
-            if (node.isBigInteger() && node.bigIntegerValue().bitLength() > 63) {
-                throw new DefinitionParseException("malformed TOML: the integer " + abbreviated(
-                        node.bigIntegerValue().toString()) + " at `" + at.path() + "` does not fit in 64 bits (a TOML "
-                        + "integer lies in -2^63..2^63-1)");
-            }
-            if (node.isObject()) {
-                node.properties().forEach(p -> open.push(new At(p.getValue(), at, "." + p.getKey())));
-            } else if (node.isArray()) {
-                for (int i = 0; i < node.size(); i++) {
-                    open.push(new At(node.get(i), at, "[" + i + "]"));
-                }
-            }
-        }
-    }
-
-    /** A node of the walk, with the way to it from the root. */
-    private record At(JsonNode node, At parent, String step) {
-        String path() {
-            ArrayDeque<String> steps = new ArrayDeque<>();
-            for (At a = this; a != null; a = a.parent()) {
-                steps.push(a.step());
-            }
-            String joined = String.join("", steps);
-            return abbreviated(joined.startsWith(".") ? joined.substring(1) : joined);
-        }
+        TreeSearch.first(tree, node -> node.isBigInteger() && node.bigIntegerValue().bitLength() > 63).ifPresent(f -> {
+            String path = f.path().startsWith(".") ? f.path().substring(1) : f.path();
+            throw new DefinitionParseException("malformed TOML: the integer " + abbreviated(
+                    f.value().bigIntegerValue().toString()) + " at `" + abbreviated(path) + "` does not fit in 64 bits"
+                    + " (a TOML integer lies in -2^63..2^63-1)");
+        });
     }
 
     private static String abbreviated(String text) {

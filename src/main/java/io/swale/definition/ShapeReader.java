@@ -6,9 +6,7 @@ import io.swale.graph.TriggerRule;
 import java.math.BigInteger;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.TemporalAccessor;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -83,8 +81,9 @@ final class ShapeReader {
             throw shape(t.where() + ": `params` must be a table, found " + describe(params));
         }
         // JSON, which an operator's params become, has no date type
-        dateOrTime(params, "params").ifPresent(found -> {
-            throw shape(t.where() + ": " + found + "; a parameter is a string, number, boolean, array or table");
+        TreeSearch.first(params, POJONode.class::isInstance).ifPresent(found -> {
+            throw shape(t.where() + ": `params" + found.path() + "` is " + describe(found.value())
+                    + "; a parameter is a string, number, boolean, array or table");
         });
         return new Node(name, t.optionalString("produces"), t.stringList("consumes"), t.stringList("after"), rule,
                 t.requiredString("operator"), t.optionalString("pool").orElse(Node.DEFAULT_POOL), retries(t), params,
@@ -134,47 +133,6 @@ final class ShapeReader {
 
     static DefinitionParseException shape(String explanation) {
         return new DefinitionParseException("invalid definition shape: " + explanation);
-    }
-
-    /** A value and how it is reached from the params table; the path is spelled out only for a finding. */
-    private record At(JsonNode value, Optional<At> parent, String segment) {
-        String path() {
-            StringBuilder p = new StringBuilder();
-            for (Optional<At> a = Optional.of(this); a.isPresent(); a = a.get().parent()) {
-                p.insert(0, a.get().segment());
-            }
-            return p.toString();
-        }
-    }
-
-    /**
-     * A TOML date or time in {@code params}, named by its path: {@code `params.since` is the TOML date …}. Walked
-     * without recursion: the depth limit is checked after the shape, and dotted keys nest thousands deep.
-     */
-    private static Optional<String> dateOrTime(JsonNode params, String name) {
-        Deque<At> open = new ArrayDeque<>();
-        open.push(new At(params, Optional.empty(), name));
-        while (!open.isEmpty()) {
-            At at = open.pop();
-            JsonNode v = at.value();
-            if (v instanceof POJONode) {
-                return Optional.of("`" + at.path() + "` is " + describe(v));
-            }
-            Optional<At> self = Optional.of(at);
-            // pushed last to first, so the first date in the document is the one named
-            List<At> children = new ArrayList<>();
-            if (v.isObject()) {
-                v.properties().forEach(e -> children.add(new At(e.getValue(), self, "." + e.getKey())));
-            } else if (v.isArray()) {
-                for (int i = 0; i < v.size(); i++) {
-                    children.add(new At(v.get(i), self, "[" + i + "]"));
-                }
-            }
-            for (int i = children.size() - 1; i >= 0; i--) {
-                open.push(children.get(i));
-            }
-        }
-        return Optional.empty();
     }
 
     /** A date or time as TOML writes it, seconds included (java.time's own text drops {@code :00}). */
