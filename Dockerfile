@@ -2,8 +2,10 @@
 # Swale image: one jar, roles chosen at run time by SWALE_ROLES (scheduler, pool, api; comma-separated).
 #
 #   docker build -t swale:0.1.0 .
-#   docker run --rm -e SWALE_ROLES=scheduler,api -e SPRING_KAFKA_BOOTSTRAP_SERVERS=kafka:9092 \
-#              -e SPRING_DATA_REDIS_HOST=redis -e SWALE_EMBEDDED=false -p 8080:8080 swale:0.1.0
+#   docker run --rm -e SWALE_ROLES=scheduler,pool,api -e SPRING_KAFKA_BOOTSTRAP_SERVERS=kafka:9092 \
+#              -e SPRING_DATA_REDIS_HOST=redis -e SWALE_EMBEDDED=false \
+#              -e SWALE_SECURITY_TOKEN="$(openssl rand -hex 32)" -p 8080:8080 swale:0.1.0
+# (outside local mode the service refuses to start without a token, or SWALE_SECURITY_OPEN=true)
 
 ARG JDK_IMAGE=eclipse-temurin:21-jdk
 ARG JRE_IMAGE=eclipse-temurin:21-jre
