@@ -66,10 +66,20 @@ public final class RunReruns {
             Function<String, Optional<TaskStore.RequestWrite>> request) {
         RunKey key = new RunKey(graphName, partition);
         boolean reactivated = false;
+        boolean cancelFinished = false;
         Optional<String> answered = Optional.empty();
         for (int attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
             RunView view = runs.read(key).orElseThrow(() -> new SwaleException.UnknownGraphRun(graphName, partition.key()));
             GraphRunRecord run = view.run();
+            if (!reactivated && !cancelFinished && run.state() == RunState.CANCELLED) {
+                // the cancel came first (spec §10): the instances it has not reached yet (its own step failed, or this
+                // rerun overtook it) end with it now, while the run still reads cancelled; once the put reactivates
+                // the run, a pending one would be claimed and a running one would keep its result
+                cancelFinished = true;
+                if (cancellation.cancelInstances(view) > 0) {
+                    continue;
+                }
+            }
             if (reactivated && run.state() == RunState.CANCELLED && answered.isPresent()) {
                 // the request record committed with the expectations, before the cancel: both applied, in arrival
                 // order, and the recorded answer stands; the cancel left the rerun's instance unsubmitted

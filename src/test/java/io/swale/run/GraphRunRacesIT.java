@@ -2,9 +2,11 @@ package io.swale.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.swale.record.NodeRecord;
 import io.swale.record.NodeStatus;
 import io.swale.record.RunState;
 import io.swale.store.InstanceStatus;
+import io.swale.store.RecordField;
 import io.swale.store.RunKey;
 import io.swale.store.RunStore;
 import io.swale.store.RunView;
@@ -202,6 +204,59 @@ class GraphRunRacesIT {
                     now.instances(), now.growths());
             assertThat(h.cancellation.cancelInstances(stale)).isZero();
             assertThat(instance(h, key, key.runId("a", 1)).status()).isEqualTo(InstanceStatus.PENDING);
+        }
+    }
+
+    /**
+     * Spec §7.9 and §10: a cancel that committed first ends every instance it found, even when a rerun reactivates
+     * the run before the cancel reached them (its instance step failed, or the rerun overtook it). The rerun finishes
+     * the cancel while the run still reads cancelled. Was: the rerun's put made the run active, the cancel's own
+     * step and the reconciler (which re-cancels only cancelled runs) were refused, and the cancelled run's pending
+     * instance was claimed and its running one kept its result: the run could settle complete.
+     */
+    @Test
+    void aRerunOfACancelledRunFirstEndsTheInstancesTheCancelHadNotReached() throws Exception {
+        try (RunHarness h = new RunHarness(r -> r, t -> t)) {
+            String g = RunHarness.graphName("cancelleftovers");
+            String hash = h.publish("""
+                    [graph]
+                    name = "%s"
+                    [[node]]
+                    name = "a"
+                    operator = "noop"
+                    [[node]]
+                    name = "queued"
+                    operator = "noop"
+                    [[node]]
+                    name = "busy"
+                    operator = "noop"
+                    """.formatted(g));
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            h.finish(key, "a", 0, NodeStatus.FAILED, hash);
+            TaskStore.Claim claim = h.tasks.claim(key, key.runId("busy", 0), 60_000, "w");
+            assertThat(claim).isInstanceOf(TaskStore.Claim.Claimed.class);
+            // the cancel committed on the run record and never reached the instances
+            RunView before = h.runs.read(key).orElseThrow();
+            assertThat(h.runs.compareAndSettle(key, before.version(),
+                    before.run().withState(RunState.CANCELLED, java.util.Optional.of(1L)))).isTrue();
+
+            assertThat(h.reruns.rerun(g, key.partition(), "a"))
+                    .isEqualTo(new RerunOutcome.Submitted(key.runId("a", 1)));
+
+            RunView after = h.runs.read(key).orElseThrow();
+            assertThat(after.run().state()).isEqualTo(RunState.ACTIVE);
+            assertThat(instance(h, key, key.runId("a", 1)).status()).isEqualTo(InstanceStatus.PENDING);
+            assertThat(instance(h, key, key.runId("queued", 0)).status()).isEqualTo(InstanceStatus.CANCELLED);
+            assertThat(after.nodeRecords().get("t:queued").status()).isEqualTo(NodeStatus.CANCELLED);
+            assertThat(h.tasks.claim(key, key.runId("queued", 0), 60_000, "w"))
+                    .isNotInstanceOf(TaskStore.Claim.Claimed.class);
+            // the running attempt was told to stop: its success is not kept
+            assertThat(instance(h, key, key.runId("busy", 0)).status()).isEqualTo(InstanceStatus.CANCELLING);
+            NodeRecord succeeded = new NodeRecord(NodeStatus.SUCCEEDED, key.runId("busy", 0), hash, 0,
+                    h.clock.millis(), java.util.Optional.empty(), false, java.util.Optional.empty());
+            assertThat(h.tasks.finish(key, new RecordField("busy", java.util.Optional.empty()),
+                    ((TaskStore.Claim.Claimed) claim).token(), succeeded)).isEqualTo(TaskStore.Finish.CANCELLING);
         }
     }
 
