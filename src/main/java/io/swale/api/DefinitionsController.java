@@ -6,7 +6,6 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import io.swale.config.ConfiguredPools;
 import io.swale.definition.Definition;
 import io.swale.definition.DefinitionFormat;
-import io.swale.definition.DefinitionLoader;
 import io.swale.definition.ShellWarnings;
 import io.swale.kafka.PoolTopics;
 import io.swale.periodic.SyncService;
@@ -37,14 +36,9 @@ public class DefinitionsController {
     private final SwaleProperties props;
     private final PoolTopics poolTopics;
     private final ConfiguredPools pools;
-    // in strict mode, a literal lease on a resource with no declared capacity is one more fault (docs/resources.md)
-    private final DefinitionLoader loader;
 
     public DefinitionsController(DefinitionCatalog catalog, SyncService sync, SwaleProperties props,
-            PoolTopics poolTopics, ConfiguredPools pools, io.swale.settings.ResourcesProperties resources,
-            io.swale.config.ResourceConfiguration.DeclaredResources declared) {
-        this.loader = resources.strict() ? catalog.loader().withDeclaredResources(declared::declares)
-                : catalog.loader();
+            PoolTopics poolTopics, ConfiguredPools pools) {
         this.catalog = catalog;
         this.sync = sync;
         this.props = props;
@@ -63,7 +57,7 @@ public class DefinitionsController {
     public Map<String, Object> publish(HttpServletRequest request,
             @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType) {
         DefinitionCatalog.Published p = catalog.publish(body(request), DefinitionFormat.fromContentType(contentType),
-                loader, this::createTopics);
+                this::createTopics);
         if (props.hasRole("scheduler")) {
             // A scheduler replica adopts at once rather than at the next sync interval.
             try {
@@ -108,7 +102,7 @@ public class DefinitionsController {
     @ApiResponse(responseCode = "422", ref = OpenApiConfiguration.UNPROCESSABLE)
     public Map<String, Object> validate(HttpServletRequest request,
             @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType) {
-        Definition d = loader.load(body(request), DefinitionFormat.fromContentType(contentType));
+        Definition d = catalog.publishingLoader().load(body(request), DefinitionFormat.fromContentType(contentType));
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("graph", d.graph().name());
         out.put("nodes", d.graph().nodes().size());

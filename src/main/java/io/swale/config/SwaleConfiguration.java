@@ -61,8 +61,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.function.Predicate;
 import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
 import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;
@@ -159,8 +157,12 @@ public class SwaleConfiguration {
     }
 
     @Bean
-    DefinitionCatalog definitionCatalog(DefinitionStore store, DefinitionLoader loader) {
-        return new DefinitionCatalog(store, loader);
+    DefinitionCatalog definitionCatalog(DefinitionStore store, DefinitionLoader loader, ResourcesProperties resources,
+            ObjectProvider<ResourceConfiguration.DeclaredResources> declared) {
+        // strict resource mode checks a literal lease of what is published (by request, from the definitions folder,
+        // as a growth) against the declared capacities; a stored definition loads whatever is declared now
+        return new DefinitionCatalog(store, loader, resources.strict()
+                ? loader.withDeclaredResources(name -> declared.getObject().declares(name)) : loader);
     }
 
     @Bean
@@ -282,13 +284,9 @@ public class SwaleConfiguration {
 
     @Bean
     Terminations terminations(TaskStore tasks, KafkaEventPublisher events, KafkaDeadLetters deadLetters, Clock clock,
-            SwaleMetrics metrics, DefinitionCatalog catalog, RunStore runs, ConfiguredPools pools,
-            ResourcesProperties resources, ObjectProvider<ResourceConfiguration.DeclaredResources> declared) {
-        // strict resource mode checks a growth's literal leases as publish checks a definition's
-        Optional<Predicate<String>> strict = resources.strict()
-                ? Optional.of(declared.getObject()::declares) : Optional.empty();
+            SwaleMetrics metrics, DefinitionCatalog catalog, RunStore runs, ConfiguredPools pools) {
         return new Terminations(tasks, events, deadLetters, clock, metrics,
-                new io.swale.run.DeclaredGrowth(catalog, runs, pools, strict));
+                new io.swale.run.DeclaredGrowth(catalog, runs, pools));
     }
 
     @Bean

@@ -42,7 +42,7 @@ public final class DefinitionDirectory {
         for (Path file : files) {
             try {
                 DefinitionFormat format = DefinitionFormat.fromFileName(file.toString());
-                Definition loaded = catalog.loader().load(Files.readAllBytes(file), format);
+                Definition loaded = catalog.publishingLoader().load(Files.readAllBytes(file), format);
                 String graph = loaded.graph().name();
                 Path first = fileOfGraph.putIfAbsent(graph, file);
                 if (first != null) {

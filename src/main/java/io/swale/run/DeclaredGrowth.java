@@ -12,7 +12,6 @@ import io.swale.task.GrowthPlanner;
 import io.swale.task.TaskIdentity;
 import java.util.LinkedHashSet;
 import java.util.Optional;
-import java.util.function.Predicate;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -26,20 +25,14 @@ public final class DeclaredGrowth implements GrowthPlanner {
     private final DefinitionCatalog definitions;
     private final RunStore runs;
     private final PoolCatalog pools;
-    // the catalog's loader, in strict resource mode checking a grown node's literal leases against the declared names
+    // the catalog's publishing loader: in strict resource mode a grown node's literal leases need declared names
     private final DefinitionLoader loader;
 
     public DeclaredGrowth(DefinitionCatalog definitions, RunStore runs, PoolCatalog pools) {
-        this(definitions, runs, pools, Optional.empty());
-    }
-
-    /** As above; with {@code declaredResources} (strict resource mode), a grown node may lease only declared names. */
-    public DeclaredGrowth(DefinitionCatalog definitions, RunStore runs, PoolCatalog pools,
-            Optional<Predicate<String>> declaredResources) {
         this.definitions = definitions;
         this.runs = runs;
         this.pools = pools;
-        this.loader = declaredResources.map(definitions.loader()::withDeclaredResources).orElse(definitions.loader());
+        this.loader = definitions.publishingLoader();
     }
 
     @Override

@@ -29,16 +29,32 @@ public final class DefinitionCatalog {
 
     private final DefinitionStore store;
     private final DefinitionLoader loader;
+    private final DefinitionLoader publishing;
     private final Map<String, Definition> cache = new ConcurrentHashMap<>();
     private final Set<String> unloadable = ConcurrentHashMap.newKeySet();
 
     public DefinitionCatalog(DefinitionStore store, DefinitionLoader loader) {
+        this(store, loader, loader);
+    }
+
+    /**
+     * As above; {@code publishing} checks what is published, whether by request, from the definitions folder or
+     * as a growth (in strict resource mode, a literal lease needs a declared capacity: docs/resources.md), where
+     * {@code loader} loads what is stored, whatever capacities are declared now.
+     */
+    public DefinitionCatalog(DefinitionStore store, DefinitionLoader loader, DefinitionLoader publishing) {
         this.store = store;
         this.loader = loader;
+        this.publishing = publishing;
     }
 
     public DefinitionLoader loader() {
         return loader;
+    }
+
+    /** The loader that checks a new publication (see the constructor). */
+    public DefinitionLoader publishingLoader() {
+        return publishing;
     }
 
     /**
@@ -99,8 +115,8 @@ public final class DefinitionCatalog {
     }
 
     /**
-     * Loads, checks the assets against every other graph with a current pointer, stores the text and moves
-     * the pointer (spec §1.9).
+     * Loads with the publishing loader, checks the assets against every other graph with a current pointer, stores
+     * the text and moves the pointer (spec §1.9).
      */
     public Published publish(byte[] text, DefinitionFormat format) {
         return publish(text, format, d -> { });
@@ -111,16 +127,10 @@ public final class DefinitionCatalog {
      * needs (its pools' topics) and, by throwing, leaves nothing stored, so a publish is all or nothing.
      */
     public Published publish(byte[] text, DefinitionFormat format, java.util.function.Consumer<Definition> beforeStore) {
-        return publish(text, format, loader, beforeStore);
+        return publish(publishing.load(text, format), format, beforeStore);
     }
 
-    /** As above, checked by {@code checkedBy} (this catalog's loader in strict resource mode, say). */
-    public Published publish(byte[] text, DefinitionFormat format, DefinitionLoader checkedBy,
-            java.util.function.Consumer<Definition> beforeStore) {
-        return publish(checkedBy.load(text, format), format, beforeStore);
-    }
-
-    /** As above, for a definition this catalog's loader has already loaded from text of {@code format}. */
+    /** As above, for a definition the publishing loader has already loaded from text of {@code format}. */
     public Published publish(Definition d, DefinitionFormat format) {
         return publish(d, format, loaded -> { });
     }

@@ -68,4 +68,22 @@ class DefinitionDirectoryTest {
         assertThat(directory.publishAll()).isEqualTo(2);
         assertThat(pointed).containsExactly("orders", "other");
     }
+
+    /**
+     * docs/resources.md, strict mode: a literal lease on a resource with no declared capacity is refused at publish,
+     * from the folder as by request. Was: the folder published with the plain loader, and every run of the node
+     * failed at its claim instead.
+     */
+    @Test
+    void inStrictResourceModeAFileLeasingAnUndeclaredResourceIsNotPublished() throws IOException {
+        Files.writeString(dir.resolve("leasing.toml"), graph("leasing") + "leases = [\"warehouse\"]\n");
+        Files.writeString(dir.resolve("declared.toml"), graph("declared") + "leases = [\"db\"]\n");
+        DefinitionLoader loader = new DefinitionLoader(OperatorRegistry.builtIn(), CronCheck.FIVE_FIELDS);
+
+        DefinitionDirectory directory = new DefinitionDirectory(dir, new DefinitionCatalog(store, loader,
+                loader.withDeclaredResources("db"::equals)));
+
+        assertThat(directory.publishAll()).isEqualTo(1);
+        assertThat(pointed).containsExactly("declared");
+    }
 }
