@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,6 +24,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class DefinitionCatalog {
     private static final Logger log = LoggerFactory.getLogger(DefinitionCatalog.class);
+    private static final int PUBLISH_ATTEMPTS = 8;
 
     /** The result of a publish: {@code changed} is false when the graph already pointed at this hash. */
     public record Published(String graph, String hash, boolean changed, Definition definition) {}
@@ -137,7 +139,33 @@ public final class DefinitionCatalog {
 
     private Published publish(Definition d, DefinitionFormat format, java.util.function.Consumer<Definition> beforeStore) {
         String graph = d.graph().name();
-        for (Map.Entry<String, String> other : store.currentPointers().entrySet()) {
+        boolean stored = false;
+        for (int attempt = 0; attempt < PUBLISH_ATTEMPTS; attempt++) {
+            SortedMap<String, String> pointers = store.currentPointers();
+            refuseAssetConflicts(d, pointers);
+            if (!stored) {
+                beforeStore.accept(d);
+                store.putText(d.hash(), new StoredText(d.text(), format.name().toLowerCase()));
+                cache.put(d.hash(), d);
+                stored = true;
+            }
+            // another publish that moved a pointer since the read may produce one of this graph's assets: check again
+            switch (store.movePointer(graph, d.hash(), pointers)) {
+                case MOVED -> {
+                    return new Published(graph, d.hash(), true, d);
+                }
+                case UNCHANGED -> {
+                    return new Published(graph, d.hash(), false, d);
+                }
+                case STALE -> { }
+            }
+        }
+        throw new SwaleException.PublishContended(graph);
+    }
+
+    private void refuseAssetConflicts(Definition d, SortedMap<String, String> pointers) {
+        String graph = d.graph().name();
+        for (Map.Entry<String, String> other : pointers.entrySet()) {
             if (other.getKey().equals(graph)) {
                 continue;
             }
@@ -159,11 +187,6 @@ public final class DefinitionCatalog {
                 }
             }
         }
-        beforeStore.accept(d);
-        store.putText(d.hash(), new StoredText(d.text(), format.name().toLowerCase()));
-        cache.put(d.hash(), d);
-        boolean changed = store.movePointer(graph, d.hash());
-        return new Published(graph, d.hash(), changed, d);
     }
 
     private static DefinitionFormat format(String stored) {

@@ -29,6 +29,15 @@ public interface DefinitionStore {
     /** Moves the pointer; true when it was absent or held another hash. */
     boolean movePointer(String graph, String hash);
 
+    /** What a conditional move did: {@code STALE} when a pointer moved since they were read, nothing written then. */
+    enum PointerMove { MOVED, UNCHANGED, STALE }
+
+    /**
+     * Moves the pointer only while every graph's pointer is as {@code asRead}, in one atomic step: a publish checks
+     * its assets against the pointers it read (spec §1.9), and one that ran meanwhile may have changed them.
+     */
+    PointerMove movePointer(String graph, String hash, SortedMap<String, String> asRead);
+
     SortedMap<String, GraphRecord> graphRecords();
 
     Optional<GraphRecord> graphRecord(String graph);

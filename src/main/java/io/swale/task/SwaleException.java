@@ -77,6 +77,14 @@ public abstract sealed class SwaleException extends RuntimeException {
         }
     }
 
+    /** A publish whose check other publishes kept overtaking (each moved a pointer between its read and its move). */
+    public static final class PublishContended extends Transient {
+        public PublishContended(String graph) {
+            super("other graphs' definitions kept changing while the definition of graph `" + graph
+                    + "` was published: nothing was published, try again");
+        }
+    }
+
     /** A rerun that a later cancel overtook: the cancel stands, and the rerun is refused for good, not retried. */
     public static final class CancelledMeanwhile extends Permanent {
         public CancelledMeanwhile(String graph, String partition, String node) {

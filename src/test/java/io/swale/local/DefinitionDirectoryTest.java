@@ -31,7 +31,8 @@ class DefinitionDirectoryTest {
                 case "putText" -> null;
                 case "movePointer" -> {
                     pointed.add((String) args[0]);
-                    yield method.getReturnType() == boolean.class ? Boolean.TRUE : null;
+                    yield method.getReturnType() == boolean.class ? Boolean.TRUE
+                            : method.getReturnType() == DefinitionStore.PointerMove.class ? DefinitionStore.PointerMove.MOVED : null;
                 }
                 default -> throw new UnsupportedOperationException(method.getName());
             });

@@ -26,7 +26,8 @@ class PublishAllOrNothingTest {
                 case "currentPointers" -> new TreeMap<String, String>();
                 case "putText", "movePointer" -> {
                     writes.add(method.getName());
-                    yield method.getReturnType() == boolean.class ? Boolean.TRUE : null;
+                    yield method.getReturnType() == boolean.class ? Boolean.TRUE
+                            : method.getReturnType() == DefinitionStore.PointerMove.class ? DefinitionStore.PointerMove.MOVED : null;
                 }
                 default -> throw new UnsupportedOperationException(method.getName());
             });
@@ -63,7 +64,8 @@ class PublishAllOrNothingTest {
                             : java.util.Optional.empty();
                     case "putText", "movePointer" -> {
                         writes.add(method.getName());
-                        yield method.getReturnType() == boolean.class ? Boolean.TRUE : null;
+                        yield method.getReturnType() == boolean.class ? Boolean.TRUE
+                            : method.getReturnType() == DefinitionStore.PointerMove.class ? DefinitionStore.PointerMove.MOVED : null;
                     }
                     default -> throw new UnsupportedOperationException(method.getName());
                 });

@@ -21,6 +21,7 @@ public final class RedisDefinitionStore implements DefinitionStore {
     private static final int HISTORY_CAP = 100;
     private final UnifiedJedis redis;
     private final RedisKeys keys;
+    private final RedisScripts scripts = new RedisScripts();
 
     public RedisDefinitionStore(UnifiedJedis redis, String prefix) {
         this.redis = redis;
@@ -48,14 +49,33 @@ public final class RedisDefinitionStore implements DefinitionStore {
 
     @Override
     public boolean movePointer(String graph, String hash) {
-        String old = redis.hget(keys.currentPointers(), graph);
-        if (hash.equals(old)) {
-            return false;
+        return move(graph, hash, List.of(graph, hash, "0")) == PointerMove.MOVED;
+    }
+
+    @Override
+    public PointerMove movePointer(String graph, String hash, SortedMap<String, String> asRead) {
+        List<String> args = new ArrayList<>(3 + 2 * asRead.size());
+        args.add(graph);
+        args.add(hash);
+        args.add("1");
+        asRead.forEach((g, h) -> {
+            args.add(g);
+            args.add(h);
+        });
+        return move(graph, hash, args);
+    }
+
+    private PointerMove move(String graph, String hash, List<String> args) {
+        PointerMove move = switch (String.valueOf(scripts.movePointer.call(redis, List.of(keys.currentPointers()), args))) {
+            case "moved" -> PointerMove.MOVED;
+            case "unchanged" -> PointerMove.UNCHANGED;
+            case "stale" -> PointerMove.STALE;
+            default -> throw new IllegalStateException("movepointer.lua answered something else");
+        };
+        if (move == PointerMove.MOVED) {
+            appendHistory(graph, new HistoryEntry(hash, "published", RedisTime.nowMs(redis), Optional.empty()));
         }
-        redis.hset(keys.currentPointers(), graph, hash);
-        long nowMs = RedisTime.nowMs(redis);
-        appendHistory(graph, new HistoryEntry(hash, "published", nowMs, Optional.empty()));
-        return true;
+        return move;
     }
 
     @Override

@@ -51,12 +51,14 @@ final class RedisScripts {
     final Script submitItems = load("submititems");
     final Script derive = load("derive");
     final Script createRun = load("createrun");
+    final Script movePointer = load("movepointer");
 
     /** Every script: each must touch keys of one hash slot (the Cluster ITs run each of them). */
     List<Script> all() {
         return List.of(submit, claim, heartbeat, finish, retry, release, redispatch, reap, cancel, request, reserve, giveBack,
                 settle, dropActive, deadLettered, takeDeadLetter, zremIfScore, putRun, expireRun, deleteIfEqual,
-                expireIfEqual, removeEntry, forgetGraph, advance, submitItems, derive, createRun);
+                expireIfEqual, removeEntry, forgetGraph, advance, submitItems, derive, createRun,
+                movePointer);
     }
 
     private static Script load(String name) {

@@ -10,6 +10,7 @@ import io.swale.record.NodeStatus;
 import io.swale.record.RequestOutcome;
 import io.swale.record.RequestRecord;
 import io.swale.record.RunState;
+import io.swale.store.DefinitionStore;
 import io.swale.store.ExpiryStore;
 import io.swale.store.PendingInstance;
 import io.swale.store.RecordField;
@@ -199,6 +200,15 @@ class ClusterScriptsIT {
         assertThat(watermarks.advance("sched", 100)).isTrue();
         assertThat(watermarks.advance("sched", 50)).isFalse();
         assertThat(watermarks.watermarks()).containsEntry("sched", 100L);
+
+        // a publish's pointer moves only while every pointer is as it read them
+        RedisDefinitionStore definitions = new RedisDefinitionStore(cluster.redis, PREFIX);
+        assertThat(definitions.movePointer("g", "h1")).isTrue();
+        var pointers = definitions.currentPointers();
+        assertThat(definitions.movePointer("other", "h2", pointers)).isEqualTo(DefinitionStore.PointerMove.MOVED);
+        assertThat(definitions.movePointer("g", "h3", pointers)).isEqualTo(DefinitionStore.PointerMove.STALE);
+        assertThat(definitions.movePointer("g", "h1", definitions.currentPointers()))
+                .isEqualTo(DefinitionStore.PointerMove.UNCHANGED);
 
         // every script of RedisScripts ran on some node of the cluster
         Set<String> notRun = new RedisScripts().all().stream().filter(s -> !cluster.ranSomewhere(s.sha()))
