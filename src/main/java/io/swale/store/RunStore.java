@@ -130,7 +130,10 @@ public interface RunStore {
 
     void markActive(RunKey key);
 
-    /** Partitions with a run, in partition order, starting at {@code from} (inclusive) when given. */
+    /**
+     * Partitions with a run, in partition order, starting at {@code from} (inclusive) when given: {@code limit} of
+     * them, fewer only at the index's end.
+     */
     List<Partition> partitions(String graph, Optional<String> from, int limit);
 
     /**

@@ -39,6 +39,26 @@ class RedisRunIndexIT {
         assertThat(index.runCounts(List.of("paged", "none_yet"))).containsEntry("paged", 4L).containsEntry("none_yet", 0L);
     }
 
+    /**
+     * Spec §5.1: an index entry whose identity does not parse is skipped. The page is filled from the entries after
+     * it, since a page shorter than asked is the end (interfaces §2). Was: `[p01, p02]`, and paging stopped there.
+     */
+    @Test
+    void anEntryThatIsNoPartitionKeyIsSkippedAndThePageFilledFromTheEntriesAfterIt() {
+        for (String p : List.of("p01", "p02", "p03", "p04", "p05")) {
+            runs.create(new RunKey("skipping", Partition.of(p)), GraphRunRecord.started("h", 1));
+        }
+        pool.zadd(new RedisKeys("ix").runsOfGraph("skipping"), 0, "p02-x");
+        pool.zadd(new RedisKeys("ix").runsOfGraph("skipping"), 0, "p03-y");
+
+        assertThat(runs.partitions("skipping", Optional.empty(), 3)).extracting(Partition::key)
+                .containsExactly("p01", "p02", "p03");
+        assertThat(runs.partitions("skipping", Optional.of("p02"), 3)).extracting(Partition::key)
+                .containsExactly("p02", "p03", "p04");
+        assertThat(runs.partitions("skipping", Optional.of("p04"), 3)).extracting(Partition::key)
+                .containsExactly("p04", "p05");
+    }
+
     @Test
     void theNewestPartitionsOfManyGraphsAreReadInOneCall() {
         for (String p : List.of("20260912", "20260914", "20260913")) {
