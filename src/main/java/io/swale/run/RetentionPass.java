@@ -95,6 +95,19 @@ public final class RetentionPass {
         }
     }
 
+    /**
+     * A stale entry is deleted. One the store cannot delete (written by hand where it does not look for it, or with
+     * a score that is no whole number) is passed over as kept: the next read would hand it back for ever.
+     */
+    private Outcome dropStale(Entry entry) {
+        if (store.removeEntry(entry)) {
+            return Outcome.STALE;
+        }
+        log.warn("retention passed over a stale expiry entry it could not delete target={} atMs={}", entry.target(),
+                entry.atMs());
+        return Outcome.KEPT;
+    }
+
     private Outcome expire(Entry entry) {
         String target = entry.target();
         if (target.startsWith("req:")) {
@@ -107,20 +120,17 @@ public final class RetentionPass {
         Optional<RunKey> key = target.startsWith("run:") ? RunKey.parse(target.substring(4)) : Optional.empty();
         if (key.isEmpty()) {
             log.warn("retention dropped an expiry entry whose target does not parse target={}", target);
-            store.removeEntry(entry);
-            return Outcome.STALE;
+            return dropStale(entry);
         }
         Optional<StoredRun> stored = store.run(key.get());
         if (stored.isEmpty()) {
             // a pass that deleted it may have stopped before its index: that is taken out with the entry
             store.unlistIfAbsent(key.get());
-            store.removeEntry(entry);
-            return Outcome.STALE;
+            return dropStale(entry);
         }
         GraphRunRecord run = stored.get().run();
         if (!run.settledAtMs().equals(Optional.of(entry.atMs()))) {
-            store.removeEntry(entry);
-            return Outcome.STALE;
+            return dropStale(entry);
         }
         if (!definitionLoads(key.get(), run.definition())) {
             return Outcome.KEPT;

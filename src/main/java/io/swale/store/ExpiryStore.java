@@ -40,7 +40,7 @@ public interface ExpiryStore {
         REMOVED,
         /** The record is absent or was written at another time: only the entry was deleted. */
         STALE,
-        /** The record changed while it was read: nothing was deleted. */
+        /** The record changed while it was read, or its stale entry could not be deleted: nothing was deleted. */
         CHANGED
     }
 

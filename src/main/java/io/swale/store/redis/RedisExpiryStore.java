@@ -126,8 +126,8 @@ public final class RedisExpiryStore implements ExpiryStore {
     public RequestExpiry expireRequest(String id, Entry entry) {
         Optional<RedisRequestStore.Found> found = RedisRequestStore.find(redis, keys, id);
         if (found.isEmpty() || RequestCodec.decode(id, found.get().raw()).handledAtMs() != entry.atMs()) {
-            removeEntry(entry);
-            return RequestExpiry.STALE;
+            // one it cannot delete is passed over as changed, or each read would hand it back
+            return removeEntry(entry) ? RequestExpiry.STALE : RequestExpiry.CHANGED;
         }
         Object deleted = scripts.deleteIfEqual.call(redis, List.of(keys.request(found.get().shard(), id)),
                 List.of(found.get().raw()));
