@@ -72,6 +72,12 @@ class BackfillIT extends IntegrationTest {
         assertField(backfill(g, "{\"from\":\"20260901\",\"to\":\"20260901\",\"mode\":\"all\"}"), 400, "mode");
         assertField(backfill(g, "{\"from\":\"20260901\",\"to\":\"20260901\",\"dryRun\":\"maybe\"}"), 400, "dryRun");
         assertField(backfill(g, "{\"from\":\"20260901\",\"to\":\"20260901\",\"extra\":1}"), 400, "extra");
+        // in JSON a partition is a plain string (spec §3), and a flag a boolean; was: coerced, and three runs started
+        assertField(backfill(g, "{\"from\":20260901,\"to\":\"20260903\"}"), 400, "from");
+        assertField(backfill(g, "{\"from\":\"20260901\",\"to\":20260903}"), 400, "to");
+        assertField(backfill(g, "{\"from\":\"20260901\",\"to\":\"20260901\",\"dryRun\":1}"), 400, "dryRun");
+        assertField(backfill(g, "{\"from\":\"20260901\",\"to\":\"20260901\",\"dryRun\":\"true\"}"), 400, "dryRun");
+        assertField(backfill(g, "{\"from\":\"20260901\",\"to\":\"20260901\",\"mode\":true}"), 400, "mode");
         assertField(backfill(g, ""), 400, "body");
         assertField(backfill(none, "{\"from\":\"20260901\",\"to\":\"20260901\"}"), 400, "graph");
         assertField(backfill("Bad", "{\"from\":\"20260901\",\"to\":\"20260901\"}"), 400, "graph");
