@@ -78,9 +78,25 @@ public record SwaleProperties(
         present("swale.redis", redis);
         present("swale.scheduler", scheduler);
         present("swale.worker", worker);
+        // a replica told to serve a pool that no configuration gives would take none of its work, and say nothing
+        if (roles.contains("pool") && !autoCreatePools) {
+            for (String pool : worker.pools()) {
+                if (!pool.equals("default") && !pools.containsKey(pool)) {
+                    throw new IllegalArgumentException("swale.worker.pools: pool `" + pool + "` is not configured "
+                            + "(swale.pools." + pool + ".slots) and swale.auto-create-pools is off, so this replica "
+                            + "would serve none of its work; configured: " + String.join(", ", configuredPools(pools)));
+                }
+            }
+        }
         present("swale.s3", s3);
         present("swale.http", http);
         present("swale.limits", limits);
+    }
+
+    private static List<String> configuredPools(Map<String, PoolSettings> pools) {
+        List<String> names = new java.util.ArrayList<>(List.of("default"));
+        pools.keySet().stream().filter(p -> !p.equals("default")).forEach(names::add);
+        return names;
     }
 
     public boolean hasRole(String role) {

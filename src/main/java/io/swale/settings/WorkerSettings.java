@@ -12,7 +12,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * {@code swale.worker.*}: how a pool-role replica claims, runs and retries attempts.
  *
  * @param pools The pools this replica serves; empty serves every configured pool. A Deployment per pool sets
- *     its own, so a gpu worker does not also take the default pool's work.
+ *     its own, so a gpu worker does not also take the default pool's work. Each must be default or configured
+ *     (swale.pools.NAME.slots) unless swale.auto-create-pools is on: a start naming another fails.
  * @param dispatchBatch Dispatches a pool's listener takes in one poll: as many as its free slots allow are
  *     claimed in one round trip and committed together; the rest go back to the topic.
  * @param slotWait How long the dispatch listener waits for a slot while every slot is busy before it hands

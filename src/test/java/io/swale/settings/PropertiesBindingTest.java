@@ -96,6 +96,17 @@ class PropertiesBindingTest {
         });
     }
 
+    /** A pool this replica serves is configured, is the default pool, or is created when a definition names it. */
+    @Test
+    void aServedPoolIsConfiguredOrCreatedOnDemand() {
+        runner.withPropertyValues("swale.worker.pools=default,gpu", "swale.pools.gpu.slots=2")
+                .run(context -> assertThat(context).hasNotFailed());
+        runner.withPropertyValues("swale.worker.pools=gpu", "swale.auto-create-pools=true")
+                .run(context -> assertThat(context).hasNotFailed());
+        runner.withPropertyValues("swale.worker.pools=gpu", "swale.roles=scheduler,api")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "swale.roles=scheduler,poool          | swale.roles: unknown role `poool`",
@@ -111,6 +122,7 @@ class PropertiesBindingTest {
             "swale.scheduler.reconcile-interval=0s | swale.scheduler.reconcile-interval must be longer than zero",
             "swale.scheduler.retention-interval=-1s | swale.scheduler.retention-interval must be longer than zero",
             "swale.worker.dispatch-batch=0        | swale.worker.dispatch-batch must be at least 1, got 0",
+            "swale.worker.pools=gpuu              | swale.worker.pools: pool `gpuu` is not configured (swale.pools.gpuu.slots) and swale.auto-create-pools is off",
             "swale.worker.slot-wait=-1ms          | swale.worker.slot-wait must not be negative",
             "swale.worker.lease=0s                | swale.worker.lease must be longer than zero",
             "swale.worker.heartbeat=60s           | swale.worker.heartbeat must be shorter than swale.worker.lease",
