@@ -1,6 +1,7 @@
 package io.swale;
 
 import io.swale.cli.SwaleCli;
+import io.swale.lifecycle.ServiceExit;
 import io.swale.local.SpringAotStart;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -45,6 +46,7 @@ public class SwaleApplication {
             System.exit(SwaleCli.execute(args));
         }
         SpringAotStart.allowForThisProcess();
-        SpringApplication.run(SwaleApplication.class, args);
+        ServiceExit.stopsWithZeroOnSignals();
+        ServiceExit.run(() -> SpringApplication.run(SwaleApplication.class, args));
     }
 }

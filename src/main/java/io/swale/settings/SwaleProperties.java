@@ -112,7 +112,8 @@ public record SwaleProperties(
         try {
             return Durations.parse(retention);
         } catch (InvalidDurationException e) {
-            throw new IllegalArgumentException("swale.retention: " + e.getMessage(), e);
+            // no cause: the start's failure report shows the deepest one, which would not name the property
+            throw new IllegalArgumentException("swale.retention: " + e.getMessage());
         }
     }
 }
