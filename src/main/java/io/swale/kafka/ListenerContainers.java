@@ -1,5 +1,6 @@
 package io.swale.kafka;
 
+import io.swale.run.UnloadableDefinitionException;
 import io.swale.task.SwaleMetrics;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -219,6 +220,12 @@ public final class ListenerContainers implements AutoCloseable {
      * (a Swale exception never carries a cause).
      */
     static String reason(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            // its own message names the stored definition's hash; its cause's (a fault, a parser's error) names nothing
+            if (t instanceof UnloadableDefinitionException) {
+                return String.valueOf(t.getMessage());
+            }
+        }
         return String.valueOf(NestedExceptionUtils.getMostSpecificCause(e).getMessage());
     }
 

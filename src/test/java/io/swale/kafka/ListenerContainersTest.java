@@ -36,6 +36,15 @@ class ListenerContainersTest {
                 .isEqualTo("connection reset");
     }
 
+    /** Was: the fault line alone, which named neither the graph's definition nor why it was read. */
+    @Test
+    void theReasonOfAStoredDefinitionThatNoLongerLoadsNamesItsHash() {
+        var unloadable = new io.swale.run.UnloadableDefinitionException("3f2a",
+                new IllegalArgumentException("node `a`: unknown operator `gone`"));
+        assertThat(ListenerContainers.reason(new ListenerExecutionFailedException("Listener failed", unloadable)))
+                .isEqualTo("stored definition `3f2a` no longer loads: node `a`: unknown operator `gone`");
+    }
+
     @Test
     void aLetterThatCannotBeSentIsLoggedAndSkippedNotRetried() {
         var producer = new MockProducer<String, byte[]>(true, null, new StringSerializer(), new ByteArraySerializer());
