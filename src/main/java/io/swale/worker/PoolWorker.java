@@ -204,7 +204,24 @@ public final class PoolWorker implements DispatchSlots, AutoCloseable {
                 out.add(gate.admit(pool, id, kept));
             }
         } catch (RuntimeException e) {
-            out.forEach(this::releaseIfGranted);
+            // the poll comes back whole: the grants made for it are kept as a claim in doubt keeps its own, and asked
+            // again under their ids. Released, each instance would rejoin its resources' lines behind every waiter
+            // (docs/resources.md, "Waiting and fairness"); the kept ones go when the dispatch cannot come back
+            List<TaskIdentity> granted = new java.util.ArrayList<>();
+            List<Optional<String>> grantIds = new java.util.ArrayList<>();
+            for (int i = 0; i < out.size(); i++) {
+                if (!(out.get(i) instanceof LeaseGate.Admission.Granted g)) {
+                    continue;
+                }
+                if (granted.contains(ids.get(i))) {
+                    // a second copy of the dispatch in the poll: one grant is kept for the instance
+                    releaseIfGranted(g);
+                } else {
+                    granted.add(ids.get(i));
+                    grantIds.add(Optional.of(g.holder().grantId()));
+                }
+            }
+            inDoubt.failed(granted, granted.stream().map(inDoubt::claimIdFor).toList(), grantIds, System.nanoTime());
             throw e;
         }
         return out;

@@ -141,6 +141,65 @@ class LostClaimReplyIT {
     }
 
     /**
+     * docs/resources.md, "Waiting and fairness": a poll whose admission failed part way (Redis failed on a later
+     * dispatch) comes back whole, and the grant it had made is asked for again under its id: the instance keeps its
+     * place. Was: the grant was released, a waiter took the resource, and the instance joined the line's end.
+     */
+    @Test
+    void aGrantMadeForAPollWhoseAdmissionFailedLaterIsKeptForThePollsReturn() throws Exception {
+        Definition definition = leased("operator = \"noop\"");
+        TaskIdentity first = new TaskIdentity("leased", Partition.of("p"), "a", Optional.empty(), definition.hash(), 0);
+        TaskIdentity second = new TaskIdentity("leased", Partition.of("r"), "a", Optional.empty(), definition.hash(), 0);
+        TaskIdentity other = new TaskIdentity("leased", Partition.of("q"), "a", Optional.empty(), definition.hash(), 0);
+        for (TaskIdentity id : List.of(first, second)) {
+            redis.tasks.submit(id.runKey(), id.runId(), new PendingInstance("a", Optional.empty(), definition.hash(), 0,
+                    "default", 1), new TaskInput("noop", JsonNodeFactory.instance.nullNode(), Map.of(), Map.of()));
+        }
+        RedisResourceStore resources = new RedisResourceStore(redis.pool, "l", 60_000);
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+        java.util.concurrent.atomic.AtomicBoolean failSecond = new java.util.concurrent.atomic.AtomicBoolean(true);
+        try (ResourceGate real = gate(resources, definition, d -> { }, ticker)) {
+            LeaseGate failing = new LeaseGate() {
+                @Override
+                public Admission admit(String pool, TaskIdentity id, Optional<String> grantId) {
+                    if (id.equals(second) && failSecond.getAndSet(false)) {
+                        throw new JedisConnectionException("Unexpected end of stream");
+                    }
+                    return real.admit(pool, id, grantId);
+                }
+
+                @Override
+                public void hold(Admission.Granted grant, io.swale.operator.Cancellation cancellation) {
+                    real.hold(grant, cancellation);
+                }
+
+                @Override
+                public void release(ResourceStore.Holder holder) {
+                    real.release(holder);
+                }
+            };
+            PoolWorker worker = redis.worker("default", 2, redis.tasks, OperatorRegistry.builtIn(), (p, i) -> { },
+                    failing);
+
+            assertThat(worker.reserve(2, 0)).isEqualTo(2);
+            assertThatThrownBy(() -> worker.claimAndRun(List.of(first, second), () -> { }))
+                    .isInstanceOf(JedisConnectionException.class);
+            assertThat(holders(resources)).containsExactly(first.runId());
+            // another instance asks for the warehouse before the poll comes back: it waits
+            assertThat(resources.grant(other.runId(), "g-other", List.of("warehouse"), 60_000,
+                    new LeaseWaiter("default", other).encode())).isInstanceOf(ResourceStore.Grant.Waiting.class);
+
+            assertThat(worker.reserve(2, 0)).isEqualTo(2);
+            assertThat(worker.claimAndRun(List.of(first, second), () -> { })).isTrue();
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> instance(first).status() == InstanceStatus.SUCCEEDED);
+            assertThat(instance(second).status()).as("waits its turn").isEqualTo(InstanceStatus.PENDING);
+        } finally {
+            ticker.shutdownNow();
+        }
+    }
+
+    /**
      * A kept grant is released when the dispatch cannot come back to its worker: its partitions were revoked, or it
      * stops. Kept, the dispatch's next delivery, on another replica, would wait in line behind its own instance's
      * grant until that expired, and every other instance asking for the resource with it.
