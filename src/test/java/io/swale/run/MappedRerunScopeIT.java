@@ -63,6 +63,36 @@ class MappedRerunScopeIT {
         }
     }
 
+    /**
+     * docs/dynamic-graphs.md §6: a whole-node rerun while an item's rerun still runs answers Active, as a plain node's
+     * rerun does while its instance runs. Was: a new generation, which ran that item a second time beside itself.
+     */
+    @Test
+    void aWholeRerunWhileAnItemsRerunRunsAnswersActiveAndRunsNoItemTwice() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("itembusy");
+            String hash = h.publish(LIST_AND_M.formatted(g));
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("list", "m[0]", "m[1]");
+            for (int i = 0; i < 2; i++) {
+                assertThat(h.reruns.rerun(g, key.partition(), "m[0]")).isInstanceOf(RerunOutcome.Submitted.class);
+                assertThat(work(h, key, hash, 0, 2)).containsExactly("m[0]");
+            }
+            assertThat(h.reruns.rerun(g, key.partition(), "m[1]")).isEqualTo(new RerunOutcome.Submitted(
+                    key.runId("m[1]", 1)));
+            var before = h.runs.read(key).orElseThrow().run();
+
+            assertThat(h.reruns.rerun(g, key.partition(), "m")).isEqualTo(new RerunOutcome.Active(key.runId("m", 3)));
+            assertThat(h.runs.read(key).orElseThrow().run()).isEqualTo(before);
+
+            assertThat(work(h, key, hash, 0, 2)).containsExactly("m[1]");
+            assertCompleteWithM(h, key, 3);
+            assertThat(h.reruns.rerun(g, key.partition(), "m")).isEqualTo(new RerunOutcome.Submitted(key.runId("m", 4)));
+            assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("m[0]", "m[1]");
+        }
+    }
+
     @Test
     void anItemPastTheListOfTheCurrentGenerationHasNoRecordToRerun() throws Exception {
         try (RunHarness h = new RunHarness()) {
