@@ -2,9 +2,10 @@
 # Swale image: one jar, roles chosen at run time by SWALE_ROLES (scheduler, pool, api; comma-separated).
 #
 #   docker build -t swale:0.1.0 .
+#   TOKEN=$(openssl rand -hex 32)   # API clients send it as `Authorization: Bearer $TOKEN`
 #   docker run --rm -e SWALE_ROLES=scheduler,pool,api -e SPRING_KAFKA_BOOTSTRAP_SERVERS=kafka:9092 \
 #              -e SPRING_DATA_REDIS_HOST=redis -e SWALE_EMBEDDED=false \
-#              -e SWALE_SECURITY_TOKEN="$(openssl rand -hex 32)" -p 8080:8080 swale:0.1.0
+#              -e SWALE_SECURITY_TOKEN="$TOKEN" -p 8080:8080 swale:0.1.0
 # (outside local mode the service refuses to start without a token, or SWALE_SECURITY_OPEN=true)
 
 ARG JDK_IMAGE=eclipse-temurin:21-jdk

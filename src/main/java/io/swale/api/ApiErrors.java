@@ -149,7 +149,8 @@ public class ApiErrors {
             }
         }
         Throwable cause = e.getMostSpecificCause();
-        String detail = cause instanceof JacksonException je ? je.getOriginalMessage() : cause.getMessage();
+        String detail = cause instanceof JacksonException je
+                ? je.getOriginalMessage().replace(ApiJson.COERCION_HINT, "") : cause.getMessage();
         ProblemDetail p = problem(HttpStatus.BAD_REQUEST, "Malformed body", detail == null ? "the body is not readable" : detail);
         p.setProperty("field", cause instanceof JacksonException je ? jsonPath(je) : "body");
         return p;

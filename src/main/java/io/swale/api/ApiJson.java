@@ -14,6 +14,8 @@ import tools.jackson.databind.type.LogicalType;
  */
 @Configuration(proxyBeanMethods = false)
 class ApiJson {
+    /** Advice in Jackson's coercion errors meant for programmers, not for the API's clients. */
+    static final String COERCION_HINT = " (but could if coercion was enabled using `CoercionConfig`)";
 
     @Bean
     JsonMapperBuilderCustomizer requestBodiesAsWritten() {

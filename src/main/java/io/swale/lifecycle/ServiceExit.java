@@ -22,8 +22,8 @@ public final class ServiceExit {
         for (String name : List.of("INT", "TERM")) {
             try {
                 Signal.handle(new Signal(name), signal -> System.exit(0));
-            } catch (IllegalArgumentException ignoredByTheOs) {
-                // a signal ignored when the JVM started (a background job) stays ignored
+            } catch (IllegalArgumentException reservedByTheJvm) {
+                // under -Xrs the JVM leaves these signals to the OS: the process then ends as the OS ends it
             }
         }
     }

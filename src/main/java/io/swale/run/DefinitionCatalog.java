@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class DefinitionCatalog {
     private static final Logger log = LoggerFactory.getLogger(DefinitionCatalog.class);
-    private static final int PUBLISH_ATTEMPTS = 8;
+    // a check and a move take a millisecond or two: only a burst of publishes overtakes one this often
+    private static final int PUBLISH_ATTEMPTS = 64;
 
     /** The result of a publish: {@code changed} is false when the graph already pointed at this hash. */
     public record Published(String graph, String hash, boolean changed, Definition definition) {}

@@ -110,9 +110,11 @@ final class MappedReruns {
                 // no record, no item and nothing in force: the node never ran
                 return new Plan.Answer(new RerunOutcome.NoRecord(name));
             }
-            if (!ended && MappedNodes.items(view, name).stream().anyMatch(i -> i.status().isActive())) {
-                // its items still run (an item's rerun, the generation in force): a new generation now would run an
-                // item a second time beside itself, where a plain node's rerun answers Active while its instance runs
+            if (run.state() == RunState.ACTIVE && MappedNodes.items(view, name).stream()
+                    .anyMatch(i -> i.status().isActive())) {
+                // its items still run (an item's rerun, the generation in force, one a cancel is stopping): a new
+                // generation now would run an item a second time beside itself, where a plain node's rerun answers
+                // Active while its instance runs
                 return new Plan.Answer(new RerunOutcome.Active(view.key().runId(name, generation)));
             }
             if (record != null && record.succeeded() && run.isCurrent(name, record)) {

@@ -225,6 +225,41 @@ class MappedRerunScopeIT {
     }
 
     /**
+     * The same while an item of the cancelled generation is still being stopped (its worker not yet back): the rerun
+     * answers Active until that item has ended, then starts the next generation. Was: the next generation at once,
+     * the item's new instance beside the old one still running.
+     */
+    @Test
+    void aRerunInARunActiveAgainWhileACancelledItemIsStillStoppingWaitsForIt() throws Exception {
+        try (RunHarness h = new RunHarness()) {
+            String g = RunHarness.graphName("stopping");
+            String hash = h.publish(LIST_AND_M.formatted(g) + """
+                    [[node]]
+                    name = "other"
+                    operator = "noop"
+                    """);
+            RunKey key = h.key(g);
+            assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
+            assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("list", "other", "m[0]", "m[1]");
+            assertThat(h.reruns.rerun(g, key.partition(), "m")).isEqualTo(new RerunOutcome.Submitted(key.runId("m", 1)));
+            long token = ((TaskStore.Claim.Claimed) h.tasks.claim(key, key.runId("m[0]", 1), 60_000, "w")).token();
+            assertThat(h.cancellation.cancel(g, key.partition())).isTrue();
+            h.dispatches.clear();
+            assertThat(h.reruns.rerun(g, key.partition(), "other")).isInstanceOf(RerunOutcome.Submitted.class);
+
+            assertThat(h.reruns.rerun(g, key.partition(), "m")).isEqualTo(new RerunOutcome.Active(key.runId("m", 2)));
+
+            assertThat(h.tasks.finish(key, new RecordField("m[0]", Optional.empty()), token, new NodeRecord(
+                    NodeStatus.CANCELLED, key.runId("m[0]", 1), hash, 1, h.clock.millis(), Optional.empty(), false,
+                    Optional.of("cancelled")))).isEqualTo(TaskStore.Finish.OK);
+            h.graphRuns.onTaskTerminated(key, "m[0]");
+            assertThat(h.reruns.rerun(g, key.partition(), "m")).isEqualTo(new RerunOutcome.Submitted(key.runId("m", 2)));
+            assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("other", "m[0]", "m[1]");
+            assertCompleteWithM(h, key, 2);
+        }
+    }
+
+    /**
      * A rerun of the source after a cancel that left m's rerun generation behind (its items cancelled, past m's
      * record): m's new floor lies past those items too. Was: one past m's record, which the cancelled items met, so
      * m derived cancelled over the new list without running.
