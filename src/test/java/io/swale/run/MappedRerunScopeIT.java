@@ -35,6 +35,12 @@ class MappedRerunScopeIT {
             operator = "noop"
             map = "{{ upstream.list.items }}"
             """;
+    /** A root beside them, whose rerun makes a cancelled run active again. */
+    private static final String OTHER = """
+            [[node]]
+            name = "other"
+            operator = "noop"
+            """;
 
     @Test
     void anItemRerunGivesAMappedDownstreamANewGenerationOverTheNewList() throws Exception {
@@ -204,11 +210,7 @@ class MappedRerunScopeIT {
     void aRerunInARunActiveAgainAfterACancelStartsPastTheCancelledGeneration() throws Exception {
         try (RunHarness h = new RunHarness()) {
             String g = RunHarness.graphName("reactivated");
-            String hash = h.publish(LIST_AND_M.formatted(g) + """
-                    [[node]]
-                    name = "other"
-                    operator = "noop"
-                    """);
+            String hash = h.publish(LIST_AND_M.formatted(g) + OTHER);
             RunKey key = h.key(g);
             assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
             assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("list", "other", "m[0]", "m[1]");
@@ -233,11 +235,7 @@ class MappedRerunScopeIT {
     void aRerunInARunActiveAgainWhileACancelledItemIsStillStoppingWaitsForIt() throws Exception {
         try (RunHarness h = new RunHarness()) {
             String g = RunHarness.graphName("stopping");
-            String hash = h.publish(LIST_AND_M.formatted(g) + """
-                    [[node]]
-                    name = "other"
-                    operator = "noop"
-                    """);
+            String hash = h.publish(LIST_AND_M.formatted(g) + OTHER);
             RunKey key = h.key(g);
             assertThat(h.graphRuns.startRun(hash, key.partition()).started()).isTrue();
             assertThat(work(h, key, hash, 0, 2)).containsExactlyInAnyOrder("list", "other", "m[0]", "m[1]");
