@@ -127,7 +127,8 @@ public final class DefinitionCatalog {
 
     /**
      * Publishes with a step between the checks and the store: {@code beforeStore} prepares what the definition
-     * needs (its pools' topics) and, by throwing, leaves nothing stored, so a publish is all or nothing.
+     * needs (its pools' topics) and, by throwing, leaves nothing stored. A publish that another overtook, and that
+     * its second check refuses, leaves its text stored but no pointer at it (texts are immutable, by hash).
      */
     public Published publish(byte[] text, DefinitionFormat format, java.util.function.Consumer<Definition> beforeStore) {
         return publish(publishing.load(text, format), format, beforeStore);

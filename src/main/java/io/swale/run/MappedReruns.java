@@ -9,6 +9,7 @@ import io.swale.readiness.Readiness;
 import io.swale.record.GraphRunRecord;
 import io.swale.record.NodeRecord;
 import io.swale.record.RunState;
+import io.swale.store.InstanceStatus;
 import io.swale.store.RunView;
 import java.util.Map;
 import java.util.Optional;
@@ -111,10 +112,10 @@ final class MappedReruns {
                 return new Plan.Answer(new RerunOutcome.NoRecord(name));
             }
             if (run.state() == RunState.ACTIVE && MappedNodes.items(view, name).stream()
-                    .anyMatch(i -> i.status().isActive())) {
-                // its items still run (an item's rerun, the generation in force, one a cancel is stopping): a new
-                // generation now would run an item a second time beside itself, where a plain node's rerun answers
-                // Active while its instance runs
+                    .anyMatch(i -> i.status().isActive() && i.status() != InstanceStatus.CANCELLING)) {
+                // its items still run (an item's rerun, the generation in force): a new generation now would run an
+                // item a second time beside itself, where a plain node's rerun answers Active while its instance
+                // runs. One a cancel is stopping does not hold it, as in a rerun of the cancelled run itself
                 return new Plan.Answer(new RerunOutcome.Active(view.key().runId(name, generation)));
             }
             if (record != null && record.succeeded() && run.isCurrent(name, record)) {
