@@ -7,8 +7,8 @@ import sun.misc.Signal;
 
 /**
  * The service's exit codes (spec §13, interfaces §4): 0 when it is stopped by SIGINT or SIGTERM (an interrupted
- * daemon succeeded), 2 when a setting is invalid, 1 when the start fails otherwise. The JVM's own handlers exit
- * 130 and 143 on those signals, which a supervisor (systemd, a container runtime) reads as a failure.
+ * daemon succeeded), 2 when a setting fails as it is bound, 1 when the start fails otherwise. The JVM's own handlers
+ * exit 130 and 143 on those signals, which a supervisor (systemd, a container runtime) reads as a failure.
  */
 public final class ServiceExit {
     /** A bad setting, named in the start's failure report. */
