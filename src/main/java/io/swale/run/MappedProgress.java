@@ -45,10 +45,13 @@ public record MappedProgress(int total, int done, int succeeded, int failed, int
         for (int k = 0; k < Math.max(total, 0); k++) {
             Optional<NodeRecord> record = MappedNodes.itemRecord(view, node.name(), k);
             Optional<TaskInstance> active = Optional.ofNullable(live.get(MapSpec.itemName(node.name(), k)));
-            if (active.isPresent()) {
+            boolean isCurrent = record.isPresent() && MappedItems.isCurrent(view.run(), node.name(), k, record.get());
+            // an instance of an older generation than the current record (a cancel still stopping it while the new
+            // generation ran) counts for nothing, as the node's derived record has it
+            if (active.isPresent() && !(isCurrent && record.get().rerun() >= active.get().rerun())) {
                 activeCount++;
                 items.add(new Item(k, active.get().status().wireName(), Optional.of(active.get().runId())));
-            } else if (record.isPresent() && MappedItems.isCurrent(view.run(), node.name(), k, record.get())) {
+            } else if (isCurrent) {
                 done++;
                 switch (record.get().status()) {
                     case SUCCEEDED -> succeeded++;

@@ -70,6 +70,51 @@ class MappedProgressTest {
                 new MappedProgress.Item(3, "pending", Optional.of(KEY.runId("each[3]", 0))));
     }
 
+    /**
+     * docs/dynamic-graphs.md §7, "done = items with a current terminal record": an instance of an older generation
+     * that a cancel is still stopping does not hide the item's current record. Was: shown as the item, counted active.
+     */
+    @Test
+    void anOlderGenerationsInstanceStillStoppingDoesNotHideTheCurrentRecord() {
+        Definition definition = new DefinitionLoader(OperatorRegistry.builtIn(), CronCheck.FIVE_FIELDS).load("""
+                [graph]
+                name = "g"
+                [[node]]
+                name = "list"
+                operator = "noop"
+                [[node]]
+                name = "each"
+                after = ["list"]
+                operator = "noop"
+                map = "{{ upstream.list.items }}"
+                """, DefinitionFormat.TOML);
+        Node each = definition.graph().node("each").orElseThrow();
+        NodeRecord list = new NodeRecord(NodeStatus.SUCCEEDED, KEY.runId("list", 0), definition.hash(), 0, 1,
+                Optional.of(JsonMapper.builder().build().readTree("{\"items\": [10, 20]}")), false, Optional.empty());
+        Map<String, TaskInstance> instances = new HashMap<>();
+        for (TaskInstance i : new TaskInstance[] {instance(0, 0, InstanceStatus.CANCELLING),
+                instance(0, 1, InstanceStatus.SUCCEEDED), instance(1, 1, InstanceStatus.SUCCEEDED)}) {
+            instances.put(i.runId(), i);
+        }
+        Map<String, NodeRecord> records = new HashMap<>();
+        for (int k = 0; k < 2; k++) {
+            records.put(MappedNodes.itemField("each", k).key(), new NodeRecord(NodeStatus.SUCCEEDED,
+                    KEY.runId(MapSpec.itemName("each", k), 1), definition.hash(), 1, 2, Optional.empty(), false,
+                    Optional.empty()));
+        }
+        GraphRunRecord run = new GraphRunRecord(definition.hash(), 0, io.swale.record.RunState.ACTIVE,
+                Optional.empty(), new java.util.TreeMap<>(Map.of("each", 1L, "each[]", 1L)));
+        RunView view = new RunView(KEY, new RunVersion("1"), run, records, instances);
+
+        MappedProgress progress = MappedProgress.of(view, each, Map.of("list", list));
+
+        assertThat(progress.active()).isZero();
+        assertThat(progress.done()).isEqualTo(2);
+        assertThat(progress.items()).containsExactly(
+                new MappedProgress.Item(0, "succeeded", Optional.of(KEY.runId("each[0]", 1))),
+                new MappedProgress.Item(1, "succeeded", Optional.of(KEY.runId("each[1]", 1))));
+    }
+
     private static TaskInstance instance(int index, long rerun, InstanceStatus status) {
         String node = MapSpec.itemName("each", index);
         return new TaskInstance(KEY.runId(node, rerun), status, node, Optional.empty(), "h", rerun, "default", 0, 1, 1,

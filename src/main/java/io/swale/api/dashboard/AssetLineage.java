@@ -73,7 +73,7 @@ public class AssetLineage {
     private void newest(Graph g, Map<String, Map<String, Object>> assets) {
         List<RunKey> keys = index.partitionsNewestFirst(g.name(), 0, LOOKBACK).stream().map(p -> new RunKey(g.name(), p))
                 .toList();
-        List<RunView> views = runs.readAll(keys);
+        List<RunView> views = WholeRuns.whole(runs, keys);
         List<Map<String, NodeRecord>> records = views.stream().map(v -> RunRecords.byNode(g, v)).toList();
         for (Node n : g.nodes()) {
             if (n.produces().filter(a -> !a.isEmpty()).isEmpty()) {

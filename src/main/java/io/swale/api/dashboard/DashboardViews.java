@@ -70,7 +70,7 @@ public class DashboardViews {
             throw UnadoptedGraphs.notFound(definitions, graph, "is unknown");
         }
         Selection selection = select(graph, offset, limit, filter);
-        List<RunView> page = runs.readAll(selection.keys());
+        List<RunView> page = WholeRuns.whole(runs, selection.keys());
 
         Map<String, Map<String, Object>> columns = new LinkedHashMap<>();
         Optional<Graph> current = adopted.flatMap(r -> catalog.find(r.definition())).map(Definition::graph);

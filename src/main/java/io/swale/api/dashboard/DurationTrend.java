@@ -53,7 +53,7 @@ public class DurationTrend {
         Set<String> names = new LinkedHashSet<>();
         adopted.flatMap(r -> catalog.find(r.definition())).map(Definition::graph)
                 .ifPresent(g -> g.nodes().forEach(n -> names.add(n.name())));
-        List<RunView> views = new ArrayList<>(runs.readAll(keys));
+        List<RunView> views = new ArrayList<>(WholeRuns.whole(runs, keys));
         java.util.Collections.reverse(views);
         List<Map<String, Object>> out = new ArrayList<>();
         for (RunView v : views) {

@@ -225,6 +225,11 @@ public class LiveView implements SmartLifecycle {
         if (!emit || first) {
             return;
         }
+        // a run that started and settled between two reads was not among those read: its state is its record's
+        List<RunKey> unread = changedRuns.stream().filter(k -> !states.containsKey(k)).toList();
+        if (!unread.isEmpty()) {
+            runs.runRecords(unread).forEach((k, r) -> states.put(k, r.state().wireName()));
+        }
         for (RunningInstance r : edges.started()) {
             send("started", r.toJson());
         }

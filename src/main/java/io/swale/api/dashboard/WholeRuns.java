@@ -10,11 +10,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The active runs that the running list and the live stream show, each read whole as far as the view looks: a run
- * whose record, or one of whose instances (or, for the live stream, node records), does not decode (a corrupt write,
- * a newer release's state during an upgrade) is left out with a warning, as the run list and the pools' view leave it
- * out. It failed the running list for every pool and every tick of the stream. (The grid shows such a run, with the
- * fault in its cell; its own page names it.)
+ * The runs that the dashboard's lists show (the running list, the live stream, the grid, the durations and the
+ * assets pages), each read whole as far as the view looks: a run whose record, or one of whose instances or node
+ * records, does not decode (a corrupt write, a newer release's state during an upgrade) is left out with a warning,
+ * as the run list and the pools' view leave it out (spec §5.1: listings log and skip). It failed the whole page, for
+ * every run of it; its own page names the fault.
  */
 final class WholeRuns {
     private static final Logger log = LoggerFactory.getLogger(WholeRuns.class);
