@@ -26,22 +26,25 @@ import tools.jackson.databind.json.JsonMapper;
 
 class MappedProgressTest {
     private static final RunKey KEY = new RunKey("g", Partition.of("p"));
+    /** list → each, mapped over its output's `items`. */
+    private static final Definition LIST_AND_EACH = new DefinitionLoader(OperatorRegistry.builtIn(),
+            CronCheck.FIVE_FIELDS).load("""
+            [graph]
+            name = "g"
+            [[node]]
+            name = "list"
+            operator = "noop"
+            [[node]]
+            name = "each"
+            after = ["list"]
+            operator = "noop"
+            map = "{{ upstream.list.items }}"
+            """, DefinitionFormat.TOML);
 
     /** Each item: its active instance of the highest rerun, else its current record, else unsubmitted. */
     @Test
     void eachItemShowsItsActiveInstanceElseItsCurrentRecordElseUnsubmitted() {
-        Definition definition = new DefinitionLoader(OperatorRegistry.builtIn(), CronCheck.FIVE_FIELDS).load("""
-                [graph]
-                name = "g"
-                [[node]]
-                name = "list"
-                operator = "noop"
-                [[node]]
-                name = "each"
-                after = ["list"]
-                operator = "noop"
-                map = "{{ upstream.list.items }}"
-                """, DefinitionFormat.TOML);
+        Definition definition = LIST_AND_EACH;
         Node each = definition.graph().node("each").orElseThrow();
         NodeRecord list = new NodeRecord(NodeStatus.SUCCEEDED, KEY.runId("list", 0), definition.hash(), 0, 1,
                 Optional.of(JsonMapper.builder().build().readTree("{\"items\": [10, 20, 30, 40]}")), false,
@@ -76,18 +79,7 @@ class MappedProgressTest {
      */
     @Test
     void anOlderGenerationsInstanceStillStoppingDoesNotHideTheCurrentRecord() {
-        Definition definition = new DefinitionLoader(OperatorRegistry.builtIn(), CronCheck.FIVE_FIELDS).load("""
-                [graph]
-                name = "g"
-                [[node]]
-                name = "list"
-                operator = "noop"
-                [[node]]
-                name = "each"
-                after = ["list"]
-                operator = "noop"
-                map = "{{ upstream.list.items }}"
-                """, DefinitionFormat.TOML);
+        Definition definition = LIST_AND_EACH;
         Node each = definition.graph().node("each").orElseThrow();
         NodeRecord list = new NodeRecord(NodeStatus.SUCCEEDED, KEY.runId("list", 0), definition.hash(), 0, 1,
                 Optional.of(JsonMapper.builder().build().readTree("{\"items\": [10, 20]}")), false, Optional.empty());
