@@ -26,8 +26,23 @@ public interface DefinitionStore {
     /** Graph name → hash, in name order. */
     SortedMap<String, String> currentPointers();
 
-    /** Moves the pointer; true when it was absent or held another hash. */
-    boolean movePointer(String graph, String hash);
+    /**
+     * Moves the pointer whatever the other graphs' pointers (no asset check: tools and tests); true when it was absent
+     * or held another hash.
+     */
+    default boolean movePointer(String graph, String hash) {
+        while (true) {
+            switch (movePointer(graph, hash, currentPointers())) {
+                case MOVED -> {
+                    return true;
+                }
+                case UNCHANGED -> {
+                    return false;
+                }
+                case STALE -> { }
+            }
+        }
+    }
 
     /** What a conditional move did: {@code STALE} when a pointer moved since they were read, nothing written then. */
     enum PointerMove { MOVED, UNCHANGED, STALE }

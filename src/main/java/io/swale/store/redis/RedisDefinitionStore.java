@@ -48,24 +48,14 @@ public final class RedisDefinitionStore implements DefinitionStore {
     }
 
     @Override
-    public boolean movePointer(String graph, String hash) {
-        return move(graph, hash, List.of(graph, hash, "0")) == PointerMove.MOVED;
-    }
-
-    @Override
     public PointerMove movePointer(String graph, String hash, SortedMap<String, String> asRead) {
-        List<String> args = new ArrayList<>(3 + 2 * asRead.size());
+        List<String> args = new ArrayList<>(2 + 2 * asRead.size());
         args.add(graph);
         args.add(hash);
-        args.add("1");
         asRead.forEach((g, h) -> {
             args.add(g);
             args.add(h);
         });
-        return move(graph, hash, args);
-    }
-
-    private PointerMove move(String graph, String hash, List<String> args) {
         PointerMove move = switch (String.valueOf(scripts.movePointer.call(redis, List.of(keys.currentPointers()), args))) {
             case "moved" -> PointerMove.MOVED;
             case "unchanged" -> PointerMove.UNCHANGED;
